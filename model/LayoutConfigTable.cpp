@@ -1,0 +1,218 @@
+#include "LayoutConfigTable.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_set>
+
+#include "Error.h"
+#include "Limits.h"
+#include "NpzArchive.h"
+
+namespace tpg {
+
+namespace {
+
+struct HashPair {
+    size_t operator()(const std::array<uint64_t, 2>& h) const { return static_cast<size_t>(h[0] ^ (h[1] * 31)); }
+};
+
+std::array<uint64_t, 2> hashFloats(const float* v, int64_t n) {
+    std::array<uint64_t, 2> h{0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL};
+    for (int64_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, v + i, 4);
+        h[0] = (h[0] ^ bits) * 0x100000001b3ULL;
+        h[1] = (h[1] + bits) * 0xff51afd7ed558ccdULL;
+        h[1] ^= h[1] >> 29;
+    }
+    return h;
+}
+
+}  // namespace
+
+std::shared_ptr<LayoutConfigTable> LayoutConfigTable::open(const std::string& path,
+                                                           const std::string& key,
+                                                           const NpyHeader& header, bool stored,
+                                                           bool decodeInBackground,
+                                                           bool decodeStored) {
+    std::shared_ptr<LayoutConfigTable> t(new LayoutConfigTable);
+    t->m_path = path;
+    t->m_key = key;
+    t->m_header = header;
+    t->m_numConfigs = header.shape.at(0);
+    t->m_numNodes = header.shape.at(1);
+    t->m_width = header.shape.at(2);
+    t->m_matrix = CompactMatrix(t->rowSize());
+    if (stored && !decodeStored) {
+        t->m_mode = Mode::OnDemand;
+        t->m_archive = std::make_unique<NpzArchive>(path);
+        t->m_available = t->m_numConfigs;
+        return t;
+    }
+    t->m_mode = Mode::Decoded;
+    if (t->rowSize() == 0) {
+        t->m_available = t->m_numConfigs;
+        return t;
+    }
+    t->m_matrix.reserveRows(t->m_numConfigs);
+    if (decodeInBackground) {
+        // The worker only touches the table through `raw`; the destructor joins it first.
+        LayoutConfigTable* raw = t.get();
+        t->m_worker = std::thread([raw, key, header] { raw->decode(key, header); });
+    } else {
+        t->decode(key, header);
+        t->wait();
+    }
+    return t;
+}
+
+std::shared_ptr<LayoutConfigTable> LayoutConfigTable::fromMatrix(CompactMatrix matrix,
+                                                                 int64_t numNodes, int64_t width) {
+    std::shared_ptr<LayoutConfigTable> t(new LayoutConfigTable);
+    t->m_mode = Mode::Decoded;
+    t->m_numConfigs = matrix.rows();
+    t->m_numNodes = numNodes;
+    t->m_width = width;
+    if (matrix.cols() != numNodes * width)
+        throw FormatError("in-memory layout configs: expected rows of " +
+                          std::to_string(numNodes * width) + " values, got " +
+                          std::to_string(matrix.cols()));
+    t->m_matrix = std::move(matrix);
+    t->m_available = t->m_numConfigs;
+    return t;
+}
+
+LayoutConfigTable::~LayoutConfigTable() {
+    m_cancel = true;
+    if (m_worker.joinable()) m_worker.join();
+}
+
+void LayoutConfigTable::appendDecoded(const float* rows, int64_t count) {
+    {
+        std::unique_lock<std::shared_mutex> lock(m_matrixMutex);
+        m_matrix.appendRows(rows, count);
+    }
+    m_available += count;
+    std::lock_guard<std::mutex> lock(m_stateMutex);
+    m_progressed.notify_all();
+}
+
+void LayoutConfigTable::decode(std::string key, NpyHeader header) {
+    try {
+        NpzArchive archive(m_path);
+        const size_t item = dtypeSize(header.dtype);
+        const size_t rowBytes = static_cast<size_t>(rowSize()) * item;
+        std::vector<uint8_t> carry;
+        std::vector<float> floats;
+        auto emit = [&](const uint8_t* p, size_t rows) {
+            floats.resize(rows * static_cast<size_t>(rowSize()));
+            convertToFloat(p, header.dtype, header.bigEndian, floats.size(), floats.data());
+            appendDecoded(floats.data(), static_cast<int64_t>(rows));
+        };
+        archive.stream(key, header, [&](const uint8_t* p, size_t n) {
+            if (m_cancel) return false;
+            if (!carry.empty()) {
+                const size_t take = std::min(n, rowBytes - carry.size());
+                carry.insert(carry.end(), p, p + take);
+                p += take;
+                n -= take;
+                if (carry.size() == rowBytes) {
+                    emit(carry.data(), 1);
+                    carry.clear();
+                }
+            }
+            const size_t whole = n / rowBytes;
+            if (whole) emit(p, whole);
+            carry.assign(p + whole * rowBytes, p + n);
+            return true;
+        });
+        if (m_cancel) {
+            std::lock_guard<std::mutex> lock(m_stateMutex);
+            m_error = describeProblem(m_path, key, "reading the configurations was cancelled");
+        }
+    } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(m_stateMutex);
+        m_error = e.what();
+    }
+    std::lock_guard<std::mutex> lock(m_stateMutex);
+    m_progressed.notify_all();
+}
+
+double LayoutConfigTable::progress() const {
+    return m_numConfigs == 0 ? 1.0 : static_cast<double>(available()) / static_cast<double>(m_numConfigs);
+}
+
+std::string LayoutConfigTable::error() const {
+    std::lock_guard<std::mutex> lock(m_stateMutex);
+    return m_error;
+}
+
+void LayoutConfigTable::cancel() { m_cancel = true; }
+
+void LayoutConfigTable::wait() const {
+    std::unique_lock<std::mutex> lock(m_stateMutex);
+    m_progressed.wait(lock, [&] { return available() == m_numConfigs || !m_error.empty(); });
+    if (available() < m_numConfigs) throw FormatError(m_error);
+}
+
+void LayoutConfigTable::read(int64_t begin, int64_t count, float* out) const {
+    if (begin < 0 || count < 0 || begin + count > m_numConfigs)
+        throw FormatError(describeProblem(m_path, m_key, "configuration " + std::to_string(begin + count - 1) +
+                                                             " out of range (" + std::to_string(m_numConfigs) +
+                                                             " configurations)"));
+    if (count == 0 || rowSize() == 0) return;
+    if (m_mode == Mode::OnDemand) {
+        const size_t item = dtypeSize(m_header.dtype);
+        const uint64_t rowBytes = static_cast<uint64_t>(rowSize()) * item;
+        std::vector<uint8_t> raw(static_cast<size_t>(rowBytes * static_cast<uint64_t>(count)));
+        m_archive->readRange(m_key, m_header, rowBytes * static_cast<uint64_t>(begin), raw.size(), raw.data());
+        convertToFloat(raw.data(), m_header.dtype, m_header.bigEndian,
+                       static_cast<size_t>(count * rowSize()), out);
+        return;
+    }
+    if (available() < begin + count) {
+        std::unique_lock<std::mutex> lock(m_stateMutex);
+        m_progressed.wait(lock, [&] { return available() >= begin + count || !m_error.empty(); });
+        if (available() < begin + count) throw FormatError(m_error);
+    }
+    std::shared_lock<std::shared_mutex> lock(m_matrixMutex);
+    m_matrix.readRows(begin, count, out);
+}
+
+std::vector<float> LayoutConfigTable::config(int64_t c) const {
+    std::vector<float> out(static_cast<size_t>(rowSize()));
+    read(c, 1, out.data());
+    return out;
+}
+
+int64_t LayoutConfigTable::countDistinct() const {
+    std::unordered_set<std::array<uint64_t, 2>, HashPair> seen;
+    if (m_mode == Mode::Decoded) {
+        wait();
+        std::shared_lock<std::shared_mutex> lock(m_matrixMutex);
+        if (rowSize() == 0) return m_numConfigs > 0 ? 1 : 0;
+        for (int64_t r = 0; r < m_matrix.rows(); ++r) seen.insert(m_matrix.rowHash(r));
+        return static_cast<int64_t>(seen.size());
+    }
+    // On demand: read in batches and hash the float rows.
+    std::vector<float> buf;
+    for (int64_t b = 0; b < m_numConfigs; b += limits::kConfigScanBatchRows) {
+        const int64_t n = std::min(limits::kConfigScanBatchRows, m_numConfigs - b);
+        buf.resize(static_cast<size_t>(n * rowSize()));
+        read(b, n, buf.data());
+        for (int64_t r = 0; r < n; ++r) seen.insert(hashFloats(buf.data() + r * rowSize(), rowSize()));
+    }
+    return static_cast<int64_t>(seen.size());
+}
+
+CompactMatrix::Encoding LayoutConfigTable::encoding() const {
+    std::shared_lock<std::shared_mutex> lock(m_matrixMutex);
+    return m_matrix.encoding();
+}
+
+size_t LayoutConfigTable::residentBytes() const {
+    std::shared_lock<std::shared_mutex> lock(m_matrixMutex);
+    return m_matrix.residentBytes();
+}
+
+}  // namespace tpg

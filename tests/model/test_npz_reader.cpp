@@ -1,0 +1,155 @@
+#include <QtTest>
+
+#include <cstdio>
+#include <cstring>
+
+#include "Error.h"
+#include "GraphFile.h"
+#include "NpzArchive.h"
+#include "Schema.h"
+
+using namespace tpg;
+
+namespace {
+
+std::string good(const char* name) { return std::string(TPG_FIXTURE_DIR) + "/good/" + name; }
+
+std::vector<float> allConfigs(const TpuGraph& g) {
+    const auto& t = *g.layoutConfigs();
+    std::vector<float> out(static_cast<size_t>(t.numConfigs() * t.rowSize()));
+    t.read(0, t.numConfigs(), out.data());
+    return out;
+}
+
+void expectSameGraph(const TpuGraph& a, const TpuGraph& b) {
+    QCOMPARE(a.numNodes(), b.numNodes());
+    QCOMPARE(a.data().nodeFeatures, b.data().nodeFeatures);
+    QCOMPARE(a.data().opcodes, b.data().opcodes);
+    QCOMPARE(a.edges(), b.edges());
+    QCOMPARE(a.runtimes(), b.runtimes());
+    QCOMPARE(a.nodeSplits(), b.nodeSplits());
+    if (a.isLayout()) {
+        QCOMPARE(a.configurableNodes(), b.configurableNodes());
+        QCOMPARE(allConfigs(a), allConfigs(b));
+    } else {
+        QCOMPARE(a.data().tileConfigFeatures, b.data().tileConfigFeatures);
+        QCOMPARE(a.runtimeNormalizers(), b.runtimeNormalizers());
+    }
+}
+
+}  // namespace
+
+class TestNpzReader : public QObject {
+    Q_OBJECT
+private slots:
+    void storedLayoutReadsOnDemand() {
+        auto g = loadTpuGraph(good("layout_savez.npz"));
+        QVERIFY(g.isLayout());
+        QCOMPARE(g.numNodes(), int64_t{12});
+        QCOMPARE(g.numEdges(), int64_t{12});
+        QCOMPARE(g.nodeFeatureWidth(), int64_t{140});
+        QCOMPARE(g.numConfigurable(), int64_t{3});
+        QCOMPARE(g.numConfigs(), int64_t{6});
+        QCOMPARE(g.nodeSplits(), (std::vector<int64_t>{0, 6}));  // stored as (1, k)
+        QCOMPARE(g.configurableNodes(), (std::vector<int32_t>{2, 5, 8}));
+        QCOMPARE(g.opcode(2), 26);
+        QCOMPARE(g.layoutConfigs()->mode(), LayoutConfigTable::Mode::OnDemand);
+        QVERIFY(g.warnings().empty());
+        QCOMPARE(g.layoutConfigs()->countDistinct(), int64_t{5});  // row 1 duplicates row 0
+    }
+    void compressedEqualsStored() {
+        auto stored = loadTpuGraph(good("layout_savez.npz"));
+        auto deflated = loadTpuGraph(good("layout_compressed.npz"));
+        QCOMPARE(deflated.layoutConfigs()->mode(), LayoutConfigTable::Mode::Decoded);
+        deflated.layoutConfigs()->wait();
+        QCOMPARE(deflated.layoutConfigs()->encoding(), CompactMatrix::Encoding::Nibble);
+        QCOMPARE(deflated.layoutConfigs()->countDistinct(), int64_t{5});
+        // The generator draws fresh random values per file, so compare structure, not values.
+        QCOMPARE(deflated.numConfigs(), stored.numConfigs());
+        QCOMPARE(deflated.numConfigurable(), stored.numConfigurable());
+    }
+    void npyVersionsAgree() {
+        auto ref = loadTpuGraph(good("layout_reference.npz"));
+        for (const char* f : {"layout_npy_v1.npz", "layout_npy_v2.npz", "layout_npy_v3.npz"}) {
+            auto g = loadTpuGraph(good(f));
+            expectSameGraph(g, ref);
+        }
+    }
+    void int32AndOneDimensionalSplits() {
+        auto g = loadTpuGraph(good("layout_int32.npz"));
+        QCOMPARE(g.nodeSplits(), (std::vector<int64_t>{0, 6}));
+        QCOMPARE(g.numEdges(), int64_t{12});
+    }
+    void bigEndianAndWideTypesConvert() {
+        auto g = loadTpuGraph(good("layout_bigendian.npz"));
+        QCOMPARE(g.edges()[0], (std::array<int32_t, 2>{1, 0}));
+        QVERIFY(g.runtimes()[0] >= 1000 && g.runtimes()[0] < 5000);
+        auto t = loadTpuGraph(good("tile_f16.npz"));
+        QCOMPARE(t.collection(), Collection::Tile);
+        QVERIFY(t.tileConfig(0)[0] >= 1.0f);
+    }
+    void trimmedWidthsOpenWithWarnings() {
+        auto g = loadTpuGraph(good("layout_trimmed.npz"));
+        QCOMPARE(g.nodeFeatureWidth(), int64_t{120});
+        QCOMPARE(g.configFeatureWidth(), int64_t{12});
+        QCOMPARE(g.warnings().size(), size_t{2});
+        QVERIFY(QString::fromStdString(g.warnings()[0]).contains("120 columns"));
+        auto t = loadTpuGraph(good("tile_trimmed.npz"));
+        QCOMPARE(t.configFeatureWidth(), int64_t{20});
+        QCOMPARE(t.warnings().size(), size_t{2});
+    }
+    void testSplitFilesAreValid() {
+        auto g = loadTpuGraph(good("layout_test_split.npz"));
+        QVERIFY(!g.runtimesKnown());
+    }
+    void tileFiles() {
+        for (const char* f : {"tile_savez.npz", "tile_compressed.npz"}) {
+            auto g = loadTpuGraph(good(f));
+            QCOMPARE(g.collection(), Collection::Tile);
+            QCOMPARE(g.numConfigs(), int64_t{5});
+            QCOMPARE(g.configFeatureWidth(), int64_t{24});
+            QCOMPARE(g.runtimeNormalizers()[0], 2000.0);
+            QCOMPARE(g.normalizedRuntime(0), g.runtimes()[0] / 2000.0);
+        }
+    }
+    void writerRoundTrips_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("compressed");
+        QTest::newRow("layout stored") << "layout_savez.npz" << false;
+        QTest::newRow("layout deflated") << "layout_savez.npz" << true;
+        QTest::newRow("tile stored") << "tile_compressed.npz" << false;
+        QTest::newRow("tile deflated") << "tile_savez.npz" << true;
+    }
+    void writerRoundTrips() {
+        QFETCH(QString, file);
+        QFETCH(bool, compressed);
+        auto g = loadTpuGraph(good(file.toUtf8().constData()));
+        QTemporaryDir dir;
+        const std::string out = dir.path().toStdString() + "/copy.npz";
+        saveTpuGraph(g, out, compressed);
+        NpzArchive a(out);
+        QCOMPARE(a.require("node_feat").stored, !compressed);
+        QCOMPARE(a.header("node_opcode").dtype, DType::U8);
+        QCOMPARE(a.header("edge_index").dtype, DType::I64);
+        auto back = loadTpuGraph(out, LoadOptions{false});
+        expectSameGraph(back, g);
+    }
+    void backgroundDecodeCanBeCancelled() {
+        auto g = loadTpuGraph(good("layout_compressed.npz"));
+        g.layoutConfigs()->cancel();  // may already be done: both outcomes must be clean
+        try {
+            g.layoutConfigs()->wait();
+            QVERIFY(g.layoutConfigs()->complete());
+        } catch (const FormatError& e) {
+            QVERIFY(QString(e.what()).contains("cancelled"));
+        }
+    }
+    void rowsOutOfRangeAreRefused() {
+        auto g = loadTpuGraph(good("layout_savez.npz"));
+        std::vector<float> buf(1000);
+        QVERIFY_THROWS_EXCEPTION(FormatError, g.layoutConfigs()->read(5, 2, buf.data()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNpzReader)
+#include "test_npz_reader.moc"

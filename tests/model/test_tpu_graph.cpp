@@ -1,0 +1,127 @@
+#include <QtTest>
+
+#include "Error.h"
+#include "Schema.h"
+#include "TpuGraph.h"
+
+using namespace tpg;
+
+namespace {
+
+// 0 <- 1 <- 2 ; 1 <- 3 (edge {u, v}: u consumes v)
+TpuGraphData smallLayout() {
+    TpuGraphData d;
+    d.name = "small";
+    d.numNodes = 4;
+    d.nodeFeatureWidth = 2;
+    d.nodeFeatures = {0, 1, 2, 3, 4, 5, 6, 7};
+    d.opcodes = {63, 26, 2, 21};
+    d.edges = {{1, 0}, {2, 1}, {3, 1}};
+    d.nodeSplits = {2};
+    d.runtimes = {10, 20, 15};
+    d.configurableNodes = {1};
+    CompactMatrix m(18);
+    std::vector<float> rows(3 * 18, -1.0f);
+    rows[18] = 1;
+    m.appendRows(rows.data(), 3);
+    d.configFeatureWidth = 18;
+    d.layoutConfigs = LayoutConfigTable::fromMatrix(std::move(m), 1, 18);
+    return d;
+}
+
+QString refusal(TpuGraphData d) {
+    try {
+        TpuGraph g(std::move(d));
+    } catch (const FormatError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestTpuGraph : public QObject {
+    Q_OBJECT
+private slots:
+    void accessorsAndAdjacency() {
+        TpuGraph g(smallLayout());
+        QCOMPARE(g.numNodes(), int64_t{4});
+        QCOMPARE(g.numEdges(), int64_t{3});
+        QCOMPARE(g.opcodeName(1), std::string("convolution"));
+        QCOMPARE(g.producers(1), std::vector<int32_t>{0});
+        QCOMPARE(g.consumers(1), (std::vector<int32_t>{2, 3}));
+        QCOMPARE(g.consumers(3), std::vector<int32_t>{});
+        QVERIFY(g.isConfigurable(1));
+        QVERIFY(!g.isConfigurable(0));
+        QCOMPARE(g.configurableIndex(1), 0);
+        QCOMPARE(g.computationOf(0), 0);
+        QCOMPARE(g.computationOf(3), 1);
+        QVERIFY(g.runtimesKnown());
+        QCOMPARE(g.nodeFeature(2, 1), 5.0f);
+        QCOMPARE(g.layoutConfigs()->config(1)[0], 1.0f);
+    }
+    void validation_data() {
+        QTest::addColumn<int>("which");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("edge range") << 0 << "key 'edge_index': edge 1 refers to node 9";
+        QTest::newRow("dup ids") << 1 << "listed twice";
+        QTest::newRow("negative runtime") << 2 << "key 'config_runtime': value 1 is negative";
+        QTest::newRow("nan runtime") << 3 << "not finite";
+        QTest::newRow("config count") << 4 << "key 'node_config_feat': expected shape (2, 1, 18)";
+        QTest::newRow("splits order") << 5 << "expected increasing";
+        QTest::newRow("opcode count") << 6 << "key 'node_opcode'";
+    }
+    void validation() {
+        QFETCH(int, which);
+        QFETCH(QString, expected);
+        TpuGraphData d = smallLayout();
+        switch (which) {
+            case 0: d.edges[1][1] = 9; break;
+            case 1: d.configurableNodes = {1, 1}; break;
+            case 2: d.runtimes[1] = -3; break;
+            case 3: d.runtimes[1] = std::nan(""); break;
+            case 4: d.runtimes.pop_back(); break;
+            case 5: d.nodeSplits = {3, 1}; break;
+            case 6: d.opcodes.pop_back(); break;
+        }
+        const QString msg = refusal(std::move(d));
+        QVERIFY2(msg.contains(expected), qPrintable(msg));
+        QVERIFY2(msg.startsWith("small: "), qPrintable(msg));
+    }
+    void testSplitRuntimesAreUnknownNotInvalid() {
+        TpuGraphData d = smallLayout();
+        d.runtimes = {0, 0, 0};
+        TpuGraph g(std::move(d));
+        QVERIFY(!g.runtimesKnown());
+    }
+    void tileNormalisedRuntime() {
+        TpuGraphData d;
+        d.name = "k";
+        d.collection = Collection::Tile;
+        d.numNodes = 1;
+        d.nodeFeatureWidth = 0;
+        d.opcodes = {2};
+        d.runtimes = {300, 150};
+        d.runtimeNormalizers = {100, 100};
+        d.configFeatureWidth = 24;
+        d.tileConfigFeatures.assign(48, 1.0f);
+        TpuGraph g(std::move(d));
+        QCOMPARE(g.normalizedRuntime(0), 3.0);
+        QCOMPARE(g.normalizedRuntime(1), 1.5);
+    }
+    void schemaTables() {
+        QCOMPARE(schema::nodeFeatureNames().size(), size_t{140});
+        QCOMPARE(schema::layoutConfigFeatureNames().size(), size_t{18});
+        QCOMPARE(schema::tileConfigFeatureNames().size(), size_t{24});
+        QCOMPARE(schema::nodeFeatureNames()[134], std::string("layout_minor_to_major_0"));
+        QCOMPARE(schema::opcodeName(26), std::string("convolution"));
+        QCOMPARE(schema::opcodeId("dot"), schema::opcodeId("dot"));
+        QVERIFY(schema::opcodeId("dot") > 0);
+        QVERIFY(!schema::opcodeKnown(97));  // removed opcode
+        QCOMPARE(schema::opcodeName(250), std::string("unknown(250)"));
+        QCOMPARE(schema::featureName(schema::nodeFeatureNames(), 120, 5), std::string("col_5"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTpuGraph)
+#include "test_tpu_graph.moc"
