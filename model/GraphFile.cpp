@@ -168,7 +168,7 @@ TpuGraph loadTpuGraph(const std::string& path, const LoadOptions& options) {
                                  std::to_string(schema::kLayoutConfigWidth) + ": a trimmed copy? Feature names are unknown.");
         const NpzEntry& e = a.require("node_config_feat");
         d.layoutConfigs = LayoutConfigTable::open(path, "node_config_feat", hn, e.stored, options.backgroundConfigs,
-                                                  options.decodeStoredConfigs);
+                                                  options.decodeStoredConfigs, options.deferDecoding);
     }
     return TpuGraph(std::move(d));
 }

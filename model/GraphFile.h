@@ -12,6 +12,9 @@ struct LoadOptions {
     bool backgroundConfigs = true;
     // Decode stored (np.savez) layout configs into memory too, instead of reading on demand.
     bool decodeStoredConfigs = false;
+    // Start no decoding at load: a deflated table starts decoding the first time a row is
+    // needed (inspect reads no configuration unless asked).
+    bool deferDecoding = false;
 };
 
 // Reads a TpuGraphs .npz (tile or layout) exactly as the real files are: any integer width for

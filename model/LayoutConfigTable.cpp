@@ -34,7 +34,7 @@ std::shared_ptr<LayoutConfigTable> LayoutConfigTable::open(const std::string& pa
                                                            const std::string& key,
                                                            const NpyHeader& header, bool stored,
                                                            bool decodeInBackground,
-                                                           bool decodeStored) {
+                                                           bool decodeStored, bool deferred) {
     std::shared_ptr<LayoutConfigTable> t(new LayoutConfigTable);
     t->m_path = path;
     t->m_key = key;
@@ -55,12 +55,12 @@ std::shared_ptr<LayoutConfigTable> LayoutConfigTable::open(const std::string& pa
         return t;
     }
     t->m_matrix.reserveRows(t->m_numConfigs);
+    if (deferred) return t;
     if (decodeInBackground) {
-        // The worker only touches the table through `raw`; the destructor joins it first.
-        LayoutConfigTable* raw = t.get();
-        t->m_worker = std::thread([raw, key, header] { raw->decode(key, header); });
+        t->start();
     } else {
-        t->decode(key, header);
+        std::call_once(t->m_started, [] {});
+        t->decode();
         t->wait();
     }
     return t;
@@ -97,7 +97,16 @@ void LayoutConfigTable::appendDecoded(const float* rows, int64_t count) {
     m_progressed.notify_all();
 }
 
-void LayoutConfigTable::decode(std::string key, NpyHeader header) {
+void LayoutConfigTable::start() const {
+    if (m_mode != Mode::Decoded || complete()) return;
+    // The worker only touches the table through `self`; the destructor joins it first.
+    auto* self = const_cast<LayoutConfigTable*>(this);
+    std::call_once(m_started, [self] { self->m_worker = std::thread([self] { self->decode(); }); });
+}
+
+void LayoutConfigTable::decode() {
+    const std::string& key = m_key;
+    const NpyHeader& header = m_header;
     try {
         NpzArchive archive(m_path);
         const size_t item = dtypeSize(header.dtype);
@@ -150,6 +159,7 @@ std::string LayoutConfigTable::error() const {
 void LayoutConfigTable::cancel() { m_cancel = true; }
 
 void LayoutConfigTable::wait() const {
+    start();
     std::unique_lock<std::mutex> lock(m_stateMutex);
     m_progressed.wait(lock, [&] { return available() == m_numConfigs || !m_error.empty(); });
     if (available() < m_numConfigs) throw FormatError(m_error);
@@ -171,6 +181,7 @@ void LayoutConfigTable::read(int64_t begin, int64_t count, float* out) const {
         return;
     }
     if (available() < begin + count) {
+        start();
         std::unique_lock<std::mutex> lock(m_stateMutex);
         m_progressed.wait(lock, [&] { return available() >= begin + count || !m_error.empty(); });
         if (available() < begin + count) throw FormatError(m_error);

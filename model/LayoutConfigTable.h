@@ -33,7 +33,7 @@ public:
     static std::shared_ptr<LayoutConfigTable> open(const std::string& path, const std::string& key,
                                                    const NpyHeader& header, bool stored,
                                                    bool decodeInBackground = true,
-                                                   bool decodeStored = false);
+                                                   bool decodeStored = false, bool deferred = false);
     // An in-memory table (synthetic data, tests).
     static std::shared_ptr<LayoutConfigTable> fromMatrix(CompactMatrix matrix, int64_t numNodes,
                                                          int64_t width);
@@ -55,6 +55,8 @@ public:
     void cancel();
     // Blocks until every row is decoded; throws FormatError if decoding failed.
     void wait() const;
+    // Starts a deferred decode (reads, wait() and countDistinct() start it themselves).
+    void start() const;
 
     // Rows [begin, begin + count) as float32, rowSize() each. Throws FormatError.
     void read(int64_t begin, int64_t count, float* out) const;
@@ -68,7 +70,7 @@ public:
 
 private:
     LayoutConfigTable() = default;
-    void decode(std::string key, NpyHeader header);
+    void decode();
     void appendDecoded(const float* rows, int64_t count);
 
     std::string m_path;
@@ -88,7 +90,8 @@ private:
     mutable std::mutex m_stateMutex;
     mutable std::condition_variable m_progressed;
     std::string m_error;
-    std::thread m_worker;
+    mutable std::thread m_worker;
+    mutable std::once_flag m_started;
 };
 
 }  // namespace tpg

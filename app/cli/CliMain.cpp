@@ -1,0 +1,24 @@
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+
+#include "Commands.h"
+
+// Exit codes: 0 success, 1 bad input (one line on stderr), 2 usage error.
+int main(int argc, char** argv) {
+    CLI::App app{"tpugraphs: inspect, generate, train on and predict TpuGraphs files"};
+    app.require_subcommand(1);
+    app.set_help_all_flag("--help-all", "Help for every command");
+    tpg::cli::addInspectCommand(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "tpugraphs: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,129 @@
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <thread>
+
+#include "Commands.h"
+#include "GraphFile.h"
+#include "NpzArchive.h"
+#include "ProgressBar.h"
+#include "Schema.h"
+
+namespace tpg::cli {
+
+namespace {
+
+constexpr int kTopOpcodes = 10;  // the histogram a reader can take in at a glance
+
+struct InspectOptions {
+    std::string file;
+    bool distinct = false;
+};
+
+std::string withCommas(int64_t v) {
+    std::string s = std::to_string(v);
+    for (int i = static_cast<int>(s.size()) - 3; i > (v < 0 ? 1 : 0); i -= 3) s.insert(static_cast<size_t>(i), ",");
+    return s;
+}
+
+void printRuntimes(const TpuGraph& g) {
+    if (g.numConfigs() == 0) {
+        std::printf("%-14s none\n", "runtime");
+        return;
+    }
+    if (!g.runtimesKnown()) {
+        std::printf("%-14s unknown (all zero, as in test splits)\n", "runtime");
+        return;
+    }
+    std::vector<double> r(static_cast<size_t>(g.numConfigs()));
+    for (int64_t i = 0; i < g.numConfigs(); ++i) r[static_cast<size_t>(i)] = g.normalizedRuntime(i);
+    std::sort(r.begin(), r.end());
+    const double median = r[r.size() / 2];
+    const char* unit = g.isLayout() ? " ns" : " (x default)";
+    if (g.isLayout())
+        std::printf("%-14s min %s  median %s  max %s ns  (max/min %.2fx)\n", "runtime",
+                    withCommas(static_cast<int64_t>(r.front())).c_str(), withCommas(static_cast<int64_t>(median)).c_str(),
+                    withCommas(static_cast<int64_t>(r.back())).c_str(), r.front() > 0 ? r.back() / r.front() : 0.0);
+    else
+        std::printf("%-14s min %.4f  median %.4f  max %.4f%s  (max/min %.2fx)\n", "runtime", r.front(), median, r.back(),
+                    unit, r.front() > 0 ? r.back() / r.front() : 0.0);
+}
+
+void run(const InspectOptions& o) {
+    LoadOptions lo;
+    lo.deferDecoding = true;
+    TpuGraph g = loadTpuGraph(o.file, lo);
+    NpzArchive archive(o.file);
+    std::printf("%-14s %s\n", "file", o.file.c_str());
+    std::printf("%-14s %s\n", "collection", collectionName(g.collection()));
+    std::printf("%-14s %s\n", "nodes", withCommas(g.numNodes()).c_str());
+    std::printf("%-14s %s\n", "edges", withCommas(g.numEdges()).c_str());
+    std::printf("%-14s %zu\n", "computations", g.nodeSplits().empty() ? size_t{1} : g.nodeSplits().size());
+    std::printf("%-14s %lld columns\n", "node features", static_cast<long long>(g.nodeFeatureWidth()));
+    if (g.isLayout()) {
+        std::map<std::string, int> kinds;
+        for (int32_t n : g.configurableNodes()) kinds[g.opcodeName(n)]++;
+        std::string list;
+        for (const auto& [name, count] : kinds) list += (list.empty() ? "" : ", ") + name + " " + std::to_string(count);
+        std::printf("%-14s %s%s%s%s\n", "configurable", withCommas(g.numConfigurable()).c_str(), list.empty() ? "" : " (",
+                    list.c_str(), list.empty() ? "" : ")");
+    }
+    const NpzEntry& ce = archive.require(g.isLayout() ? "node_config_feat" : "config_feat");
+    std::printf("%-14s %s (%s, %s bytes in file)\n", "configs", withCommas(g.numConfigs()).c_str(),
+                ce.stored ? "stored" : "deflated", withCommas(static_cast<int64_t>(ce.compressedSize)).c_str());
+    std::printf("%-14s %lld columns per %s\n", "config feats", static_cast<long long>(g.configFeatureWidth()),
+                g.isLayout() ? "configurable node" : "configuration");
+
+    std::map<int, int64_t> hist;
+    for (int64_t n = 0; n < g.numNodes(); ++n) hist[g.opcode(n)]++;
+    std::vector<std::pair<int64_t, int>> top;
+    for (const auto& [op, count] : hist) top.emplace_back(count, op);
+    std::sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    std::printf("%-14s", "top opcodes");
+    for (size_t i = 0; i < top.size() && i < static_cast<size_t>(kTopOpcodes); ++i)
+        std::printf("%s%s %lld (%.1f%%)", i ? ", " : " ", schema::opcodeName(top[i].second).c_str(),
+                    static_cast<long long>(top[i].first), 100.0 * static_cast<double>(top[i].first) / static_cast<double>(g.numNodes()));
+    std::printf("\n");
+    printRuntimes(g);
+
+    if (o.distinct) {
+        int64_t distinct = 0;
+        if (g.isLayout()) {
+            const auto& t = *g.layoutConfigs();
+            if (t.mode() == LayoutConfigTable::Mode::Decoded) {
+                t.start();
+                ProgressBar bar("decoding", t.numConfigs());
+                while (!t.complete() && t.error().empty()) {
+                    bar.update(t.available());
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                }
+                t.wait();
+                bar.finish(std::string(CompactMatrix::encodingName(t.encoding())) + ", " +
+                           withCommas(static_cast<int64_t>(t.residentBytes() >> 20)) + " MiB");
+            }
+            distinct = t.countDistinct();
+        } else {
+            std::map<std::vector<float>, int> seen;
+            for (int64_t c = 0; c < g.numConfigs(); ++c)
+                seen[std::vector<float>(g.tileConfig(c), g.tileConfig(c) + g.configFeatureWidth())]++;
+            distinct = static_cast<int64_t>(seen.size());
+        }
+        std::printf("%-14s %s of %s\n", "distinct", withCommas(distinct).c_str(), withCommas(g.numConfigs()).c_str());
+    }
+    for (const auto& w : g.warnings()) std::printf("%-14s %s\n", "warning", w.c_str());
+}
+
+}  // namespace
+
+void addInspectCommand(CLI::App& app) {
+    auto opts = std::make_shared<InspectOptions>();
+    auto* cmd = app.add_subcommand("inspect", "Summarise a TpuGraphs .npz file (reads no configuration rows unless --distinct)");
+    cmd->add_option("FILE", opts->file, "A tile or layout .npz file")->required();
+    cmd->add_flag("--distinct", opts->distinct, "Also read every configuration and count the distinct ones");
+    cmd->callback([opts] { run(*opts); });
+}
+
+}  // namespace tpg::cli

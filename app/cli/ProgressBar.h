@@ -1,0 +1,27 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace tpg::cli {
+
+// A one-line progress bar on stderr, redrawn at most every kRedrawInterval; silent when stderr
+// is not a terminal except for the final line, so logs stay readable.
+class ProgressBar {
+public:
+    explicit ProgressBar(std::string label, int64_t total);
+    void update(int64_t done, const std::string& detail = {});
+    void finish(const std::string& detail = {});
+
+private:
+    void draw(int64_t done, const std::string& detail);
+
+    std::string m_label;
+    int64_t m_total;
+    bool m_tty;
+    std::chrono::steady_clock::time_point m_start;
+    std::chrono::steady_clock::time_point m_lastDraw;
+};
+
+}  // namespace tpg::cli
