@@ -70,7 +70,7 @@ private slots:
     }
     void npyVersionsAgree() {
         auto ref = loadTpuGraph(good("layout_reference.npz"));
-        for (const char* f : {"layout_npy_v1.npz", "layout_npy_v2.npz", "layout_npy_v3.npz"}) {
+        for (const char* f : {"layout_npy_v1.npz", "layout_npy_v2.npz", "layout_npy_v3.npz", "layout_zip64.npz"}) {
             auto g = loadTpuGraph(good(f));
             expectSameGraph(g, ref);
         }
