@@ -80,6 +80,7 @@ void run(const InspectOptions& o) {
     std::map<int, int64_t> hist;
     for (int64_t n = 0; n < g.numNodes(); ++n) hist[g.opcode(n)]++;
     std::vector<std::pair<int64_t, int>> top;
+    top.reserve(hist.size());
     for (const auto& [op, count] : hist) top.emplace_back(count, op);
     std::sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
     std::printf("%-14s", "top opcodes");
