@@ -18,7 +18,14 @@ constexpr uint64_t kDeflateRatioSlackBytes = 1 << 16;
 constexpr size_t kStreamChunkBytes = size_t{4} << 20;
 // Node ids are stored as int32 (the largest real graph has ~45,000 nodes).
 constexpr int64_t kMaxNodes = int64_t{1} << 30;
+// Deflate level for written .npz: zlib's default, as np.savez_compressed (libzip's own is 9: 30x slower).
+constexpr uint32_t kNpzWriteDeflateLevel = 6;
 // Layout configs rows read per batch when scanning a whole table (e.g. distinct counting).
 constexpr int64_t kConfigScanBatchRows = 256;
+
+// Synthetic TPU: a program larger than the largest real one (~45,000 nodes) by a wide margin,
+// and as many configurations as the largest real layout file (~100,000); beyond is a typo.
+constexpr int64_t kMaxSyntheticNodes = 2'000'000;
+constexpr int kMaxSyntheticConfigs = 1'000'000;
 
 }  // namespace tpg::limits

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "Error.h"
+#include "Limits.h"
 
 namespace tpg {
 
@@ -45,7 +46,10 @@ void NpzWriter::save(const std::string& path) const {
             zip_discard(z);
             throwFormatError(path, "", "cannot add " + e.name + ": " + why);
         }
-        zip_set_file_compression(z, static_cast<zip_uint64_t>(idx), m_compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+        // Level 6 is zlib's default, which np.savez_compressed uses; libzip's 0 means 9, which
+        // is 30x slower on config tensors for ~20% smaller files.
+        zip_set_file_compression(z, static_cast<zip_uint64_t>(idx), m_compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
+                                 m_compressed ? limits::kNpzWriteDeflateLevel : 0);
     }
     if (zip_close(z) != 0) {
         const std::string why = zip_strerror(z);

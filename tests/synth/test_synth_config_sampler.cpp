@@ -1,0 +1,110 @@
+#include <QtTest>
+#include <set>
+
+#include "ConfigSampler.h"
+#include "SyntheticDataset.h"
+#include "TpuCostModel.h"
+
+using namespace tpg;
+using namespace tpg::synth;
+
+namespace {
+
+// A slot is a permutation of the tensor's `rank` dims padded with -1, or all -1.
+bool validSlot(const float* v, int rank) {
+    bool unset = true;
+    for (int i = 0; i < 6; ++i) unset &= v[i] == -1.0f;
+    if (unset) return true;
+    if (rank < 1) return false;
+    std::set<int> seen;
+    for (int i = 0; i < 6; ++i) {
+        if (i >= rank) {
+            if (v[i] != -1.0f) return false;
+            continue;
+        }
+        if (v[i] < 0 || v[i] >= static_cast<float>(rank) || v[i] != std::floor(v[i])) return false;
+        seen.insert(static_cast<int>(v[i]));
+    }
+    return static_cast<int>(seen.size()) == rank;
+}
+
+}  // namespace
+
+class TestSynthConfigSampler : public QObject {
+    Q_OBJECT
+private slots:
+    void layoutSlotsAreValid() {
+        for (LayoutSearch s : {LayoutSearch::Random, LayoutSearch::Default}) {
+            const TpuGraph g = makeLayoutGraph(Recipe::ResNet, 11, 700, 200, s, "r", 1);
+            const TpuCostModel m(g);
+            int64_t set = 0, allDefault = 0;
+            for (int64_t c = 0; c < g.numConfigs(); ++c) {
+                const std::vector<float> row = g.layoutConfigs()->config(c);
+                bool any = false;
+                for (int64_t k = 0; k < g.numConfigurable(); ++k) {
+                    const int32_t node = g.configurableNodes()[static_cast<size_t>(k)];
+                    for (int slot = 0; slot < 3; ++slot) {
+                        const float* v = row.data() + k * 18 + slot * 6;
+                        QVERIFY2(
+                            validSlot(v, m.slotRank(node, slot)),
+                            qPrintable(
+                                QString("config %1 node %2 slot %3").arg(c).arg(node).arg(slot)));
+                        if (v[0] != -1.0f) ++set, any = true;
+                    }
+                    // Only convolutions and dots have a kernel slot.
+                    if (g.opcodeName(node) == "reshape")
+                        QCOMPARE(row[static_cast<size_t>(k * 18 + 12)], -1.0f);
+                }
+                allDefault += !any;
+            }
+            QVERIFY(set > 0);
+            if (s == LayoutSearch::Default) {
+                // Mostly the compiler default: few slots set per configuration.
+                QVERIFY(static_cast<double>(set) / static_cast<double>(g.numConfigs()) < 6);
+                QVERIFY(allDefault > 0);  // the default itself comes up, duplicates included
+            }
+        }
+    }
+
+    void tileBoundsAreValidTileSizes() {
+        for (Recipe r : {Recipe::ConvKernel, Recipe::DotKernel, Recipe::SoftmaxKernel}) {
+            const TpuGraph g = makeTileGraph(r, 3, 200, "k");
+            const TpuCostModel m(g);
+            const auto t = m.tileTensors();
+            for (int64_t c = 0; c < g.numConfigs(); ++c) {
+                const float* f = g.tileConfig(c);
+                const std::vector<int64_t>* dims[3] = {&t.kernel, &t.output, &t.input};
+                for (int group = 0; group < 3; ++group) {
+                    const float* b = f + group * 8;
+                    double sum = 0, product = 1;
+                    for (size_t i = 0; i < 6; ++i) {
+                        if (i >= dims[group]->size()) {
+                            QCOMPARE(b[i], 0.0f);
+                            continue;
+                        }
+                        QVERIFY(b[i] >= 1 && b[i] <= static_cast<float>((*dims[group])[i]));
+                        sum += b[i];
+                        product *= b[i];
+                    }
+                    QCOMPARE(static_cast<double>(b[6]), dims[group]->empty() ? 0.0 : sum);
+                    QCOMPARE(static_cast<double>(b[7]), dims[group]->empty() ? 0.0 : product);
+                }
+            }
+        }
+    }
+
+    void permutationsAreUniformish() {
+        Rng rng(1);
+        std::set<std::vector<float>> seen;
+        for (int i = 0; i < 500; ++i) {
+            std::vector<float> p(6);
+            ConfigSampler::randomPermutation(3, rng, p.data());
+            QVERIFY(validSlot(p.data(), 3));
+            seen.insert(p);
+        }
+        QCOMPARE(seen.size(), size_t{6});  // all 3! orders come up
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSynthConfigSampler)
+#include "test_synth_config_sampler.moc"
