@@ -5,5 +5,5 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/packaging/install-deps.sh"
 build="${TPUGRAPHS_BUILD_DIR:-$root/build}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" --target tpugraphs-explorer tpugraphs sample_data
+cmake --build "$build" --target tpugraphs-explorer sample
 exec "$build/app/tpugraphs-explorer" "$@"
