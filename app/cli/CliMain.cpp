@@ -11,6 +11,10 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Help for every command");
     tpg::cli::addInspectCommand(app);
+    tpg::cli::addSynthCommand(app);
+    tpg::cli::addTrainCommand(app);
+    tpg::cli::addEvalCommand(app);
+    tpg::cli::addPredictCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

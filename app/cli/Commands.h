@@ -9,5 +9,9 @@ class App;
 namespace tpg::cli {
 
 void addInspectCommand(CLI::App& app);
+void addSynthCommand(CLI::App& app);
+void addTrainCommand(CLI::App& app);
+void addEvalCommand(CLI::App& app);
+void addPredictCommand(CLI::App& app);
 
 }  // namespace tpg::cli

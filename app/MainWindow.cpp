@@ -1,0 +1,504 @@
+#include "MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QUrl>
+
+#include "ConfigPanel.h"
+#include "DatasetBrowser.h"
+#include "GraphFile.h"
+#include "GraphPanel.h"
+#include "GraphView.h"
+#include "JobRunner.h"
+#include "NodeInspector.h"
+#include "SampleLocator.h"
+
+Q_DECLARE_METATYPE(tpg::TpuGraph)
+
+namespace tpg {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+const QString kRecentKey = QStringLiteral("recentFiles");
+const QString kSessionFileKey = QStringLiteral("session/file");
+const QString kSessionDatasetKey = QStringLiteral("session/dataset");
+const QString kSessionNodeKey = QStringLiteral("session/node");
+const QString kSessionConfigKey = QStringLiteral("session/config");
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+// Bumped when the docks change, so an old saved state is not applied to a new arrangement.
+constexpr int kWindowStateVersion = 1;
+
+QString grouped(int64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_sampleCandidates(sampleCandidates()) {
+    setWindowTitle(tr("TpuGraphs Explorer"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    m_ioRunner = new JobRunner(QStringLiteral("io"), this);
+    m_layoutRunner = new JobRunner(QStringLiteral("graphviz"), this);
+
+    m_graphPanel = new GraphPanel(m_layoutRunner, this);
+    setCentralWidget(m_graphPanel);
+    m_inspector = new NodeInspector(this);
+    m_configPanel = new ConfigPanel(this);
+    m_browser = new DatasetBrowser(m_ioRunner, this);
+    createDocks();
+    createMenus();
+
+    m_graphLabel = new QLabel(this);
+    m_warningLabel = new QLabel(this);
+    m_warningLabel->setStyleSheet(QStringLiteral("QLabel { color: #8a6d00; }"));
+    m_warningLabel->hide();
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(160);
+    m_progress->setRange(0, 0);
+    m_progress->hide();
+    statusBar()->addPermanentWidget(m_warningLabel);
+    statusBar()->addPermanentWidget(m_graphLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    setStatus(tr("Open a .npz file or a dataset folder (File menu, or drop it here)."));
+
+    connect(m_graphPanel, &GraphPanel::nodeSelected, m_inspector, [this](int node) {
+        m_inspector->showNode(node);
+        if (!m_restoringSession && !m_graph.isNull()) QSettings().setValue(kSessionNodeKey, node);
+        if (node >= 0 && m_inspectorDock) m_inspectorDock->raise();
+    });
+    connect(m_graphPanel, &GraphPanel::statusMessage, this, &MainWindow::setStatus);
+    connect(m_inspector, &NodeInspector::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_configPanel, &ConfigPanel::configChosen, this, [this](qint64 config) {
+        m_inspector->setConfig(config);
+        if (!m_restoringSession && !m_graph.isNull())
+            QSettings().setValue(kSessionConfigKey, config);
+        if (config >= 0)
+            setStatus(
+                tr("Configuration %1 chosen: nodes it sets a layout for are marked").arg(config));
+    });
+    connect(m_configPanel, &ConfigPanel::nodeMarksChanged, m_graphPanel,
+            &GraphPanel::setMarkedNodes);
+    connect(m_configPanel, &ConfigPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_browser, &DatasetBrowser::fileActivated, this, &MainWindow::openFile);
+    connect(m_browser, &DatasetBrowser::scanFailed, this, [this](const QString& message) {
+        showError(tr("Cannot open the dataset folder"), message);
+    });
+    connect(m_browser, &DatasetBrowser::scanned, this, [this](int files) {
+        setStatus(tr("%1 graphs in %2").arg(grouped(files), m_browser->folder()));
+        QString file = m_fileAfterScan;
+        if (file.isEmpty() && m_openFirstAfterScan) {
+            QStringList paths;
+            for (const DatasetFile& f : m_browser->files())
+                if (f.error.empty()) paths << QString::fromStdString(f.path);
+            file = preferredFirstFile(paths);
+        }
+        m_fileAfterScan.clear();
+        m_openFirstAfterScan = false;
+        if (!file.isEmpty())
+            openFile(file);
+        else if (!m_currentFile.isEmpty())
+            m_browser->selectFile(m_currentFile);
+    });
+
+    connect(m_ioRunner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
+        if (id != m_loadJob) return;
+        m_loadJob = 0;
+        m_progress->hide();
+        onGraphLoaded(m_loadingFile, result.value<TpuGraph>());
+    });
+    connect(m_ioRunner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id != m_loadJob) return;
+        m_loadJob = 0;
+        m_progress->hide();
+        setStatus(tr("Could not open %1").arg(QFileInfo(m_loadingFile).fileName()));
+        showError(tr("Cannot open file"), message);
+    });
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1500, 950);
+    restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
+    rebuildRecentMenu();
+}
+
+MainWindow::~MainWindow() {
+    // Stop background work before the widgets its signals would reach are destroyed.
+    m_ioRunner->cancelAll();
+    m_layoutRunner->cancelAll();
+}
+
+void MainWindow::createDocks() {
+    auto dock = [this](const QString& title, const QString& name, QWidget* widget,
+                       Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);  // saveState() identifies docks by name
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_browserDock =
+        dock(tr("Dataset"), QStringLiteral("datasetDock"), m_browser, Qt::LeftDockWidgetArea);
+    m_inspectorDock =
+        dock(tr("Node"), QStringLiteral("nodeDock"), m_inspector, Qt::RightDockWidgetArea);
+    m_configDock = dock(tr("Configurations"), QStringLiteral("configDock"), m_configPanel,
+                        Qt::BottomDockWidgetArea);
+    setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
+    resizeDocks({m_browserDock, m_inspectorDock}, {300, 380}, Qt::Horizontal);
+    resizeDocks({m_configDock}, {240}, Qt::Vertical);
+}
+
+QDockWidget* MainWindow::addToolDock(const QString& title, QWidget* widget) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(title.simplified().replace(QLatin1Char(' '), QLatin1Char('_')) +
+                     QStringLiteral("Dock"));
+    d->setWidget(widget);
+    addDockWidget(Qt::BottomDockWidgetArea, d);
+    tabifyDockWidget(m_configDock, d);
+    if (m_viewMenu) m_viewMenu->addAction(d->toggleViewAction());
+    return d;
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open File…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open TpuGraphs file"), QFileInfo(m_currentFile).absolutePath(),
+            tr("TpuGraphs files (*.npz);;All files (*)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    QAction* openDir = file->addAction(tr("Open &Dataset Folder…"), this, [this] {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Open dataset folder"), m_browser->folder());
+        if (!dir.isEmpty()) openDataset(dir, QStringLiteral(""));
+    });
+    openDir->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
+    file->addSeparator();
+    file->addAction(tr("Export View as &SVG…"), this, [this] { exportView(true); });
+    file->addAction(tr("Export View as &PNG…"), this, [this] { exportView(false); });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    GraphView* view = m_graphPanel->view();
+    m_viewMenu->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), view, &GraphView::fitAll);
+    m_viewMenu->addAction(tr("&Actual Size"), QKeySequence(Qt::CTRL | Qt::Key_1), view,
+                          &GraphView::actualSize);
+    m_viewMenu->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this,
+                          [view] { view->zoomBy(1.25); });
+    m_viewMenu->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this,
+                          [view] { view->zoomBy(0.8); });
+    m_viewMenu->addAction(tr("&Find Node…"), QKeySequence::Find, this, [this] {
+        m_graphPanel->searchEdit()->setFocus();
+        m_graphPanel->searchEdit()->selectAll();
+    });
+    QAction* mini = m_viewMenu->addAction(tr("&Mini-map"));
+    mini->setCheckable(true);
+    mini->setChecked(true);
+    connect(mini, &QAction::toggled, view, &GraphView::setMiniMapVisible);
+    m_viewMenu->addSeparator();
+    for (QDockWidget* d : {m_browserDock, m_inspectorDock, m_configDock})
+        m_viewMenu->addAction(d->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Reading &Layouts"), this, [this] {
+        QMessageBox::information(
+            this, tr("Reading layouts"),
+            tr("<p>A layout is a <b>minor-to-major</b> list of tensor dimensions: <tt>{1,0,2}</tt> "
+               "on a 3-D "
+               "tensor means dimension 1 is the most minor (its elements are adjacent in memory) "
+               "and "
+               "dimension 2 the most major. <b>default</b> means the compiler chooses.</p>"
+               "<p>A TPU stores the two most-minor dimensions in 8 x 128 tiles, so a small "
+               "dimension placed "
+               "most-minor wastes memory as padding. When a producer's layout differs from what "
+               "its consumer "
+               "wants, the compiler inserts a copy (transpose) between them.</p>"
+               "<p>Edges are drawn from producer to consumer (the file's [u, v] means u consumes "
+               "v).</p>"));
+    });
+    help->addAction(tr("&About"), this, [this] {
+        QMessageBox::about(
+            this, tr("About TpuGraphs Explorer"),
+            tr("<b>TpuGraphs Explorer</b> %1<p>Browse XLA HLO graphs of the TpuGraphs dataset, "
+               "their node features and their compiler configurations.</p>")
+                .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::setStatus(const QString& text) {
+    m_status = text;
+    statusBar()->showMessage(text);
+}
+
+QString MainWindow::statusText() const {
+    return m_status;
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    if (m_errorBox) m_errorBox->close();
+    // Non-modal: the window stays usable behind it, and tests can find and read it.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->show();
+    m_errorBox = box;
+    emit errorShown(message);
+}
+
+void MainWindow::setInitialSelection(int node, qint64 config) {
+    m_initialNode = node;
+    m_initialConfig = config;
+}
+
+QString MainWindow::datasetRootOf(const QString& file) {
+    // .../npz/tile/xla/SPLIT/F.npz or .../npz/layout/SRC/SEARCH/SPLIT/F.npz
+    QDir dir = QFileInfo(file).absoluteDir();
+    for (int up = 0; up < 4; ++up) {
+        const QString name = dir.dirName();
+        if (!dir.cdUp()) return {};
+        if ((name == QLatin1String("tile") || name == QLatin1String("layout")) &&
+            dir.dirName() == QLatin1String("npz"))
+            return dir.absolutePath();
+    }
+    return {};
+}
+
+void MainWindow::openPath(const QString& path) {
+    const QFileInfo info(path);
+    if (info.isDir()) {
+        openDataset(info.absoluteFilePath());
+    } else if (info.exists()) {
+        // A file of the real dataset tree: list its siblings too, unless a folder is already
+        // listed.
+        const QString root = datasetRootOf(info.absoluteFilePath());
+        if (!root.isEmpty() && m_browser->folder().isEmpty())
+            openDataset(root, info.absoluteFilePath());
+        else
+            openFile(info.absoluteFilePath());
+    } else {
+        showError(tr("Cannot open"), tr("%1: no such file or folder").arg(path));
+    }
+}
+
+void MainWindow::openFile(const QString& pathIn) {
+    const QString path = QFileInfo(pathIn).absoluteFilePath();
+    if (m_loadJob && path == m_loadingFile) return;
+    if (!m_loadJob && path == m_currentFile && !m_graph.isNull()) return;
+    m_loadingFile = path;
+    m_progress->show();
+    setStatus(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    const std::string p = path.toStdString();
+    // Newest request wins: clicking through the browser quickly loads only the last file.
+    m_loadJob = m_ioRunner->submit(
+        QStringLiteral("load"), [p](JobControl&) { return QVariant::fromValue(loadTpuGraph(p)); });
+}
+
+void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
+    m_graph = graph;
+    m_currentFile = path;
+    m_graphPanel->setGraph(graph, path);
+    m_inspector->setGraph(graph);
+    m_configPanel->setGraph(graph);
+    m_browser->selectFile(path);
+    setWindowTitle(tr("%1 — TpuGraphs Explorer").arg(QString::fromStdString(graph.name())));
+    QString summary =
+        tr("%1 · %2 · %3 nodes · %4 edges · %5 configs")
+            .arg(QString::fromStdString(graph.name()),
+                 QLatin1String(collectionName(graph.collection())), grouped(graph.numNodes()),
+                 grouped(graph.numEdges()), grouped(graph.numConfigs()));
+    if (graph.isLayout()) summary += tr(" · %1 configurable").arg(grouped(graph.numConfigurable()));
+    m_graphLabel->setText(summary);
+    QStringList warnings;
+    for (const auto& w : graph.warnings()) warnings << QString::fromStdString(w);
+    m_warningLabel->setVisible(!warnings.isEmpty());
+    m_warningLabel->setText(
+        warnings.isEmpty() ? QString()
+                           : tr("⚠ %n warning(s)", nullptr, static_cast<int>(warnings.size())));
+    m_warningLabel->setToolTip(warnings.join(QLatin1Char('\n')));
+    if (!warnings.isEmpty())
+        setStatus(tr("Opened with warnings: %1").arg(warnings.join(QStringLiteral("; "))));
+    addRecent(path);
+    QSettings settings;
+    const bool initial = m_initialNode >= 0 || m_initialConfig >= 0;
+    if (initial || settings.value(kSessionFileKey).toString() == path) {
+        // Reopening the last session's file: back to the node and configuration it showed.
+        m_restoringSession = !initial;
+        const qint64 config =
+            initial ? m_initialConfig : settings.value(kSessionConfigKey, -1).toLongLong();
+        const int node = initial ? m_initialNode : settings.value(kSessionNodeKey, -1).toInt();
+        m_initialNode = -1;
+        m_initialConfig = -1;
+        settings.setValue(kSessionFileKey, path);
+        if (config >= 0 && config < graph.numConfigs()) m_configPanel->chooseConfig(config);
+        if (node >= 0 && node < graph.numNodes()) m_graphPanel->showNode(node);
+        m_restoringSession = false;
+    } else {
+        settings.setValue(kSessionFileKey, path);
+        settings.remove(kSessionNodeKey);
+        settings.remove(kSessionConfigKey);
+    }
+    emit graphLoaded(path);
+}
+
+void MainWindow::openDataset(const QString& dir, const QString& fileToOpen) {
+    m_fileAfterScan = fileToOpen;
+    m_openFirstAfterScan = fileToOpen.isEmpty();
+    m_browserDock->show();
+    m_browser->openFolder(dir);
+    QSettings().setValue(kSessionDatasetKey, dir);
+    setStatus(tr("Scanning %1…").arg(dir));
+}
+
+void MainWindow::openSample() {
+    const QString dir = findSampleDir(m_sampleCandidates);
+    if (dir.isEmpty()) {
+        setStatus(tr("No sample data found (looked in %1; set TPUGRAPHS_SAMPLE_DIR). Use File > "
+                     "Open to open a graph.")
+                      .arg(m_sampleCandidates.join(QStringLiteral(", "))));
+        return;
+    }
+    openDataset(dir);
+}
+
+void MainWindow::startSession(const QString& argument) {
+    if (!argument.isEmpty()) {
+        openPath(argument);
+        return;
+    }
+    QSettings settings;
+    const QString dataset = settings.value(kSessionDatasetKey).toString();
+    const QString file = settings.value(kSessionFileKey).toString();
+    const bool fileOk = !file.isEmpty() && QFileInfo(file).isFile();
+    if (!dataset.isEmpty() && QFileInfo(dataset).isDir()) {
+        openDataset(dataset, fileOk && file.startsWith(dataset) ? file : QString());
+        if (fileOk && !file.startsWith(dataset)) openFile(file);
+        return;
+    }
+    if (fileOk) {
+        openFile(file);
+        return;
+    }
+    openSample();
+}
+
+bool MainWindow::canOpen(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls()) return false;
+    for (const QUrl& url : mime->urls()) {
+        const QFileInfo info(url.toLocalFile());
+        if (url.isLocalFile() &&
+            (info.isDir() || info.suffix().compare(QLatin1String("npz"), Qt::CaseInsensitive) == 0))
+            return true;
+    }
+    return false;
+}
+
+bool MainWindow::openUrls(const QList<QUrl>& urls) {
+    for (const QUrl& url : urls) {
+        if (!url.isLocalFile()) continue;
+        const QFileInfo info(url.toLocalFile());
+        if (info.isDir() || info.suffix().compare(QLatin1String("npz"), Qt::CaseInsensitive) == 0) {
+            openPath(info.absoluteFilePath());
+            return true;
+        }
+    }
+    return false;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (canOpen(event->mimeData())) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    if (openUrls(event->mimeData()->urls())) event->acceptProposedAction();
+}
+
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QStringList recent = recentFiles();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecentFiles) recent.removeLast();
+    QSettings().setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString& path : recent) {
+        QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
+                                             [this, path] { openPath(path); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+    }
+    if (!recent.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear List"), this, [this] {
+            QSettings().remove(kRecentKey);
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::exportView(bool svg) {
+    if (m_graph.isNull()) {
+        setStatus(tr("Nothing to export: no graph open"));
+        return;
+    }
+    const QString suggested =
+        QFileInfo(m_currentFile).completeBaseName() + QLatin1Char('-') +
+        m_graphPanel->currentSpec().key().replace(QLatin1Char(':'), QLatin1Char('-')) +
+        (svg ? QStringLiteral(".svg") : QStringLiteral(".png"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, svg ? tr("Export view as SVG") : tr("Export view as PNG"), suggested,
+        svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    if (path.isEmpty()) return;
+    const QString error = svg ? m_graphPanel->exportSvg(path) : m_graphPanel->exportPng(path);
+    if (!error.isEmpty())
+        showError(tr("Export failed"), error);
+    else
+        setStatus(tr("Exported %1").arg(path));
+}
+
+void MainWindow::saveWindowState() {
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState(kWindowStateVersion));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveWindowState();
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace tpg

@@ -1,0 +1,121 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+#include <QStringList>
+
+#include "TpuGraph.h"
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+
+class QMimeData;
+class QProgressBar;
+class QUrl;
+
+namespace tpg {
+
+class ConfigPanel;
+class DatasetBrowser;
+class GraphPanel;
+class JobRunner;
+class NodeInspector;
+
+// The explorer: graph in the middle, dataset browser (left), node inspector (right),
+// configurations (bottom; further tool panels tab beside it). Files load in the background;
+// a file that cannot be read gets one dialog with the reader's message, and the window stays
+// usable.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // A .npz file or a dataset folder.
+    void openPath(const QString& path);
+    void openFile(const QString& path);
+    // Lists the folder; then opens `fileToOpen`, or (when "") a preferred first graph.
+    void openDataset(const QString& dir, const QString& fileToOpen = {});
+    // Startup: `argument` when given, else the last session, else the embedded sample.
+    void startSession(const QString& argument);
+    void openSample();
+    // The node to select and the configuration to choose in the next graph opened (-1: none),
+    // e.g. from the command line.
+    void setInitialSelection(int node, qint64 config);
+    // The dataset root (the folder holding npz/) of a file in the real tree, "" for loose files.
+    static QString datasetRootOf(const QString& file);
+    // Opens what was dropped: the first .npz file or folder among `urls`.
+    bool openUrls(const QList<QUrl>& urls);
+    static bool canOpen(const QMimeData* mime);
+
+    // Where openSample() looks (tests point it elsewhere).
+    void setSampleCandidates(const QStringList& candidates) { m_sampleCandidates = candidates; }
+
+    QDockWidget* addToolDock(const QString& title, QWidget* widget);
+
+    const TpuGraph& graph() const { return m_graph; }
+    QString currentFile() const { return m_currentFile; }
+    bool isLoading() const { return m_loadJob != 0; }
+    QStringList recentFiles() const;
+    QString statusText() const;
+    QMessageBox* errorDialog() const { return m_errorBox; }
+
+    GraphPanel* graphPanel() const { return m_graphPanel; }
+    NodeInspector* inspector() const { return m_inspector; }
+    ConfigPanel* configPanel() const { return m_configPanel; }
+    DatasetBrowser* datasetBrowser() const { return m_browser; }
+    JobRunner* layoutRunner() const { return m_layoutRunner; }
+    JobRunner* ioRunner() const { return m_ioRunner; }
+
+signals:
+    void graphLoaded(const QString& path);
+    void errorShown(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createMenus();
+    void createDocks();
+    void showError(const QString& title, const QString& message);
+    void onGraphLoaded(const QString& path, const TpuGraph& graph);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void exportView(bool svg);
+    void saveWindowState();
+    void setStatus(const QString& text);
+
+    JobRunner* m_ioRunner;      // file loading, dataset scanning
+    JobRunner* m_layoutRunner;  // every Graphviz call
+    GraphPanel* m_graphPanel;
+    NodeInspector* m_inspector;
+    ConfigPanel* m_configPanel;
+    DatasetBrowser* m_browser;
+    QDockWidget* m_browserDock = nullptr;
+    QDockWidget* m_inspectorDock = nullptr;
+    QDockWidget* m_configDock = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QLabel* m_graphLabel;
+    QLabel* m_warningLabel;
+    QProgressBar* m_progress;
+    QPointer<QMessageBox> m_errorBox;
+
+    TpuGraph m_graph;
+    QString m_currentFile;
+    QString m_loadingFile;
+    quint64 m_loadJob = 0;
+    QString m_fileAfterScan;
+    bool m_openFirstAfterScan = false;
+    bool m_restoringSession = false;
+    int m_initialNode = -1;
+    qint64 m_initialConfig = -1;  // selections made while restoring are not re-saved
+    QStringList m_sampleCandidates;
+    QString m_status;
+};
+
+}  // namespace tpg

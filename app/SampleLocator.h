@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace tpg {
+
+// Where the embedded sample dataset may be, in the order it is looked for: $TPUGRAPHS_SAMPLE_DIR,
+// <exe dir>/../share/tpugraphs-explorer/sample (installed), <exe dir>/../resources/sample
+// (build tree), and the build tree's path compiled in.
+QStringList sampleCandidates();
+// The first candidate that is a folder holding at least one .npz; "" when none is.
+QString findSampleDir(const QStringList& candidates = sampleCandidates());
+// The file to show first in a dataset: a layout graph with configurable nodes if there is one.
+QString preferredFirstFile(const QStringList& paths);
+
+}  // namespace tpg

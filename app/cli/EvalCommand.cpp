@@ -1,0 +1,185 @@
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "Commands.h"
+#include "CostModel.h"
+#include "DatasetIndex.h"
+#include "DefaultModels.h"
+#include "Error.h"
+#include "Evaluation.h"
+#include "GraphBlindLinearRanker.h"
+#include "GraphFile.h"
+#include "LinearConfigRanker.h"
+#include "PreparedGraph.h"
+#include "ProgressBar.h"
+
+namespace tpg::cli {
+
+namespace {
+
+struct EvalOptions {
+    std::string model;
+    std::string data;
+    std::string collection;
+    std::string split = "valid";
+    std::string baseline;
+    int64_t maxConfigs = 0;
+    double heldOutConfigs = 0;
+    int threads = 0;
+};
+
+void printGraph(Collection kind, const nn::GraphMetrics& m) {
+    if (kind == Collection::Layout)
+        std::printf("%-48s %8lld  %8.4f  %8.4f\n", m.id.c_str(), static_cast<long long>(m.configs),
+                    m.opa, m.kendall);
+    else
+        std::printf("%-48s %8lld  %8.4f  %8.4f  %8.4f  %8.4f\n", m.id.c_str(),
+                    static_cast<long long>(m.configs), m.slowdown1, m.slowdown5, m.slowdown10,
+                    m.tileScore);
+}
+
+void run(const EvalOptions& o) {
+    if (o.threads > 0) nn::setThreads(o.threads);
+    const auto all = scanDataset(o.data);
+    const auto files = nn::selectCollection(all, o.collection, o.split);
+    if (files.empty())
+        throw FormatError(o.data + ": no " + o.split + " files for collection '" + o.collection +
+                          "'");
+    const Collection kind = files.front().kind;
+    for (const auto& f : files)
+        if (f.kind != kind)
+            throw FormatError("--collection '" + o.collection +
+                              "' mixes tile and layout files; pick one kind");
+    nn::EvaluationOptions eo;
+    eo.maxConfigsPerGraph = o.maxConfigs;
+    eo.heldOutConfigFraction = o.heldOutConfigs;
+
+    nn::ConfigScorer scorer;
+    std::shared_ptr<nn::GraphBlindLinearRanker> baseline;
+    nn::CostModel model;
+    std::string what;
+    if (!o.baseline.empty()) {
+        if (o.baseline != "graph-blind" && o.baseline != "per-graph-linear")
+            throw FormatError("--baseline: expected 'graph-blind' or 'per-graph-linear', got '" +
+                              o.baseline + "'");
+        if (!o.model.empty()) throw FormatError("--baseline and --model exclude each other");
+    }
+    if (o.baseline == "per-graph-linear") {
+        if (o.heldOutConfigs <= 0)
+            throw FormatError(
+                "--baseline per-graph-linear needs --held-out-configs FRAC (it fits each graph on "
+                "its other configs)");
+        const double frac = o.heldOutConfigs;
+        scorer = [frac](const TpuGraph& g, const std::vector<int64_t>& ids) {
+            std::vector<int64_t> train;
+            for (int64_t c = 0; c < g.numConfigs(); ++c)
+                if (!nn::configHeldOut(g.name(), c, frac) && g.normalizedRuntime(c) > 0)
+                    train.push_back(c);
+            LinearConfigRanker ranker;
+            ranker.fit(g, train);
+            return ranker.predict(g, ids);
+        };
+        what = "per-graph LinearConfigRanker (fitted on each graph's other configs)";
+    } else if (!o.baseline.empty()) {
+        const auto train = nn::selectCollection(all, o.collection, "train");
+        if (train.empty())
+            throw FormatError(o.data + ": the baseline needs train files for '" + o.collection +
+                              "'");
+        ProgressBar bar("fitting graph-blind baseline", static_cast<int64_t>(train.size()));
+        LoadOptions lo;
+        lo.backgroundConfigs = false;
+        for (size_t i = 0; i < train.size(); ++i) {
+            const TpuGraph g = loadTpuGraph(train[i].path, lo);
+            if (!baseline)
+                baseline =
+                    std::make_shared<nn::GraphBlindLinearRanker>(kind, g.configFeatureWidth());
+            baseline->addGraph(g, 1000, o.heldOutConfigs);
+            bar.update(static_cast<int64_t>(i + 1));
+        }
+        baseline->fit();
+        bar.finish();
+        scorer = [baseline](const TpuGraph& g, const std::vector<int64_t>& ids) {
+            return baseline->score(g, ids);
+        };
+        what = "graph-blind linear baseline (" + std::to_string(baseline->graphsSeen()) +
+               " train graphs)";
+    } else {
+        model = o.model.empty() ? nn::defaultModel(kind) : nn::CostModel::load(o.model);
+        if (model.kind() != kind)
+            throw FormatError(model.label() + ": trained for " + model.info().collection +
+                              ", cannot score " + collectionName(kind) + " files");
+        if (o.heldOutConfigs > 0 &&
+            std::abs(model.info().heldOutConfigFraction - o.heldOutConfigs) > 1e-12)
+            std::fprintf(
+                stderr,
+                "warning: %s was trained holding out %.3g of each graph's configs, not %.3g\n",
+                model.label().c_str(), model.info().heldOutConfigFraction, o.heldOutConfigs);
+        scorer = [model](const TpuGraph& g, const std::vector<int64_t>& ids) {
+            return model.scoreConfigs(g, ids);
+        };
+        what = model.label() + " (trained for " + model.info().collection + ")";
+    }
+    std::printf("evaluating %s on %zu %s graphs of %s%s\n", what.c_str(), files.size(),
+                o.split.c_str(), o.collection.c_str(),
+                o.heldOutConfigs > 0 ? " (held-out configs only)" : "");
+    if (kind == Collection::Layout)
+        std::printf("%-48s %8s  %8s  %8s\n", "graph", "configs", "OPA", "Kendall");
+    else
+        std::printf("%-48s %8s  %8s  %8s  %8s  %8s\n", "graph", "configs", "top1", "top5", "top10",
+                    "score");
+    const auto metrics =
+        nn::evaluateFiles(files, scorer, eo, [&](size_t, const nn::GraphMetrics* m) {
+            if (m) printGraph(kind, *m);
+            std::fflush(stdout);
+        });
+    if (metrics.empty())
+        throw FormatError(o.data + ": no " + o.split + " graph has known runtimes to evaluate on");
+    const nn::ValidationSummary s = nn::summarize(kind, metrics);
+    nn::GraphMetrics mean;
+    mean.id = "mean (" + std::to_string(s.graphs) + " graphs)";
+    mean.opa = s.opa;
+    mean.kendall = s.kendall;
+    mean.slowdown1 = s.slowdown1;
+    mean.slowdown5 = s.slowdown5;
+    mean.slowdown10 = s.slowdown10;
+    mean.tileScore = s.score;
+    int64_t configs = 0;
+    for (const auto& m : metrics) configs += m.configs;
+    mean.configs = configs;
+    printGraph(kind, mean);
+}
+
+}  // namespace
+
+void addEvalCommand(CLI::App& app) {
+    auto o = std::make_shared<EvalOptions>();
+    auto* cmd = app.add_subcommand(
+        "eval",
+        "Rank every config of a split with a model and report OPA and Kendall (layout) or "
+        "top-1/5/10 slowdown (tile), per graph and their mean");
+    cmd->add_option("--model", o->model,
+                    "Model file (default: the built-in model of the collection's kind)");
+    cmd->add_option("--data", o->data, "Dataset folder")->required();
+    cmd->add_option("--collection", o->collection,
+                    "layout:xla:random, tile:xla, ... ('layout' = every layout collection)")
+        ->required();
+    cmd->add_option("--split", o->split, "train, valid or test (test has no runtimes)")
+        ->capture_default_str();
+    cmd->add_option("--max-configs", o->maxConfigs,
+                    "Score a fixed random subset of at most N configs per graph (0 = all)")
+        ->capture_default_str();
+    cmd->add_option(
+        "--held-out-configs", o->heldOutConfigs,
+        "Only the configs `train --held-out-configs FRAC` reserved (use with --split train)");
+    cmd->add_option("--baseline", o->baseline,
+                    "Instead of a model: 'graph-blind' (one linear config-only model fitted on the "
+                    "train split) or "
+                    "'per-graph-linear' (LinearConfigRanker fitted per graph on the configs "
+                    "--held-out-configs leaves)");
+    cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)");
+    cmd->callback([o] { run(*o); });
+}
+
+}  // namespace tpg::cli

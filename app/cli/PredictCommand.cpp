@@ -1,0 +1,151 @@
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "Commands.h"
+#include "CostModel.h"
+#include "DatasetIndex.h"
+#include "DefaultModels.h"
+#include "Error.h"
+#include "Evaluation.h"
+#include "GraphFile.h"
+#include "Metrics.h"
+#include "NnLimits.h"
+#include "ProgressBar.h"
+
+namespace tpg::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct PredictOptions {
+    std::vector<std::string> models;
+    std::string layoutModel, tileModel;
+    std::string data;
+    std::string out;
+    std::string split = "test";
+    std::string collection;
+    int threads = 0;
+};
+
+// The files to predict: a folder's files of the split (loose files always), or one file.
+std::vector<DatasetFile> inputFiles(const PredictOptions& o) {
+    std::error_code ec;
+    if (fs::is_regular_file(o.data, ec)) {
+        const fs::path p = fs::absolute(o.data);
+        for (const auto& f : scanDataset(p.parent_path().string()))
+            if (fs::equivalent(f.path, p, ec)) return {f};
+        throw FormatError(o.data + ": not a .npz file");
+    }
+    if (!fs::is_directory(o.data, ec)) throw FormatError(o.data + ": no such file or folder");
+    std::vector<DatasetFile> out;
+    for (const auto& f : scanDataset(o.data)) {
+        if (!f.split.empty() && f.split != o.split) continue;
+        if (!o.collection.empty() && nn::selectCollection({f}, o.collection, "").empty()) continue;
+        out.push_back(f);
+    }
+    if (out.empty())
+        throw FormatError(o.data + ": no .npz files" +
+                          (o.collection.empty() ? "" : " of " + o.collection) + " in the " +
+                          o.split + " split (or loose)");
+    return out;
+}
+
+void run(const PredictOptions& o) {
+    if (o.threads > 0) nn::setThreads(o.threads);
+    std::map<Collection, nn::CostModel> models;
+    auto put = [&](const std::string& path, std::optional<Collection> expected,
+                   const char* option) {
+        nn::CostModel m = nn::CostModel::load(path);
+        if (expected && m.kind() != *expected)
+            throw FormatError(path + ": " + option + " expects a " + collectionName(*expected) +
+                              " model, this one is for " + m.info().collection);
+        if (models.count(m.kind()))
+            throw FormatError(path + ": a " + std::string(collectionName(m.kind())) +
+                              " model was already given");
+        models.emplace(m.kind(), m);
+    };
+    for (const auto& m : o.models) put(m, std::nullopt, "--model");
+    if (!o.layoutModel.empty()) put(o.layoutModel, Collection::Layout, "--layout-model");
+    if (!o.tileModel.empty()) put(o.tileModel, Collection::Tile, "--tile-model");
+
+    const auto files = inputFiles(o);
+    for (Collection kind : {Collection::Layout, Collection::Tile}) {
+        const bool needed = std::any_of(files.begin(), files.end(),
+                                        [&](const DatasetFile& f) { return f.kind == kind; });
+        if (needed && !models.count(kind)) {
+            models.emplace(kind, nn::defaultModel(kind));
+            std::fprintf(stderr, "note: no %s model given, using the built-in one\n",
+                         collectionName(kind));
+        }
+    }
+
+    const std::string tmp = o.out + ".tmp";
+    std::ofstream csv(tmp, std::ios::trunc);
+    if (!csv) throw FormatError(o.out + ": cannot write");
+    csv << "ID,TopConfigs\n";
+    ProgressBar bar("predicting", static_cast<int64_t>(files.size()));
+    LoadOptions lo;
+    lo.backgroundConfigs = true;  // scoring streams rows as they are decoded
+    int64_t rows = 0;
+    for (size_t i = 0; i < files.size(); ++i) {
+        const DatasetFile& f = files[i];
+        if (!f.error.empty()) throw FormatError(f.error);
+        const TpuGraph g = loadTpuGraph(f.path, lo);
+        const nn::CostModel& model = models.at(g.collection());
+        const auto scores = model.scoreAll(g, [&](int64_t done, int64_t total) {
+            bar.update(static_cast<int64_t>(i),
+                       f.name + " " + std::to_string(done) + "/" + std::to_string(total));
+        });
+        auto ranked = metrics::rankByPrediction(scores);
+        if (!g.isLayout() && ranked.size() > static_cast<size_t>(nn::limits::kTileTopK))
+            ranked.resize(static_cast<size_t>(nn::limits::kTileTopK));
+        csv << f.competitionId() << ',';
+        for (size_t k = 0; k < ranked.size(); ++k) csv << (k ? ";" : "") << ranked[k];
+        csv << '\n';
+        ++rows;
+        bar.update(static_cast<int64_t>(i + 1), f.name);
+    }
+    csv.close();
+    if (!csv) {
+        std::remove(tmp.c_str());
+        throw FormatError(o.out + ": write failed (disk full?)");
+    }
+    std::error_code ec;
+    fs::rename(tmp, o.out, ec);
+    if (ec) throw FormatError(o.out + ": cannot replace the file: " + ec.message());
+    bar.finish(std::to_string(rows) + " rows -> " + o.out);
+}
+
+}  // namespace
+
+void addPredictCommand(CLI::App& app) {
+    auto o = std::make_shared<PredictOptions>();
+    auto* cmd = app.add_subcommand("predict",
+                                   "Rank the configs of every file and write the competition CSV "
+                                   "(ID,TopConfigs; best first: all configs for "
+                                   "layout, 5 for tile).\nModels: a model file holds one kind "
+                                   "(layout or tile). Give --model once or twice (the "
+                                   "kind is read from the file), or --layout-model / --tile-model "
+                                   "to be explicit. A kind present in the data "
+                                   "without a model uses the built-in default model.");
+    cmd->add_option("--data", o->data, "Dataset folder or one .npz file")->required();
+    cmd->add_option("--out", o->out, "CSV to write")->required();
+    cmd->add_option("--model", o->models,
+                    "Model file (layout or tile; may be given twice, once per kind)");
+    cmd->add_option("--layout-model", o->layoutModel, "Layout model file");
+    cmd->add_option("--tile-model", o->tileModel, "Tile model file");
+    cmd->add_option("--split", o->split,
+                    "Split to predict in a dataset folder (loose files are always included)")
+        ->capture_default_str();
+    cmd->add_option("--collection", o->collection, "Only this collection (e.g. layout:nlp:random)");
+    cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)");
+    cmd->callback([o] { run(*o); });
+}
+
+}  // namespace tpg::cli

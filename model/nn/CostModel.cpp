@@ -1,0 +1,389 @@
+#include "CostModel.h"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+
+#include "CostModelImpl.h"
+#include "Error.h"
+#include "NnLimits.h"
+
+namespace tpg::nn {
+
+namespace {
+
+torch::Tensor longTensor(const std::vector<int64_t>& v) {
+    return torch::from_blob(const_cast<int64_t*>(v.data()), {static_cast<int64_t>(v.size())},
+                            torch::kLong)
+        .clone();
+}
+
+GraphEdges makeEdges(const std::vector<std::array<int32_t, 2>>& edges,
+                     const std::vector<int64_t>& producerCount,
+                     const std::vector<int64_t>& consumerCount) {
+    std::vector<int64_t> cons(edges.size()), prod(edges.size());
+    for (size_t i = 0; i < edges.size(); ++i) {
+        cons[i] = edges[i][0];
+        prod[i] = edges[i][1];
+    }
+    auto inverse = [](const std::vector<int64_t>& count) {
+        std::vector<float> inv(count.size());
+        for (size_t i = 0; i < count.size(); ++i)
+            inv[i] = count[i] > 0 ? 1.0f / static_cast<float>(count[i]) : 0.0f;
+        return torch::from_blob(inv.data(), {static_cast<int64_t>(inv.size()), 1}, torch::kFloat)
+            .clone();
+    };
+    return GraphEdges{longTensor(cons), longTensor(prod), inverse(producerCount),
+                      inverse(consumerCount)};
+}
+
+std::string firstLine(const std::string& s) {
+    return s.substr(0, s.find('\n'));
+}
+
+}  // namespace
+
+void CostModel::Impl::build() {
+    CostNetOptions o;
+    o.nodeFeatureWidth = info.nodeFeatureWidth;
+    o.configWidth = info.configWidth;
+    o.hidden = info.settings.hidden;
+    o.layers = info.settings.layers;
+    o.opcodeDim = info.settings.opcodeDim;
+    o.attentionHeads = info.settings.attentionHeads;
+    o.violationFeature = info.kind == Collection::Layout && info.settings.violationFeature;
+    o.configAttention = info.settings.configAttention;
+    if (info.kind == Collection::Layout)
+        layout = LayoutCostNet(o);
+    else
+        tile = TileCostNet(o);
+}
+
+torch::nn::Module& CostModel::Impl::module() {
+    return layout ? static_cast<torch::nn::Module&>(*layout)
+                  : static_cast<torch::nn::Module&>(*tile);
+}
+
+std::shared_ptr<torch::nn::Module> CostModel::Impl::modulePtr() {
+    return layout ? std::static_pointer_cast<torch::nn::Module>(layout.ptr())
+                  : std::static_pointer_cast<torch::nn::Module>(tile.ptr());
+}
+
+PreparedGraph CostModel::Impl::prepare(const TpuGraph& g) const {
+    return prepareGraph(g, info.kind == Collection::Layout ? info.settings.pruneHops : -1);
+}
+
+GraphTensors CostModel::Impl::makeTensors(const PreparedGraph& p) const {
+    GraphTensors t;
+    const int64_t n = p.numNodes();
+    t.numNodes = n;
+    std::vector<float> x(p.features);
+    for (int64_t i = 0; i < n; ++i) info.stats.node.apply(x.data() + i * p.featureWidth);
+    t.x = torch::from_blob(x.data(), {n, p.featureWidth}, torch::kFloat).clone();
+    t.opcode = longTensor(p.opcodes);
+    std::vector<int64_t> producerCount(static_cast<size_t>(n)),
+        consumerCount(static_cast<size_t>(n));
+    for (const auto& e : p.edges) {
+        producerCount[static_cast<size_t>(e[0])]++;
+        consumerCount[static_cast<size_t>(e[1])]++;
+    }
+    t.full = makeEdges(p.edges, producerCount, consumerCount);
+    if (info.kind != Collection::Layout) return t;
+
+    // D: nodes whose embedding after `layers` layers depends on the config; S: D plus a halo.
+    std::vector<int32_t> seeds(p.configurablePos.begin(), p.configurablePos.end());
+    const int layers = info.settings.layers;
+    const std::vector<int32_t> dependent = neighbourhood(n, p.edges, seeds, layers);
+    const std::vector<int32_t> subset = neighbourhood(n, p.edges, seeds, layers + 1);
+    std::vector<int32_t> pos(static_cast<size_t>(n), -1);
+    for (size_t i = 0; i < subset.size(); ++i)
+        pos[static_cast<size_t>(subset[i])] = static_cast<int32_t>(i);
+    std::vector<char> inD(static_cast<size_t>(n), 0);
+    for (int32_t v : dependent) inD[static_cast<size_t>(v)] = 1;
+
+    std::vector<std::array<int32_t, 2>> local;
+    for (const auto& e : p.edges) {
+        const int32_t a = pos[static_cast<size_t>(e[0])], b = pos[static_cast<size_t>(e[1])];
+        if (a >= 0 && b >= 0 && (inD[static_cast<size_t>(e[0])] || inD[static_cast<size_t>(e[1])]))
+            local.push_back({a, b});
+    }
+    std::vector<int64_t> subsetIds(subset.begin(), subset.end()), localProd, localCons, haloPos,
+        haloIds, depPos, outside, confPos;
+    for (int32_t v : subset) {
+        localProd.push_back(producerCount[static_cast<size_t>(v)]);
+        localCons.push_back(consumerCount[static_cast<size_t>(v)]);
+        if (inD[static_cast<size_t>(v)])
+            depPos.push_back(pos[static_cast<size_t>(v)]);
+        else {
+            haloPos.push_back(pos[static_cast<size_t>(v)]);
+            haloIds.push_back(v);
+        }
+    }
+    for (int64_t v = 0; v < n; ++v)
+        if (!inD[static_cast<size_t>(v)]) outside.push_back(v);
+    for (int64_t c : p.configurablePos) confPos.push_back(pos[static_cast<size_t>(c)]);
+    t.subset = longTensor(subsetIds);
+    t.local = makeEdges(local, localProd, localCons);
+    t.haloPos = longTensor(haloPos);
+    t.haloIds = longTensor(haloIds);
+    t.dependentPos = longTensor(depPos);
+    t.outsideIds = longTensor(outside);
+    t.configPos = longTensor(confPos);
+    return t;
+}
+
+ConfigBatch CostModel::Impl::batchForRows(const PreparedGraph& p, const float* rows,
+                                          int64_t count) const {
+    ConfigBatch b;
+    const int64_t w = info.configWidth;
+    if (info.kind == Collection::Layout) {
+        const int64_t nc = static_cast<int64_t>(p.configurablePos.size());
+        b.config =
+            torch::from_blob(const_cast<float*>(rows), {count, nc, w}, torch::kFloat).clone();
+        if (info.settings.violationFeature) {
+            std::vector<float> v(static_cast<size_t>(count));
+            for (int64_t c = 0; c < count; ++c)
+                v[static_cast<size_t>(c)] = violationRatio(p, rows + c * nc * w, w);
+            b.violation = torch::from_blob(v.data(), {count}, torch::kFloat).clone();
+        }
+    } else {
+        std::vector<float> x(static_cast<size_t>(count * w));
+        for (int64_t c = 0; c < count; ++c) {
+            transformTileConfig(rows + c * w, w, x.data() + c * w);
+            info.stats.tileConfig.apply(x.data() + c * w);
+        }
+        b.config = torch::from_blob(x.data(), {count, w}, torch::kFloat).clone();
+    }
+    return b;
+}
+
+ConfigBatch CostModel::Impl::batchForConfigs(const PreparedGraph& p, const int64_t* configs,
+                                             int64_t count) const {
+    const TpuGraph& g = p.graph;
+    if (info.kind == Collection::Layout) {
+        const auto& table = *g.layoutConfigs();
+        const int64_t row = table.rowSize();
+        std::vector<float> rows(static_cast<size_t>(count * row));
+        for (int64_t i = 0; i < count;) {  // contiguous runs in one read
+            int64_t j = i + 1;
+            while (j < count && configs[j] == configs[j - 1] + 1) ++j;
+            table.read(configs[i], j - i, rows.data() + i * row);
+            i = j;
+        }
+        return batchForRows(p, rows.data(), count);
+    }
+    const int64_t w = g.configFeatureWidth();
+    std::vector<float> rows(static_cast<size_t>(count * w));
+    for (int64_t i = 0; i < count; ++i)
+        std::copy(g.tileConfig(configs[i]), g.tileConfig(configs[i]) + w, rows.data() + i * w);
+    return batchForRows(p, rows.data(), count);
+}
+
+torch::Tensor CostModel::Impl::forward(const GraphTensors& t, const ConfigBatch& b) {
+    return layout ? layout->forward(t, b.config, b.violation) : tile->forward(t, b.config);
+}
+
+int64_t CostModel::Impl::scoringBatchSize(const GraphTensors& t) const {
+    const int64_t perConfigNodes =
+        layout ? std::max<int64_t>(1, t.subset.numel()) : std::max<int64_t>(1, t.numNodes);
+    // Live activations per config: a few [nodes, H] tensors per layer (index_select, cat of 3 H).
+    const int64_t perConfig = perConfigNodes * info.settings.hidden * 8;
+    return std::clamp<int64_t>(limits::kScoreBatchFloats / perConfig, 1,
+                               limits::kScoreBatchConfigs);
+}
+
+std::pair<std::shared_ptr<PreparedGraph>, std::shared_ptr<GraphTensors>> CostModel::Impl::cached(
+    const TpuGraph& g) {
+    if (cachedGraph != &g.data() || cachedPath != g.path() || cachedNodes != g.numNodes()) {
+        cachedPrepared = std::make_shared<PreparedGraph>(prepare(g));
+        cachedTensors = std::make_shared<GraphTensors>(makeTensors(*cachedPrepared));
+        cachedGraph = &g.data();
+        cachedPath = g.path();
+        cachedNodes = g.numNodes();
+    }
+    return {cachedPrepared, cachedTensors};
+}
+
+void setThreads(int n) {
+    if (n > 0) torch::set_num_threads(n);
+}
+
+CostModel::CostModel() = default;
+CostModel::~CostModel() = default;
+CostModel::CostModel(const CostModel&) = default;
+CostModel& CostModel::operator=(const CostModel&) = default;
+
+const ModelInfo& CostModel::info() const {
+    return d->info;
+}
+ModelInfo& CostModel::info() {
+    return d->info;
+}
+const std::string& CostModel::label() const {
+    return d->label;
+}
+
+CostModel CostModel::create(const ModelInfo& info) {
+    CostModel m;
+    m.d = std::make_shared<Impl>();
+    m.d->info = info;
+    m.d->label = "new " + std::string(collectionName(info.kind)) + " model";
+    m.d->build();
+    return m;
+}
+
+int64_t CostModel::parameterCount() const {
+    int64_t n = 0;
+    for (const auto& p : d->module().parameters()) n += p.numel();
+    return n;
+}
+
+namespace {
+
+std::string weightBytes(torch::nn::Module& module) {
+    std::ostringstream weights;
+    torch::serialize::OutputArchive archive;
+    module.save(archive);
+    archive.save_to(weights);
+    return weights.str();
+}
+
+}  // namespace
+
+std::string CostModel::toBytes() const {
+    return encodeModelFile(kModelMagic, {modelInfoToJson(d->info), weightBytes(d->module())});
+}
+
+void CostModel::save(const std::string& path) const {
+    writeModelFile(path, kModelMagic, {modelInfoToJson(d->info), weightBytes(d->module())});
+}
+
+CostModel CostModel::fromContents(const ModelFileContents& c, const std::string& label) {
+    CostModel m;
+    m.d = std::make_shared<Impl>();
+    m.d->info = modelInfoFromJson(c.json, label);
+    m.d->label = label;
+    try {
+        m.d->build();
+        // Module::load replaces tensors without checking shapes: check them ourselves.
+        std::vector<std::pair<std::string, std::vector<int64_t>>> expected;
+        for (const auto& p : m.d->module().named_parameters())
+            expected.emplace_back(p.key(), p.value().sizes().vec());
+        std::istringstream in(c.weights);
+        torch::serialize::InputArchive archive;
+        archive.load_from(in);
+        m.d->module().load(archive);
+        const auto loaded = m.d->module().named_parameters();
+        for (const auto& [name, shape] : expected) {
+            const torch::Tensor* t = loaded.find(name);
+            if (!t || t->sizes().vec() != shape)
+                throwFormatError(
+                    label, "weights",
+                    "parameter '" + name + "' has shape " + (t ? c10::str(t->sizes()) : "none") +
+                        ", the network its metadata describes needs " +
+                        c10::str(c10::IntArrayRef(shape)) + " (a model from another version?)");
+        }
+    } catch (const FormatError&) {
+        throw;
+    } catch (const c10::Error& e) {
+        throwFormatError(label, "weights",
+                         "do not match the network its metadata describes (" +
+                             firstLine(e.what_without_backtrace()) + ")");
+    } catch (const std::exception& e) {
+        throwFormatError(label, "weights", std::string("unreadable: ") + firstLine(e.what()));
+    }
+    m.d->module().eval();
+    return m;
+}
+
+CostModel CostModel::fromBytes(const std::string& bytes, const std::string& label) {
+    return fromContents(parseModelBytes(bytes, label, kModelMagic), label);
+}
+
+CostModel CostModel::load(const std::string& path) {
+    return fromContents(readModelFile(path, kModelMagic), path);
+}
+
+std::string CostModel::incompatibility(const TpuGraph& g) const {
+    const ModelInfo& i = d->info;
+    const std::string file = g.path().empty() ? g.name() : g.path();
+    if (g.collection() != i.kind)
+        return d->label + ": trained for " +
+               (i.collection.empty() ? collectionName(i.kind) : i.collection) + ", cannot score " +
+               collectionName(g.collection()) + " files (" + file + ")";
+    if (g.nodeFeatureWidth() != i.nodeFeatureWidth)
+        return d->label + ": trained on " + std::to_string(i.nodeFeatureWidth) +
+               " node feature columns, " + file + " has " + std::to_string(g.nodeFeatureWidth());
+    if (g.configFeatureWidth() != i.configWidth)
+        return d->label + ": trained on " + std::to_string(i.configWidth) +
+               " config feature columns, " + file + " has " +
+               std::to_string(g.configFeatureWidth());
+    if (g.isLayout() && g.numConfigurable() == 0)
+        return file + ": has no configurable nodes to score";
+    return {};
+}
+
+void CostModel::requireCompatible(const TpuGraph& g) const {
+    const std::string why = incompatibility(g);
+    if (!why.empty()) throw FormatError(why);
+}
+
+std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector<int64_t>& configs,
+                                            const CancelToken* cancel) const {
+    requireCompatible(g);
+    for (int64_t c : configs)
+        if (c < 0 || c >= g.numConfigs())
+            throwFormatError(g.path(), "", "config " + std::to_string(c) + " out of range");
+    std::lock_guard<std::mutex> lock(d->mutex);
+    torch::NoGradGuard noGrad;
+    d->module().eval();
+    auto [prepared, tensors] = d->cached(g);
+    const int64_t batch = d->scoringBatchSize(*tensors);
+    std::vector<double> out(configs.size());
+    for (size_t begin = 0; begin < configs.size(); begin += static_cast<size_t>(batch)) {
+        if (cancel && cancel->cancelled()) break;
+        const int64_t n = std::min<int64_t>(batch, static_cast<int64_t>(configs.size() - begin));
+        auto scores = d->forward(*tensors, d->batchForConfigs(*prepared, configs.data() + begin, n))
+                          .contiguous();
+        const float* s = scores.data_ptr<float>();
+        for (int64_t i = 0; i < n; ++i) out[begin + static_cast<size_t>(i)] = s[i];
+    }
+    return out;
+}
+
+std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progress,
+                                        const CancelToken* cancel) const {
+    requireCompatible(g);
+    std::vector<double> out(static_cast<size_t>(g.numConfigs()));
+    std::lock_guard<std::mutex> lock(d->mutex);
+    torch::NoGradGuard noGrad;
+    d->module().eval();
+    auto [prepared, tensors] = d->cached(g);
+    const int64_t batch = d->scoringBatchSize(*tensors);
+    std::vector<int64_t> ids;
+    for (int64_t begin = 0; begin < g.numConfigs(); begin += batch) {
+        if (cancel && cancel->cancelled()) break;
+        const int64_t n = std::min(batch, g.numConfigs() - begin);
+        ids.resize(static_cast<size_t>(n));
+        std::iota(ids.begin(), ids.end(), begin);
+        auto scores =
+            d->forward(*tensors, d->batchForConfigs(*prepared, ids.data(), n)).contiguous();
+        const float* s = scores.data_ptr<float>();
+        for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(begin + i)] = s[i];
+        if (progress) progress(begin + n, g.numConfigs());
+    }
+    return out;
+}
+
+std::vector<double> CostModel::scoreRows(const TpuGraph& g, const float* rows,
+                                         int64_t count) const {
+    requireCompatible(g);
+    std::lock_guard<std::mutex> lock(d->mutex);
+    torch::NoGradGuard noGrad;
+    d->module().eval();
+    auto [prepared, tensors] = d->cached(g);
+    auto scores = d->forward(*tensors, d->batchForRows(*prepared, rows, count)).contiguous();
+    return std::vector<double>(scores.data_ptr<float>(), scores.data_ptr<float>() + count);
+}
+
+}  // namespace tpg::nn

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "CancelToken.h"
+#include "ModelInfo.h"
+#include "TpuGraph.h"
+
+namespace tpg::nn {
+
+// Torch's intra-op thread count for this process (n > 0).
+void setThreads(int n);
+
+// A learned cost model (layout or tile) with its metadata. Torch stays behind this interface.
+// Scores: one per config, LOWER = FASTER (a predicted log runtime up to a per-graph offset).
+// Copies share the same network. Scoring is thread-safe (serialised internally).
+class CostModel {
+public:
+    using Progress = std::function<void(int64_t done, int64_t total)>;
+
+    CostModel();
+    ~CostModel();
+    CostModel(const CostModel&);
+    CostModel& operator=(const CostModel&);
+
+    // A fresh network (weights from torch's current seed) for `info`'s kind, widths, settings.
+    static CostModel create(const ModelInfo& info);
+    // Loads a model file; one FormatError with a clear message for missing, corrupt or foreign
+    // files and weight/shape mismatches.
+    static CostModel load(const std::string& path);
+    static CostModel fromBytes(const std::string& bytes, const std::string& label);
+
+    bool isNull() const { return !d; }
+    const ModelInfo& info() const;
+    ModelInfo& info();
+    Collection kind() const { return info().kind; }
+    int64_t parameterCount() const;
+
+    void save(const std::string& path) const;  // atomically (temp file + rename)
+    std::string toBytes() const;
+
+    // "" when this model can score `g`, else why not, e.g.
+    // "model.pt: trained for tile:xla, cannot score layout files".
+    std::string incompatibility(const TpuGraph& g) const;
+    void requireCompatible(const TpuGraph& g) const;  // throws FormatError with that reason
+
+    // Every config of `g`, streamed in batches (NLP files hold ~100k configs).
+    std::vector<double> scoreAll(const TpuGraph& g, const Progress& progress = {},
+                                 const CancelToken* cancel = nullptr) const;
+    // Chosen configs of `g`, in the given order.
+    std::vector<double> scoreConfigs(const TpuGraph& g, const std::vector<int64_t>& configs,
+                                     const CancelToken* cancel = nullptr) const;
+    // Explicit config rows (e.g. an edited config in the GUI): `count` rows of
+    // numConfigurable * configWidth (layout) or configWidth (tile) floats.
+    std::vector<double> scoreRows(const TpuGraph& g, const float* rows, int64_t count) const;
+
+    // Where the model label in messages comes from (file path or "built-in layout model").
+    const std::string& label() const;
+
+    struct Impl;
+    Impl& impl() const { return *d; }
+
+private:
+    static CostModel fromContents(const ModelFileContents& contents, const std::string& label);
+    std::shared_ptr<Impl> d;
+};
+
+}  // namespace tpg::nn

@@ -1,0 +1,53 @@
+#pragma once
+
+// Internal to tpgnn (includes torch): the network behind CostModel, shared with the trainer.
+#include <torch/torch.h>
+
+#include <memory>
+#include <mutex>
+
+#include "CostModel.h"
+#include "PreparedGraph.h"
+#include "modules/GraphTensors.h"
+#include "modules/LayoutCostNet.h"
+#include "modules/TileCostNet.h"
+
+namespace tpg::nn {
+
+// A config batch ready for the network.
+struct ConfigBatch {
+    torch::Tensor config;     // layout [C, nc, F] raw values; tile [C, F] normalised
+    torch::Tensor violation;  // layout with the violation feature: [C]; else undefined
+};
+
+struct CostModel::Impl {
+    ModelInfo info;
+    std::string label;
+    LayoutCostNet layout{nullptr};
+    TileCostNet tile{nullptr};
+
+    std::mutex mutex;  // serialises scoring and the cache below
+    // The last graph scored, prepared once: repeated edits of one graph cost one forward pass.
+    const TpuGraphData* cachedGraph = nullptr;
+    std::string cachedPath;
+    int64_t cachedNodes = -1;
+    std::shared_ptr<PreparedGraph> cachedPrepared;
+    std::shared_ptr<GraphTensors> cachedTensors;
+
+    void build();  // constructs the network from info
+    torch::nn::Module& module();
+    std::shared_ptr<torch::nn::Module> modulePtr();
+
+    PreparedGraph prepare(const TpuGraph& g) const;
+    GraphTensors makeTensors(const PreparedGraph& p) const;
+    ConfigBatch batchForConfigs(const PreparedGraph& p, const int64_t* configs,
+                                int64_t count) const;
+    ConfigBatch batchForRows(const PreparedGraph& p, const float* rows, int64_t count) const;
+    torch::Tensor forward(const GraphTensors& t, const ConfigBatch& b);
+    int64_t scoringBatchSize(const GraphTensors& t) const;
+    // Prepared graph + tensors for `g`, from the one-entry cache when it is the same graph.
+    std::pair<std::shared_ptr<PreparedGraph>, std::shared_ptr<GraphTensors>> cached(
+        const TpuGraph& g);
+};
+
+}  // namespace tpg::nn

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "CancelToken.h"
+#include "DatasetIndex.h"
+#include "ModelInfo.h"
+#include "TpuGraph.h"
+
+namespace tpg::nn {
+
+// Files of `split` ("" = all) whose collection is `collection` or lies under it: "layout" selects
+// every layout collection, "layout:xla" both xla searches, "" everything.
+std::vector<DatasetFile> selectCollection(const std::vector<DatasetFile>& files,
+                                          const std::string& collection, const std::string& split);
+
+// Ranking quality on one graph (NaN where a metric does not apply or is undefined).
+struct GraphMetrics {
+    std::string id;  // competition ID
+    int64_t configs = 0;
+    double opa = 0, kendall = 0;
+    double slowdown1 = 0, slowdown5 = 0, slowdown10 = 0;
+    double tileScore = 0;
+};
+
+// predicted: lower = faster; truth: (normalised) runtimes.
+GraphMetrics graphMetrics(const std::string& id, const std::vector<double>& predicted,
+                          const std::vector<double>& truth);
+// Means over graphs; score = Kendall (layout) or tile score (tile).
+ValidationSummary summarize(Collection kind, const std::vector<GraphMetrics>& graphs);
+
+// Something that scores chosen configs of a graph (the GNN, a baseline).
+using ConfigScorer =
+    std::function<std::vector<double>(const TpuGraph& g, const std::vector<int64_t>& configs)>;
+
+struct EvaluationOptions {
+    int64_t maxConfigsPerGraph = 0;  // 0 = all; else a deterministic random subset
+    uint64_t seed = 7;
+    // > 0: evaluate only the configs configHeldOut() reserves with this fraction.
+    double heldOutConfigFraction = 0;
+};
+
+// Configs of `g` to evaluate under `options` (known runtimes only).
+std::vector<int64_t> evaluationConfigs(const TpuGraph& g, const EvaluationOptions& options);
+
+// Loads and evaluates each file; files without runtimes (test split) are skipped.
+// onGraph is called after each graph (for progress lines); stops early when cancelled.
+std::vector<GraphMetrics> evaluateFiles(
+    const std::vector<DatasetFile>& files, const ConfigScorer& scorer,
+    const EvaluationOptions& options,
+    const std::function<void(size_t done, const GraphMetrics*)>& onGraph = {},
+    const CancelToken* cancel = nullptr);
+
+}  // namespace tpg::nn

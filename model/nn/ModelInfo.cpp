@@ -1,0 +1,265 @@
+#include "ModelInfo.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "Error.h"
+#include "NnLimits.h"
+
+namespace tpg::nn {
+
+using nlohmann::json;
+
+const char* lossName(LossKind k) {
+    switch (k) {
+        case LossKind::PairwiseHinge:
+            return "hinge";
+        case LossKind::ListMle:
+            return "listmle";
+        case LossKind::LogRuntimeMse:
+            return "mse";
+    }
+    return "hinge";
+}
+
+bool parseLoss(const std::string& s, LossKind& out) {
+    for (LossKind k : {LossKind::PairwiseHinge, LossKind::ListMle, LossKind::LogRuntimeMse})
+        if (s == lossName(k)) {
+            out = k;
+            return true;
+        }
+    return false;
+}
+
+namespace {
+
+json statsJson(const ColumnStats& s) {
+    return json{{"mean", s.mean}, {"inv_std", s.invStd}};
+}
+
+// NaN is not JSON: store null and read it back as NaN.
+json number(double v) {
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+double numberOr(const json& j, const char* key) {
+    if (!j.contains(key) || j[key].is_null()) return std::nan("");
+    return j[key].get<double>();
+}
+
+}  // namespace
+
+std::string modelInfoToJson(const ModelInfo& i) {
+    const ModelSettings& s = i.settings;
+    json j;
+    j["format_version"] = ModelInfo::kFormatVersion;
+    j["kind"] = collectionName(i.kind);
+    j["collection"] = i.collection;
+    j["settings"] = {{"hidden", s.hidden},
+                     {"layers", s.layers},
+                     {"opcode_dim", s.opcodeDim},
+                     {"attention_heads", s.attentionHeads},
+                     {"prune_hops", s.pruneHops},
+                     {"violation_feature", s.violationFeature},
+                     {"config_attention", s.configAttention}};
+    j["node_feature_width"] = i.nodeFeatureWidth;
+    j["config_width"] = i.configWidth;
+    j["stats"] = {{"node", statsJson(i.stats.node)},
+                  {"tile_config", statsJson(i.stats.tileConfig)}};
+    j["training"] = {{"loss", i.loss},
+                     {"train_graphs", i.trainGraphs},
+                     {"train_configs", i.trainConfigs},
+                     {"valid_graphs", i.validGraphs},
+                     {"epochs", i.epochs},
+                     {"seconds", i.trainSeconds},
+                     {"seed", i.seed},
+                     {"held_out_config_fraction", i.heldOutConfigFraction},
+                     {"data", i.dataDescription}};
+    const ValidationSummary& v = i.validation;
+    j["validation"] = {{"graphs", v.graphs},
+                       {"score", number(v.score)},
+                       {"kendall", number(v.kendall)},
+                       {"opa", number(v.opa)},
+                       {"slowdown_top1", number(v.slowdown1)},
+                       {"slowdown_top5", number(v.slowdown5)},
+                       {"slowdown_top10", number(v.slowdown10)}};
+    return j.dump(1);
+}
+
+ModelInfo modelInfoFromJson(const std::string& text, const std::string& file) {
+    ModelInfo i;
+    std::string where = "metadata";
+    try {
+        const json j = json::parse(text);
+        where = "format_version";
+        const int version = j.at("format_version").get<int>();
+        if (version != ModelInfo::kFormatVersion)
+            throwFormatError(file, "format_version",
+                             "model format " + std::to_string(version) +
+                                 " is not supported (expected " +
+                                 std::to_string(ModelInfo::kFormatVersion) + ")");
+        where = "kind";
+        const std::string kind = j.at("kind").get<std::string>();
+        if (kind == "layout")
+            i.kind = Collection::Layout;
+        else if (kind == "tile")
+            i.kind = Collection::Tile;
+        else
+            throwFormatError(file, "kind", "expected 'layout' or 'tile', got '" + kind + "'");
+        where = "collection";
+        i.collection = j.at("collection").get<std::string>();
+        where = "settings";
+        const json& s = j.at("settings");
+        i.settings.hidden = s.at("hidden").get<int>();
+        i.settings.layers = s.at("layers").get<int>();
+        i.settings.opcodeDim = s.at("opcode_dim").get<int>();
+        i.settings.attentionHeads = s.at("attention_heads").get<int>();
+        i.settings.pruneHops = s.at("prune_hops").get<int>();
+        i.settings.violationFeature = s.at("violation_feature").get<bool>();
+        i.settings.configAttention = s.at("config_attention").get<bool>();
+        where = "node_feature_width";
+        i.nodeFeatureWidth = j.at("node_feature_width").get<int64_t>();
+        where = "config_width";
+        i.configWidth = j.at("config_width").get<int64_t>();
+        where = "stats";
+        const json& st = j.at("stats");
+        i.stats.node.mean = st.at("node").at("mean").get<std::vector<float>>();
+        i.stats.node.invStd = st.at("node").at("inv_std").get<std::vector<float>>();
+        i.stats.tileConfig.mean = st.at("tile_config").at("mean").get<std::vector<float>>();
+        i.stats.tileConfig.invStd = st.at("tile_config").at("inv_std").get<std::vector<float>>();
+        where = "training";
+        const json& t = j.at("training");
+        i.loss = t.at("loss").get<std::string>();
+        i.trainGraphs = t.at("train_graphs").get<int64_t>();
+        i.trainConfigs = t.at("train_configs").get<int64_t>();
+        i.validGraphs = t.at("valid_graphs").get<int64_t>();
+        i.epochs = t.at("epochs").get<int>();
+        i.trainSeconds = t.at("seconds").get<double>();
+        i.seed = t.at("seed").get<uint64_t>();
+        i.heldOutConfigFraction = t.at("held_out_config_fraction").get<double>();
+        i.dataDescription = t.at("data").get<std::string>();
+        where = "validation";
+        const json& v = j.at("validation");
+        i.validation.graphs = v.at("graphs").get<int>();
+        i.validation.score = numberOr(v, "score");
+        i.validation.kendall = numberOr(v, "kendall");
+        i.validation.opa = numberOr(v, "opa");
+        i.validation.slowdown1 = numberOr(v, "slowdown_top1");
+        i.validation.slowdown5 = numberOr(v, "slowdown_top5");
+        i.validation.slowdown10 = numberOr(v, "slowdown_top10");
+    } catch (const json::exception& e) {
+        throwFormatError(file, where, std::string("unreadable model metadata: ") + e.what());
+    }
+    const auto& s = i.settings;
+    if (s.hidden < 1 || s.hidden > 4096 || s.layers < 0 || s.layers > 64 || s.opcodeDim < 1 ||
+        s.opcodeDim > 1024 || s.attentionHeads < 1 || s.hidden % s.attentionHeads != 0)
+        throwFormatError(file, "settings", "network shape out of range");
+    if (i.nodeFeatureWidth < 1 || i.configWidth < 1 ||
+        i.stats.node.mean.size() != size_t(i.nodeFeatureWidth) ||
+        i.stats.node.invStd.size() != size_t(i.nodeFeatureWidth))
+        throwFormatError(file, "stats", "normalisation statistics do not match the feature widths");
+    if (i.kind == Collection::Tile && (i.stats.tileConfig.mean.size() != size_t(i.configWidth) ||
+                                       i.stats.tileConfig.invStd.size() != size_t(i.configWidth)))
+        throwFormatError(file, "stats", "tile config statistics do not match the config width");
+    return i;
+}
+
+namespace {
+
+void putU64(std::string& s, uint64_t v) {
+    for (int b = 0; b < 8; ++b) s.push_back(static_cast<char>((v >> (8 * b)) & 0xff));
+}
+uint64_t getU64(const std::string& s, size_t at) {
+    uint64_t v = 0;
+    for (int b = 0; b < 8; ++b)
+        v |= static_cast<uint64_t>(static_cast<uint8_t>(s[at + size_t(b)])) << (8 * b);
+    return v;
+}
+
+}  // namespace
+
+std::string encodeModelFile(const std::string& magic, const ModelFileContents& c) {
+    std::string out = magic;
+    putU64(out, c.json.size());
+    out += c.json;
+    putU64(out, c.weights.size());
+    out += c.weights;
+    return out;
+}
+
+void writeModelFile(const std::string& path, const std::string& magic, const ModelFileContents& c) {
+    const std::string out = encodeModelFile(magic, c);
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f)
+            throwFormatError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
+        f.write(out.data(), static_cast<std::streamsize>(out.size()));
+        f.flush();
+        if (!f) {
+            std::remove(tmp.c_str());
+            throwFormatError(path, "", "write failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        throwFormatError(path, "", "cannot replace the file: " + ec.message());
+    }
+}
+
+ModelFileContents parseModelBytes(const std::string& bytes, const std::string& label,
+                                  const std::string& magic) {
+    if (bytes.compare(0, magic.size(), magic) != 0) {
+        const bool other = bytes.rfind("TPUGRAPHS-", 0) == 0;
+        throwFormatError(label, "",
+                         other ? "this is a training-state file, not a model (or the reverse)"
+                               : "not a tpugraphs cost model file");
+    }
+    size_t at = magic.size();
+    auto need = [&](uint64_t n, const char* what) {
+        if (bytes.size() < at || bytes.size() - at < n)
+            throwFormatError(label, "", std::string("truncated file (") + what + " cut short)");
+    };
+    need(8, "metadata length");
+    const uint64_t jsonLen = getU64(bytes, at);
+    at += 8;
+    if (jsonLen > limits::kMaxMetadataBytes)
+        throwFormatError(label, "", "corrupt header (metadata length)");
+    need(jsonLen, "metadata");
+    ModelFileContents c;
+    c.json = bytes.substr(at, jsonLen);
+    at += jsonLen;
+    need(8, "weights length");
+    const uint64_t wLen = getU64(bytes, at);
+    at += 8;
+    need(wLen, "weights");
+    c.weights = bytes.substr(at, wLen);
+    return c;
+}
+
+ModelFileContents readModelFile(const std::string& path, const std::string& magic) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throwFormatError(path, "", "no such model file");
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throwFormatError(path, "", "cannot open (" + std::string(std::strerror(errno)) + ")");
+    // Check the magic before reading the rest: a wrong (maybe huge) file is refused at once.
+    std::string head(magic.size(), '\0');
+    f.read(head.data(), static_cast<std::streamsize>(head.size()));
+    if (head != magic) return parseModelBytes(head, path, magic);
+    std::ostringstream ss;
+    ss << head << f.rdbuf();
+    return parseModelBytes(ss.str(), path, magic);
+}
+
+ModelInfo readModelInfo(const std::string& path) {
+    return modelInfoFromJson(readModelFile(path, kModelMagic).json, path);
+}
+
+}  // namespace tpg::nn

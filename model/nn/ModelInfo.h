@@ -1,0 +1,86 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "PreparedGraph.h"
+#include "TpuGraph.h"
+
+namespace tpg::nn {
+
+enum class LossKind { PairwiseHinge, ListMle, LogRuntimeMse };
+const char* lossName(LossKind k);  // "hinge" / "listmle" / "mse"
+bool parseLoss(const std::string& s, LossKind& out);
+
+// Hyperparameters of the network.
+struct ModelSettings {
+    int hidden = 64;
+    int layers = 3;
+    int opcodeDim = 16;
+    int attentionHeads = 4;
+    // Layout: keep the configurable nodes and their k-hop neighbourhood; -1 = the full graph.
+    int pruneHops = 1;
+    bool violationFeature = false;  // layout: graph-level "violation ratio" input
+    bool configAttention = false;   // configs of one batch attend to each other
+
+    bool operator==(const ModelSettings& o) const {
+        return hidden == o.hidden && layers == o.layers && opcodeDim == o.opcodeDim &&
+               attentionHeads == o.attentionHeads && pruneHops == o.pruneHops &&
+               violationFeature == o.violationFeature && configAttention == o.configAttention;
+    }
+    bool operator!=(const ModelSettings& o) const { return !(*this == o); }
+};
+
+// Validation figures of a model (means over graphs; NaN when not measured).
+struct ValidationSummary {
+    int graphs = 0;
+    double score = 0;  // layout: Kendall; tile: competition tile score (2 - top-5 ratio)
+    double kendall = 0, opa = 0;
+    double slowdown1 = 0, slowdown5 = 0, slowdown10 = 0;
+};
+
+// Everything a model file records besides its weights (stored as JSON).
+struct ModelInfo {
+    static constexpr int kFormatVersion = 1;
+    Collection kind = Collection::Layout;
+    std::string collection;  // e.g. "layout:xla:random", "tile:xla" (what it was trained on)
+    ModelSettings settings;
+    int64_t nodeFeatureWidth = 0;
+    int64_t configWidth = 0;
+    FeatureStats stats;
+    // Training summary
+    std::string loss = "hinge";
+    int64_t trainGraphs = 0, trainConfigs = 0, validGraphs = 0;
+    int epochs = 0;
+    double trainSeconds = 0;
+    uint64_t seed = 0;
+    double heldOutConfigFraction = 0;  // configs of each training graph never trained on
+    std::string dataDescription;
+    ValidationSummary validation;
+};
+
+std::string modelInfoToJson(const ModelInfo& info);
+// Throws FormatError("FILE: ...") naming the missing or ill-typed key.
+ModelInfo modelInfoFromJson(const std::string& json, const std::string& file);
+
+// Model file container: magic line, JSON metadata, torch weights. Written atomically.
+struct ModelFileContents {
+    std::string json;
+    std::string weights;
+};
+std::string encodeModelFile(const std::string& magic, const ModelFileContents& contents);
+void writeModelFile(const std::string& path, const std::string& magic,
+                    const ModelFileContents& contents);
+// One clear FormatError for a missing, truncated or foreign file.
+ModelFileContents readModelFile(const std::string& path, const std::string& magic);
+ModelFileContents parseModelBytes(const std::string& bytes, const std::string& label,
+                                  const std::string& magic);
+
+constexpr const char* kModelMagic = "TPUGRAPHS-COST-MODEL 1\n";
+constexpr const char* kResumeMagic = "TPUGRAPHS-TRAIN-STATE 1\n";
+
+// Reads only the metadata of a model file (no torch needed).
+ModelInfo readModelInfo(const std::string& path);
+
+}  // namespace tpg::nn

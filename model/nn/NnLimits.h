@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+// Every limit and default of the learned cost model, in one place, each with its reason.
+namespace tpg::nn::limits {
+
+// uint8 opcodes: every id a file can hold gets its own embedding row (0 = unknown).
+constexpr int kOpcodeVocabulary = 256;
+// Layout config values are small integers -1..5: one-hot over these 7 values per column.
+constexpr int kLayoutValueMin = -1;
+constexpr int kLayoutValueCount = 7;
+// Standard deviations below this are treated as constant columns (no division blow-up).
+constexpr double kMinStd = 1e-6;
+// Normalisation statistics come from this many training graphs: enough for stable means,
+// cheap enough to read before the first step.
+constexpr int kStatsGraphs = 48;
+// Configs scored per forward pass when streaming a whole file: bounds the
+// [configs, nodes, hidden] activation tensor.
+constexpr int64_t kScoreBatchConfigs = 256;
+// ...and the activation budget (floats) per scoring batch for big graphs.
+constexpr int64_t kScoreBatchFloats = int64_t{48} << 20;
+// Layout config rows read per call when hashing a table for duplicates.
+constexpr int64_t kDedupReadRows = 512;
+// A prepared graph larger than this many nodes is still accepted, but warned about (slow).
+constexpr int64_t kLargeGraphNodes = 200000;
+// Default LRU budget for prepared training graphs (bytes): well under the machine's 24 GB.
+constexpr size_t kDefaultCacheBytes = size_t{3} << 30;
+// Validation scores at most this many configs per graph (deterministic subset) so an epoch's
+// validation stays a small fraction of training time; `eval` scores all of them.
+constexpr int64_t kDefaultValidConfigsPerGraph = 2000;
+// Metadata block of a model file is JSON; refuse absurd lengths from a corrupt header.
+constexpr uint64_t kMaxMetadataBytes = uint64_t{16} << 20;
+// Tile competition metric: top-5 slowdown.
+constexpr int kTileTopK = 5;
+
+}  // namespace tpg::nn::limits

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <cstdint>
+
+namespace tpg::nn {
+
+// Shape of a cost network; the input widths come from the data and are saved in model files.
+struct CostNetOptions {
+    int64_t nodeFeatureWidth = 140;
+    int64_t configWidth = 18;  // 18 (layout, per node) or 24 (tile, per graph) unless trimmed
+    int64_t hidden = 64;
+    int64_t layers = 3;
+    int64_t opcodeDim = 16;
+    int64_t attentionHeads = 4;
+    bool violationFeature = false;  // layout only
+    bool configAttention = false;
+};
+
+}  // namespace tpg::nn

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <torch/torch.h>
+
+// Losses over the configs of ONE graph. `predicted` holds scores where lower = faster,
+// `runtime` the measured (tile: normalised) runtimes, both [C].
+namespace tpg::nn {
+
+// Mean over pairs (i, j) with runtime_i < runtime_j of max(0, margin - (pred_j - pred_i)).
+// Ties in runtime contribute nothing. -> scalar
+struct PairwiseHingeLossImpl : torch::nn::Module {
+    explicit PairwiseHingeLossImpl(double margin = 0.1) : margin(margin) {}
+    torch::Tensor forward(const torch::Tensor& predicted, const torch::Tensor& runtime);
+    double margin;
+};
+TORCH_MODULE(PairwiseHingeLoss);
+
+// ListMLE (Xia et al. 2008): negative log-likelihood of the true order (fastest first) under a
+// Plackett-Luce model with utility -predicted. -> scalar (per config)
+struct ListMleLossImpl : torch::nn::Module {
+    torch::Tensor forward(const torch::Tensor& predicted, const torch::Tensor& runtime);
+};
+TORCH_MODULE(ListMleLoss);
+
+// MSE between the centred prediction and the centred log runtime (the graph's offset is
+// irrelevant to ranking). -> scalar
+struct LogRuntimeMseLossImpl : torch::nn::Module {
+    torch::Tensor forward(const torch::Tensor& predicted, const torch::Tensor& runtime);
+};
+TORCH_MODULE(LogRuntimeMseLoss);
+
+}  // namespace tpg::nn

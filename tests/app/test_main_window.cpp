@@ -1,0 +1,253 @@
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUrl>
+
+#include "ConfigPanel.h"
+#include "ConfigTableModel.h"
+#include "DatasetBrowser.h"
+#include "GraphFile.h"
+#include "GraphPanel.h"
+#include "GraphScene.h"
+#include "JobRunner.h"
+#include "MainWindow.h"
+#include "NodeInspector.h"
+#include "SampleLocator.h"
+#include "SyntheticHloGraph.h"
+
+using namespace tpg;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_layoutFile, m_tileFile, m_badFile;
+
+    QString write(const QString& relative, const testing::HloGraphSpec& spec,
+                  bool compressed = false) {
+        const QString path = m_dir.filePath(relative);
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        saveTpuGraph(testing::makeHloGraph(spec), path.toStdString(), compressed);
+        return path;
+    }
+
+    static bool waitLoaded(MainWindow& w, const QString& path) {
+        QSignalSpy loaded(&w, &MainWindow::graphLoaded);
+        QSignalSpy ready(w.graphPanel(), &GraphPanel::layoutReady);
+        if (w.currentFile() != path && !loaded.wait(20000)) return false;
+        return w.graphPanel()->scene()->layout() || ready.wait(30000);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
+        QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_app_main_window"));
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+        m_layoutFile =
+            write(QStringLiteral("npz/layout/xla/random/valid/resnet.npz"), {120, 2, 2, 12}, true);
+        m_tileFile =
+            write(QStringLiteral("npz/tile/xla/train/kernel.npz"), {30, 1, 3, 8, Collection::Tile});
+        m_badFile = m_dir.filePath(QStringLiteral("bad.npz"));
+        QFile bad(m_badFile);
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("this is not a zip archive");
+    }
+
+    void opensAFileAndInspectsANode() {
+        MainWindow w;
+        w.show();
+        w.openFile(m_layoutFile);
+        QVERIFY(waitLoaded(w, m_layoutFile));
+        QCOMPARE(w.graph().numNodes(), int64_t{120});
+        QVERIFY(w.windowTitle().contains(QStringLiteral("resnet")));
+        // Select a convolution node in the drawing: the inspector shows it.
+        const int32_t conv = w.graph().configurableNodes().front();
+        QCOMPARE(QString::fromStdString(w.graph().opcodeName(conv)), QStringLiteral("convolution"));
+        w.graphPanel()->showNode(conv);
+        QCOMPARE(w.graphPanel()->scene()->selectedNode(), conv);
+        const QString text = w.inspector()->plainText();
+        QVERIFY2(text.contains(QStringLiteral("Node %1 · convolution").arg(conv)),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("f32[8,56,56,64]")));
+        QVERIFY(text.contains(QStringLiteral("configurable")));
+        QVERIFY(text.contains(QStringLiteral("window / window_size_0: 3")));
+        QVERIFY(text.contains(QStringLiteral("layout / layout_minor_to_major_0")));
+        // Operands and users are listed under their roles.
+        QVERIFY(text.contains(QStringLiteral("operands (producers): 2")));
+    }
+
+    void choosingAConfigShowsAndMarksLayouts() {
+        MainWindow w;
+        w.openFile(m_layoutFile);
+        QVERIFY(waitLoaded(w, m_layoutFile));
+        const int32_t conv = w.graph().configurableNodes()[1];
+        w.graphPanel()->showNode(conv);
+        w.configPanel()->chooseConfig(1);
+        const QString details = w.configPanel()->detailText();
+        QVERIFY2(details.contains(QStringLiteral("Output layout")), qPrintable(details));
+        QVERIFY(details.contains(QStringLiteral("default")));  // every third node keeps the default
+        QVERIFY(details.contains(QStringLiteral("{")));        // the others get permutations
+        int marked = 0;
+        for (auto* item : w.graphPanel()->scene()->nodeItems()) marked += item->isMarked();
+        QVERIFY(marked > 0);
+        QVERIFY(
+            w.inspector()->plainText().contains(QStringLiteral("configuration 1 / output layout")));
+    }
+
+    void tileFileShowsTileConfigFeatures() {
+        MainWindow w;
+        w.openFile(m_tileFile);
+        QVERIFY(waitLoaded(w, m_tileFile));
+        w.configPanel()->chooseConfig(0);
+        QVERIFY(w.configPanel()->detailText().contains(QStringLiteral("kernel_bounds_0")));
+        QVERIFY(!w.configPanel()->table()->isColumnHidden(ConfigTableModel::NormalizedColumn));
+    }
+
+    void badFileShowsTheReadersMessageAndStaysUsable() {
+        MainWindow w;
+        w.show();
+        QSignalSpy errors(&w, &MainWindow::errorShown);
+        w.openFile(m_badFile);
+        QVERIFY(errors.wait(10000));
+        const QString message = errors.at(0).at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("bad.npz")), qPrintable(message));
+        QVERIFY(w.errorDialog());
+        QVERIFY(w.errorDialog()->isVisible());
+        QCOMPARE(w.errorDialog()->text(), message);
+        QVERIFY(!w.errorDialog()->isModal());
+        QVERIFY(w.graph().isNull());
+        // Still usable: a good file opens next.
+        w.openFile(m_tileFile);
+        QVERIFY(waitLoaded(w, m_tileFile));
+        QVERIFY(!w.graph().isNull());
+        w.openPath(m_dir.filePath(QStringLiteral("missing.npz")));
+        QCOMPARE(errors.count(), 2);
+        QVERIFY(errors.at(1).at(0).toString().contains(QStringLiteral("no such file")));
+    }
+
+    void datasetFolderListsCollectionsWithCounts() {
+        MainWindow w;
+        QSignalSpy counts(w.datasetBrowser(), &DatasetBrowser::countsLoaded);
+        w.openDataset(m_dir.filePath(QStringLiteral("npz")));
+        QVERIFY(counts.wait(20000));
+        QCOMPARE(w.datasetBrowser()->rowText(m_layoutFile), QStringLiteral("resnet | 120 | 12"));
+        QCOMPARE(w.datasetBrowser()->rowText(m_tileFile), QStringLiteral("kernel | 30 | 8"));
+        // The first graph shown is the layout graph (it has configurable nodes).
+        QVERIFY(waitLoaded(w, m_layoutFile));
+    }
+
+    void dropOpensAnNpz() {
+        MainWindow w;
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(m_tileFile)});
+        QVERIFY(MainWindow::canOpen(&mime));
+        QMimeData text;
+        text.setText(QStringLiteral("hello"));
+        QVERIFY(!MainWindow::canOpen(&text));
+        QVERIFY(w.openUrls(mime.urls()));
+        QVERIFY(waitLoaded(w, m_tileFile));
+    }
+
+    void sessionAndRecentFilesAreRestored() {
+        QSettings().clear();
+        {
+            MainWindow w;
+            w.openFile(m_tileFile);
+            QVERIFY(waitLoaded(w, m_tileFile));
+            QCOMPARE(w.recentFiles().value(0), m_tileFile);
+            w.close();
+        }
+        MainWindow again;
+        again.startSession(QString());
+        QVERIFY(waitLoaded(again, m_tileFile));
+    }
+
+    void withoutSampleTheWindowStartsEmpty() {
+        QSettings().clear();
+        MainWindow w;
+        w.setSampleCandidates({m_dir.filePath(QStringLiteral("nowhere"))});
+        w.startSession(QString());
+        QVERIFY(w.graph().isNull());
+        QVERIFY(w.statusText().contains(QStringLiteral("No sample data found")));
+        QVERIFY(findSampleDir({m_dir.filePath(QStringLiteral("nowhere")), m_dir.path()}) ==
+                m_dir.path());
+    }
+
+    void toolPanelsTabBesideTheConfigurations() {
+        MainWindow w;
+        auto* training = new QLabel(QStringLiteral("training"));
+        QDockWidget* dock = w.addToolDock(QStringLiteral("Training"), training);
+        QCOMPARE(w.dockWidgetArea(dock), Qt::BottomDockWidgetArea);
+        QCOMPARE(w.tabifiedDockWidgets(dock).size(), 1);
+        QCOMPARE(w.tabifiedDockWidgets(dock).front()->windowTitle(),
+                 QStringLiteral("Configurations"));
+    }
+
+    void fileInTheDatasetTreeListsItsDataset() {
+        QCOMPARE(MainWindow::datasetRootOf(m_layoutFile), m_dir.filePath(QStringLiteral("npz")));
+        QCOMPARE(MainWindow::datasetRootOf(m_tileFile), m_dir.filePath(QStringLiteral("npz")));
+        QCOMPARE(MainWindow::datasetRootOf(m_badFile), QString());
+        QSettings().clear();
+        MainWindow w;
+        w.setInitialSelection(7, 2);
+        w.startSession(m_tileFile);
+        QVERIFY(waitLoaded(w, m_tileFile));
+        QCOMPARE(w.datasetBrowser()->folder(), m_dir.filePath(QStringLiteral("npz")));
+        QCOMPARE(w.configPanel()->chosenConfig(), qint64{2});
+        QTRY_COMPARE_WITH_TIMEOUT(w.graphPanel()->scene()->selectedNode(), 7, 20000);
+        QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Node 7 ")));
+    }
+
+    void guiStaysResponsiveDuringABigLayout() {
+        // A whole-graph view at the layout limit takes dot seconds; the event loop must keep
+        // running.
+        MainWindow w;
+        const QString big = write(QStringLiteral("big.npz"), {20000, 40, 3, 4});
+        w.openFile(big);
+        QVERIFY(waitLoaded(w, big));
+        QSignalSpy ready(w.graphPanel(), &GraphPanel::layoutReady);
+        ViewSpec whole;
+        whole.mode = ViewMode::Whole;
+        w.graphPanel()->requestView(whole);
+        QVERIFY(w.graphPanel()->isLayoutPending());
+        QElapsedTimer clock;
+        clock.start();
+        qint64 last = 0, worstGap = 0;
+        int ticksWhilePending = 0;
+        QTimer tick;
+        tick.setInterval(20);
+        connect(&tick, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worstGap = std::max(worstGap, now - last);
+            last = now;
+            if (w.graphPanel()->isLayoutPending()) ++ticksWhilePending;
+        });
+        tick.start();
+        QVERIFY(ready.wait(120000));
+        tick.stop();
+        QVERIFY2(ticksWhilePending >= 3, qPrintable(QString::number(ticksWhilePending)));
+        QVERIFY2(worstGap < 1000,
+                 qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(worstGap)));
+        QCOMPARE(w.graphPanel()->scene()->layout()->view.nodeCount(),
+                 int64_t{vizlimits::kMaxLayoutNodes});
+        // The layout ran on the window's Graphviz thread.
+        QCOMPARE(w.graphPanel()->scene()->layout()->layoutThread,
+                 w.layoutRunner()->workerThreadId());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

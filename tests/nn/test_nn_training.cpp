@@ -1,0 +1,347 @@
+// The cost model's pipeline through its public (torch-free) API: pruning, features, trainer,
+// checkpoints, compatibility messages, baseline.
+#include <QtTest>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "CostModel.h"
+#include "DatasetIndex.h"
+#include "DefaultModels.h"
+#include "Error.h"
+#include "Evaluation.h"
+#include "GraphBlindLinearRanker.h"
+#include "GraphFile.h"
+#include "PreparedGraph.h"
+#include "TinyGraphs.h"
+#include "Trainer.h"
+
+using namespace tpg;
+using namespace tpg::nn;
+namespace fs = std::filesystem;
+
+namespace {
+
+TpuGraph chainGraph(int n, std::vector<int32_t> configurable) {
+    TpuGraphData d;
+    d.name = "chain";
+    d.numNodes = n;
+    d.nodeFeatureWidth = schema::kNodeFeatureWidth;
+    d.nodeFeatures.assign(static_cast<size_t>(n * d.nodeFeatureWidth), 0.0f);
+    for (int i = 0; i < n; ++i) {
+        tiny::setShape(d.nodeFeatures, i, d.nodeFeatureWidth, {8, 256});  // largest = dim 1
+        d.opcodes.push_back(schema::opcodeId("convolution"));
+        if (i > 0) d.edges.push_back({i, i - 1});
+    }
+    d.configurableNodes = configurable;
+    const int64_t nc = static_cast<int64_t>(configurable.size()), w = schema::kLayoutConfigWidth;
+    d.configFeatureWidth = w;
+    CompactMatrix m(nc * w);
+    // config 0: every node minor = 1 (good); config 1: minor = 0 (violates); config 2 = config 0.
+    for (int c = 0; c < 3; ++c) {
+        std::vector<float> row(static_cast<size_t>(nc * w), -1.0f);
+        for (int64_t k = 0; k < nc; ++k) {
+            row[static_cast<size_t>(k * w)] = c == 1 ? 0.0f : 1.0f;
+            row[static_cast<size_t>(k * w + 1)] = c == 1 ? 1.0f : 0.0f;
+        }
+        m.appendRows(row.data(), 1);
+    }
+    d.runtimes = {100, 200, 102};
+    d.layoutConfigs = LayoutConfigTable::fromMatrix(std::move(m), nc, w);
+    return TpuGraph(std::move(d));
+}
+
+TrainSettings quickSettings(const std::string& data, const std::string& collection,
+                            const std::string& out) {
+    TrainSettings s;
+    s.dataDir = data;
+    s.collection = collection;
+    s.outPath = out;
+    s.epochs = 6;
+    s.seed = 3;
+    s.threads = 2;
+    s.model.hidden = 32;
+    s.model.layers = 3;
+    s.configsPerStep = 32;
+    s.patience = 100;
+    s.learningRate = 3e-3;
+    return s;
+}
+
+bool throwsWith(const std::function<void()>& f, const std::string& needle) {
+    try {
+        f();
+    } catch (const FormatError& e) {
+        if (std::string(e.what()).find(needle) != std::string::npos) return true;
+        qWarning("message was: %s", e.what());
+        return false;
+    }
+    return false;
+}
+
+}  // namespace
+
+class TestNnTraining : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::string data() const { return (m_dir.path() + "/data").toStdString(); }
+    std::string path(const char* f) const { return (m_dir.path() + "/" + f).toStdString(); }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        tiny::writeDataset(data(), 8, 3, 2, 60, 48);
+        setThreads(2);
+    }
+
+    void pruningKeepsKHopNeighbourhood() {
+        const TpuGraph g = chainGraph(7, {3});
+        QCOMPARE(prepareGraph(g, 0).nodeIds, (std::vector<int32_t>{3}));
+        QCOMPARE(prepareGraph(g, 1).nodeIds, (std::vector<int32_t>{2, 3, 4}));
+        QCOMPARE(prepareGraph(g, 2).nodeIds, (std::vector<int32_t>{1, 2, 3, 4, 5}));
+        const PreparedGraph full = prepareGraph(g, -1);
+        QCOMPARE(full.numNodes(), int64_t{7});
+        QCOMPARE(full.edges.size(), size_t{6});
+        const PreparedGraph one = prepareGraph(g, 1);
+        QCOMPARE(one.edges.size(), size_t{2});  // only edges inside the kept set
+        QCOMPARE(one.configurablePos, (std::vector<int64_t>{1}));
+    }
+
+    void nodeLayoutRepaddedWithMinusOne() {
+        std::vector<float> in(schema::kNodeFeatureWidth, 0.0f), out(in.size());
+        tiny::setShape(in, 0, schema::kNodeFeatureWidth,
+                       {8, 256});  // rank 2, layout {1, 0, 0, 0, 0, 0}
+        transformNodeFeatures(in.data(), schema::kNodeFeatureWidth, out.data());
+        QCOMPARE(out[schema::kNodeLayoutColumn], std::log1p(1.0f));
+        QCOMPARE(out[schema::kNodeLayoutColumn + 1], 0.0f);  // axis 0 stays a real 0
+        for (int d = 2; d < schema::kMaxRank; ++d)
+            QCOMPARE(out[schema::kNodeLayoutColumn + d], -std::log1p(1.0f));
+        QCOMPARE(out[schema::kShapeDimColumn + 1],
+                 std::log1p(256.0f));  // large magnitudes log-scaled
+        // A trimmed width is only log-scaled (its columns cannot be located).
+        std::vector<float> trimmed(100, 3.0f), t2(100);
+        transformNodeFeatures(trimmed.data(), 100, t2.data());
+        QCOMPARE(t2[99], std::log1p(3.0f));
+    }
+
+    void violationRatioAndDistinctConfigs() {
+        const TpuGraph g = chainGraph(5, {1, 3});
+        const PreparedGraph p = prepareGraph(g, 1);
+        const auto c0 = g.layoutConfigs()->config(0), c1 = g.layoutConfigs()->config(1);
+        QCOMPARE(violationRatio(p, c0.data(), 18), 0.0f);
+        QCOMPARE(violationRatio(p, c1.data(), 18), 1.0f);
+        const DistinctConfigs d = distinctConfigs(g);
+        QCOMPARE(d.index, (std::vector<int64_t>{0, 1}));
+        QCOMPARE(d.runtime[0], 101.0);  // duplicates averaged
+        QCOMPARE(d.groupOf, (std::vector<int32_t>{0, 1, 0}));
+        QVERIFY(configHeldOut("g", 5, 1.0) && !configHeldOut("g", 5, 0.0));
+    }
+
+    void layoutTrainingLearns() {
+        std::vector<double> epochLoss;
+        std::vector<ValidationSummary> valid;
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("layout.tpgm"));
+        const TrainResult r = trainCostModel(s, [&](const TrainProgress& p) {
+            if (p.phase == TrainProgress::Phase::EpochDone) {
+                epochLoss.push_back(p.loss);
+                valid.push_back(p.validation);
+            }
+        });
+        QVERIFY(r.saved);
+        QCOMPARE(r.epochsRun, s.epochs);
+        QCOMPARE(epochLoss.size(), size_t(s.epochs));
+        QVERIFY2(epochLoss.back() < 0.7 * epochLoss.front(),
+                 qPrintable(QString("loss %1 -> %2").arg(epochLoss.front()).arg(epochLoss.back())));
+        QVERIFY2(r.best.opa > 0.6,
+                 qPrintable(QString("valid OPA %1").arg(r.best.opa)));  // chance is 0.5
+        QVERIFY(r.best.kendall > 0.15);
+
+        // The saved model: metadata, and the same validation figures when re-scored.
+        const CostModel m = CostModel::load(s.outPath);
+        QCOMPARE(m.kind(), Collection::Layout);
+        QCOMPARE(m.info().collection, std::string("layout:xla:random"));
+        QCOMPARE(m.info().nodeFeatureWidth, int64_t{140});
+        QCOMPARE(m.info().configWidth, int64_t{18});
+        QCOMPARE(m.info().trainGraphs, int64_t{8});
+        QCOMPARE(m.info().validation.opa, r.best.opa);
+        const auto files = selectFiles(scanDataset(data()), "layout:xla:random", "valid");
+        const auto metrics = evaluateFiles(files,
+                                           [&](const TpuGraph& g, const std::vector<int64_t>& ids) {
+                                               return m.scoreConfigs(g, ids);
+                                           },
+                                           {});
+        // (oneDNN may pick other kernels for other batch sizes: near-ties can flip.)
+        QVERIFY(std::abs(summarize(Collection::Layout, metrics).opa - r.best.opa) < 0.01);
+        // scoreAll streams in batches and agrees with scoreConfigs and scoreRows.
+        LoadOptions lo;
+        const TpuGraph g = loadTpuGraph(files[0].path, lo);
+        const auto all = m.scoreAll(g);
+        QCOMPARE(all.size(), size_t(g.numConfigs()));
+        const auto some = m.scoreConfigs(g, {5, 2});
+        QVERIFY(std::abs(some[0] - all[5]) < 1e-4 && std::abs(some[1] - all[2]) < 1e-4);
+        const auto row = g.layoutConfigs()->config(7);
+        QVERIFY(std::abs(m.scoreRows(g, row.data(), 1)[0] - all[7]) < 1e-4);
+        // Bytes round trip.
+        const CostModel copy = CostModel::fromBytes(m.toBytes(), "copy");
+        QCOMPARE(copy.scoreAll(g), all);
+    }
+
+    void tileTrainingLearns() {
+        TrainSettings s = quickSettings(data(), "tile:xla", path("tile.tpgm"));
+        s.epochs = 8;
+        s.graphsPerStep = 2;
+        std::vector<double> epochLoss;
+        const TrainResult r = trainCostModel(s, [&](const TrainProgress& p) {
+            if (p.phase == TrainProgress::Phase::EpochDone) epochLoss.push_back(p.loss);
+        });
+        QVERIFY(r.saved);
+        QVERIFY(epochLoss.back() < epochLoss.front());
+        QVERIFY2(r.best.opa > 0.6, qPrintable(QString("tile valid OPA %1").arg(r.best.opa)));
+        QVERIFY(std::isfinite(r.best.slowdown5) && r.best.slowdown5 >= 0);
+        const CostModel m = CostModel::load(s.outPath);
+        QCOMPARE(m.kind(), Collection::Tile);
+        QCOMPARE(m.info().configWidth, int64_t{24});
+    }
+
+    void compatibilityMessages() {
+        const CostModel tile = CostModel::load(path("tile.tpgm"));
+        const TpuGraph layout = tiny::layoutGraph(77, 20, 5);
+        QVERIFY(tile.incompatibility(layout).find(
+                    "trained for tile:xla, cannot score layout files") != std::string::npos);
+        QVERIFY(throwsWith([&] { tile.scoreAll(layout); }, "cannot score layout files"));
+        // Width mismatch: a trimmed copy of a layout graph.
+        TpuGraphData d = layout.data();
+        d.nodeFeatureWidth = 100;
+        std::vector<float> f;
+        for (int64_t n = 0; n < d.numNodes; ++n)
+            f.insert(f.end(), layout.nodeFeatures(n), layout.nodeFeatures(n) + 100);
+        d.nodeFeatures = f;
+        const CostModel lm = CostModel::load(path("layout.tpgm"));
+        QVERIFY(
+            throwsWith([&] { lm.scoreAll(TpuGraph(d)); }, "trained on 140 node feature columns"));
+    }
+
+    void badModelFilesGiveOneClearMessage() {
+        QVERIFY(throwsWith([&] { CostModel::load(path("missing.tpgm")); }, "no such model file"));
+        { std::ofstream(path("garbage.tpgm")) << "hello, not a model"; }
+        QVERIFY(throwsWith([&] { CostModel::load(path("garbage.tpgm")); },
+                           "not a tpugraphs cost model file"));
+        std::ifstream in(path("layout.tpgm"), std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), {});
+        QVERIFY(throwsWith([&] { CostModel::fromBytes(bytes.substr(0, bytes.size() / 2), "half"); },
+                           "truncated"));
+        std::string badJson = bytes;
+        badJson[40] = '}';  // inside the metadata
+        QVERIFY(throwsWith([&] { CostModel::fromBytes(badJson, "badjson"); }, "badjson"));
+        std::string badWeights = bytes;
+        for (size_t i = bytes.size() - 200; i < bytes.size() - 100; ++i) badWeights[i] = 'x';
+        QVERIFY(throwsWith([&] { CostModel::fromBytes(badWeights, "badweights"); },
+                           "badweights: key 'weights'"));
+        QVERIFY(
+            throwsWith([&] { CostModel::load(path("layout.tpgm.state")); }, "training-state file"));
+        // Metadata describing another network than the weights (e.g. another version's model).
+        std::string otherShape = bytes;
+        const size_t at = otherShape.find("\"hidden\": 32");
+        QVERIFY(at != std::string::npos);
+        otherShape.replace(at, 12, "\"hidden\": 16");
+        QVERIFY(throwsWith([&] { CostModel::fromBytes(otherShape, "other"); },
+                           "other: key 'weights': parameter"));
+        QVERIFY(throwsWith([&] { readModelInfo(path("garbage.tpgm")); },
+                           "not a tpugraphs cost model file"));
+        QCOMPARE(readModelInfo(path("layout.tpgm")).collection, std::string("layout:xla:random"));
+    }
+
+    void resumeContinuesAndCancelStops() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("resume.tpgm"));
+        s.epochs = 1;
+        QCOMPARE(trainCostModel(s).epochsRun, 1);
+        s.epochs = 2;
+        s.resume = true;
+        int firstEpoch = 0;
+        const TrainResult r = trainCostModel(s, [&](const TrainProgress& p) {
+            if (p.phase == TrainProgress::Phase::Training && firstEpoch == 0) firstEpoch = p.epoch;
+        });
+        QCOMPARE(firstEpoch, 2);
+        QCOMPARE(r.epochsRun, 2);
+
+        CancelToken cancel;
+        s.resume = false;
+        s.epochs = 50;
+        s.outPath = path("cancelled.tpgm");
+        const TrainResult c = trainCostModel(
+            s,
+            [&](const TrainProgress& p) {
+                if (p.phase == TrainProgress::Phase::Training && p.step == 2) cancel.cancel();
+            },
+            &cancel);
+        QVERIFY(c.cancelled);
+        QVERIFY(!c.saved);
+        QVERIFY(!fs::exists(s.outPath));
+    }
+
+    void trimmedWidthsTrainWithWidthsFromData() {
+        const std::string dir = path("trimmed");
+        for (const char* split : {"train", "valid"}) {
+            fs::create_directories(dir + "/npz/layout/xla/random/" + split);
+            for (int i = 0; i < 2; ++i) {
+                const TpuGraph full =
+                    tiny::layoutGraph(500 + i + (split[0] == 'v' ? 10 : 0), 20, 20);
+                TpuGraphData d = full.data();
+                d.nodeFeatureWidth = 120;
+                d.nodeFeatures.clear();
+                for (int64_t n = 0; n < d.numNodes; ++n)
+                    d.nodeFeatures.insert(d.nodeFeatures.end(), full.nodeFeatures(n),
+                                          full.nodeFeatures(n) + 120);
+                saveTpuGraph(
+                    TpuGraph(d),
+                    dir + "/npz/layout/xla/random/" + split + "/g" + std::to_string(i) + ".npz",
+                    false);
+            }
+        }
+        TrainSettings s = quickSettings(dir, "layout:xla:random", path("trimmed.tpgm"));
+        s.epochs = 1;
+        s.model.violationFeature = true;  // falls back to 0 on trimmed widths, still trains
+        QVERIFY(trainCostModel(s).saved);
+        QCOMPARE(readModelInfo(s.outPath).nodeFeatureWidth, int64_t{120});
+    }
+
+    void badTrainingInputs() {
+        TrainSettings s = quickSettings(data(), "layout:nlp:random", path("x.tpgm"));
+        QVERIFY(throwsWith([&] { trainCostModel(s); },
+                           "no training files for collection 'layout:nlp:random'"));
+        s.collection = "tile:xla";
+        s.outPath = "";
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "no output model path"));
+    }
+
+    void defaultModelsAreEmbeddedAndScore() {
+        for (Collection kind : {Collection::Layout, Collection::Tile}) {
+            QVERIFY2(hasDefaultModel(kind),
+                     "resources/models/*.tpgm missing: run packaging/train-default-models.sh");
+            const CostModel m = defaultModel(kind);
+            QCOMPARE(m.kind(), kind);
+            const TpuGraph g = kind == Collection::Layout ? tiny::layoutGraph(91, 30, 12)
+                                                          : tiny::tileGraph(91, 8, 12);
+            const auto scores = m.scoreAll(g);
+            QCOMPARE(scores.size(), size_t{12});
+            for (double v : scores) QVERIFY(std::isfinite(v));
+        }
+    }
+
+    void graphBlindBaselineRanksAboveChance() {
+        const auto all = scanDataset(data());
+        GraphBlindLinearRanker b(Collection::Layout, 18);
+        LoadOptions lo;
+        for (const auto& f : selectFiles(all, "layout:xla:random", "train"))
+            b.addGraph(loadTpuGraph(f.path, lo));
+        b.fit();
+        const auto m = evaluateFiles(
+            selectFiles(all, "layout:xla:random", "valid"),
+            [&](const TpuGraph& g, const std::vector<int64_t>& ids) { return b.score(g, ids); },
+            {});
+        QVERIFY(summarize(Collection::Layout, m).opa > 0.55);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestNnTraining)
+#include "test_nn_training.moc"

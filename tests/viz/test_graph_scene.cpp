@@ -1,0 +1,140 @@
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <set>
+
+#include "GraphScene.h"
+#include "GraphView.h"
+#include "GraphvizLayout.h"
+#include "JobRunner.h"
+#include "SceneExport.h"
+#include "SyntheticHloGraph.h"
+
+using namespace tpg;
+
+class TestGraphScene : public QObject {
+    Q_OBJECT
+
+    TpuGraph m_graph = testing::makeHloGraph({80, 2});
+    std::shared_ptr<const LayoutResult> m_layout;
+
+private slots:
+    void initTestCase() {
+        // Layout runs as the application runs it: on a JobRunner's worker thread.
+        JobRunner runner(QStringLiteral("layout"));
+        QSignalSpy finished(&runner, &JobRunner::finished);
+        const TpuGraph g = m_graph;
+        runner.submit(QStringLiteral("layout"), [g](JobControl&) {
+            return QVariant::fromValue(layoutWithGraphviz(buildViewGraph(g, {})));
+        });
+        QVERIFY(finished.wait(30000));
+        m_layout = finished.at(0).at(1).value<std::shared_ptr<const LayoutResult>>();
+        QVERIFY(m_layout);
+        QCOMPARE(m_layout->layoutThread, runner.workerThreadId());
+    }
+
+    void buildsOneItemPerViewItemAndEdge() {
+        GraphScene scene;
+        scene.showLayout(m_graph, m_layout);
+        QCOMPARE(scene.nodeItems().size(), m_layout->view.items.size());
+        QCOMPARE(scene.edgeItems().size(), m_layout->view.edges.size());
+        QVERIFY(scene.itemForNode(0));
+        // Configurable nodes are flagged on their items.
+        const int32_t c = m_graph.configurableNodes().front();
+        QVERIFY(scene.itemForNode(c)->isConfigurable());
+        QVERIFY(!scene.itemForNode(0)->isConfigurable());
+    }
+
+    void selectingHighlightsProducersAndConsumers() {
+        GraphScene scene;
+        scene.showLayout(m_graph, m_layout);
+        QSignalSpy selected(&scene, &GraphScene::nodeSelected);
+        const int32_t node = 8;
+        QVERIFY(scene.selectNode(node));
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.at(0).at(0).toInt(), node);
+        auto asSet = [](const auto& v) { return std::set<int32_t>(v.begin(), v.end()); };
+        QCOMPARE(asSet(scene.nodesWithRole(HighlightRole::Producer)),
+                 asSet(m_graph.producers(node)));
+        QCOMPARE(asSet(scene.nodesWithRole(HighlightRole::Consumer)),
+                 asSet(m_graph.consumers(node)));
+        QCOMPARE(scene.nodesWithRole(HighlightRole::Selected), QVector<int32_t>{node});
+        int highlightedEdges = 0;
+        for (auto* e : scene.edgeItems()) highlightedEdges += e->role() != HighlightRole::None;
+        QCOMPARE(highlightedEdges,
+                 static_cast<int>(m_graph.producers(node).size() + m_graph.consumers(node).size()));
+        // Clicking the item selects it the same way.
+        QVERIFY(scene.selectNode(-1));
+        scene.itemForNode(3)->setSelected(true);
+        QCOMPARE(scene.selectedNode(), 3);
+        QVERIFY(!scene.selectNode(100000));
+    }
+
+    void searchByIdAndOpcode() {
+        GraphScene scene;
+        scene.showLayout(m_graph, m_layout);
+        QCOMPARE(scene.findNodes(QStringLiteral("#5")), QVector<int32_t>{5});
+        QCOMPARE(scene.findNodes(QStringLiteral("5")), QVector<int32_t>{5});
+        const auto convs = scene.findNodes(QStringLiteral("CONVOLUTION"));
+        QVERIFY(!convs.isEmpty());
+        for (int32_t n : convs) QCOMPARE(m_graph.opcodeName(n), std::string("convolution"));
+        QVERIFY(scene.findNodes(QStringLiteral("no-such-op")).isEmpty());
+        scene.setSearchMatches(convs);
+        QVERIFY(scene.itemForNode(convs.front())->isSearchMatch());
+        QVERIFY(!scene.itemForNode(0)->isSearchMatch());
+    }
+
+    void marksSurviveARelayout() {
+        GraphScene scene;
+        scene.setMarkedNodes({{4, QStringLiteral("output {1,0}")}});
+        scene.showLayout(m_graph, m_layout);
+        QVERIFY(scene.itemForNode(4)->isMarked());
+        scene.setMarkedNodes({});
+        QVERIFY(!scene.itemForNode(4)->isMarked());
+    }
+
+    void viewZoomsAndFits() {
+        GraphScene scene;
+        scene.showLayout(m_graph, m_layout);
+        GraphView view;
+        view.setScene(&scene);
+        view.resize(800, 600);
+        view.show();
+        view.actualSize();
+        QCOMPARE(view.zoom(), 1.0);
+        view.zoomBy(2.0);
+        QCOMPARE(view.zoom(), 2.0);
+        view.fitAll();
+        QVERIFY(view.zoom() <= 1.0);
+        const QRectF visible = view.mapToScene(view.viewport()->rect()).boundingRect();
+        QVERIFY(visible.adjusted(-2, -2, 2, 2).contains(scene.sceneRect()) ||
+                visible.width() >= scene.sceneRect().width() - 2);
+        view.setZoom(1000);
+        QCOMPARE(view.zoom(), vizlimits::kMaxZoom);
+    }
+
+    void exportsSvgAndPng() {
+        GraphScene scene;
+        scene.showLayout(m_graph, m_layout);
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("view.svg"));
+        const QString png = dir.filePath(QStringLiteral("view.png"));
+        QCOMPARE(exportSceneSvg(&scene, svg, QStringLiteral("test")), QString());
+        QCOMPARE(exportScenePng(&scene, png), QString());
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.contains("<svg"));
+        QVERIFY(text.contains("convolution"));  // labels are text, not pixels
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 100);
+        QVERIFY(!exportSceneSvg(&scene, QStringLiteral("/nonexistent/dir/x.svg"), {}).isEmpty());
+        GraphScene empty;
+        QVERIFY(exportScenePng(&empty, png).contains(QStringLiteral("nothing")));
+    }
+};
+
+QTEST_MAIN(TestGraphScene)
+#include "test_graph_scene.moc"

@@ -1,0 +1,141 @@
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include "ConfigPanel.h"
+#include "ConfigTableModel.h"
+#include "NodeInspector.h"
+#include "SyntheticHloGraph.h"
+
+using namespace tpg;
+
+class TestInspection : public QObject {
+    Q_OBJECT
+
+    TpuGraph m_layout = testing::makeHloGraph({60, 2, 2, 50});
+    TpuGraph m_tile = testing::makeHloGraph({20, 1, 3, 30, Collection::Tile});
+
+private slots:
+    void inspectorGroupsFeaturesNonZeroFirst() {
+        NodeInspector inspector;
+        inspector.setGraph(m_layout);
+        QVERIFY(inspector.plainText().contains(QStringLiteral("Select a node")));
+        const int32_t conv = m_layout.configurableNodes().front();
+        inspector.showNode(conv);
+        const QString text = inspector.plainText();
+        QVERIFY(text.contains(QStringLiteral("Node %1 · convolution").arg(conv)));
+        QVERIFY(text.contains(QStringLiteral("f32[8,56,56,64]{")));
+        QVERIFY(text.contains(QStringLiteral("shape / shape_dimensions_0: 8")));
+        QVERIFY(text.contains(QStringLiteral("convolution / feature_group_count: 1")));
+        // Zero values come after the non-zero ones of their group, under "zero (N)".
+        const int nonZero = text.indexOf(QStringLiteral("window / window_size_0: 3"));
+        const int zero = text.indexOf(QStringLiteral("window / zero"));
+        QVERIFY(nonZero >= 0 && zero > nonZero);
+        QVERIFY(text.contains(QStringLiteral("window / zero (44) / window_size_2: 0")));
+        // Operands are listed and can be followed.
+        QSignalSpy activated(&inspector, &NodeInspector::nodeActivated);
+        QVERIFY(text.contains(QStringLiteral("operands (producers): 2")));
+        inspector.setConfig(0);
+        QVERIFY(inspector.plainText().contains(QStringLiteral("configuration 0 / output layout")));
+        inspector.showNode(-1);
+        QVERIFY(!inspector.plainText().contains(QStringLiteral("convolution")));
+    }
+
+    void trimmedFileShowsColumnNamesAndAWarning() {
+        testing::HloGraphSpec spec{30, 1};
+        spec.featureWidth = 120;
+        const TpuGraph trimmed = testing::makeHloGraph(spec);
+        NodeInspector inspector;
+        inspector.setGraph(trimmed);
+        inspector.showNode(3);
+        const QString text = inspector.plainText();
+        QVERIFY(text.contains(QStringLiteral("node_feat has 120 columns, not 140")));
+        QVERIFY(text.contains(QStringLiteral("col_0")));
+        QVERIFY(!text.contains(QStringLiteral("shape_dimensions_0")));
+        QVERIFY(text.contains(QStringLiteral("Node 3 · ")));
+        QVERIFY(
+            text.contains(QStringLiteral("\n?")));  // no tensor can be written for a trimmed row
+    }
+
+    void configModelRanksSortsAndFilters() {
+        ConfigTableModel model;
+        model.setGraph(m_tile);
+        QCOMPARE(model.rowCount(), 30);
+        QVERIFY(model.isColumnShown(ConfigTableModel::NormalizedColumn));
+        // Ranks follow the normalised runtime.
+        for (int64_t a = 0; a < 30; ++a)
+            for (int64_t b = 0; b < 30; ++b)
+                if (m_tile.normalizedRuntime(a) < m_tile.normalizedRuntime(b))
+                    QVERIFY(model.rank(a) < model.rank(b));
+        QCOMPARE(model.rank(model.bestConfig()), int64_t{1});
+        model.sort(ConfigTableModel::RankColumn, Qt::AscendingOrder);
+        QCOMPARE(model.configAt(0), model.bestConfig());
+        QCOMPARE(model.index(0, ConfigTableModel::RelativeColumn).data().toString(),
+                 QStringLiteral("1.000x"));
+        model.sort(ConfigTableModel::RuntimeColumn, Qt::DescendingOrder);
+        QVERIFY(m_tile.runtimes()[static_cast<size_t>(model.configAt(0))] >=
+                m_tile.runtimes()[static_cast<size_t>(model.configAt(1))]);
+        QVERIFY(model.setFilter(QStringLiteral("top 5")));
+        QCOMPARE(model.rowCount(), 5);
+        QVERIFY(model.setFilter(QStringLiteral("#7")));
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.configAt(0), int64_t{7});
+        QVERIFY(model.setFilter(QStringLiteral("<0")));
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(!model.setFilter(QStringLiteral("what?")));
+        QCOMPARE(model.rowCount(), 30);
+        QCOMPARE(model.configAt(model.rowOf(12)), int64_t{12});
+    }
+
+    void unknownRuntimesAreShownAsUnknown() {
+        TpuGraphData d = m_layout.data();
+        std::fill(d.runtimes.begin(), d.runtimes.end(), 0.0);
+        const TpuGraph testSplit{d};
+        ConfigTableModel model;
+        model.setGraph(testSplit);
+        QCOMPARE(model.index(0, ConfigTableModel::RuntimeColumn).data().toString(),
+                 QStringLiteral("unknown"));
+        QCOMPARE(model.rank(0), int64_t{-1});
+        QVERIFY(!model.isColumnShown(ConfigTableModel::NormalizedColumn));
+    }
+
+    void panelShowsLayoutsAndMarksNodes() {
+        ConfigPanel panel;
+        QSignalSpy marks(&panel, &ConfigPanel::nodeMarksChanged);
+        QSignalSpy chosen(&panel, &ConfigPanel::configChosen);
+        panel.setGraph(m_layout);
+        panel.chooseConfig(1);
+        QCOMPARE(chosen.last().at(0).toLongLong(), qint64{1});
+        const QString text = panel.detailText();
+        QVERIFY(text.startsWith(QStringLiteral(
+            "Config 1: node | Opcode | Output layout | Input layout | Kernel layout")));
+        // Builder: node k keeps the default layout when (config + k) % 3 == 0.
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), static_cast<int>(m_layout.numConfigurable()) + 1);
+        QVERIFY(lines[3].endsWith(QStringLiteral("| default | default | default")));  // k = 2
+        QVERIFY(lines[1].contains(QStringLiteral("{")));                              // k = 0
+        const auto marked = marks.last().at(0).value<QHash<int32_t, QString>>();
+        QVERIFY(!marked.contains(m_layout.configurableNodes()[2]));
+        QVERIFY(marked.contains(m_layout.configurableNodes()[0]));
+        QVERIFY(marked.value(m_layout.configurableNodes()[0]).contains(QStringLiteral("output {")));
+        // Choosing through the table selects the same way.
+        panel.table()->selectRow(4);
+        QCOMPARE(panel.chosenConfig(), panel.model()->configAt(4));
+        panel.filterEdit()->setText(QStringLiteral("top 3"));
+        QCOMPARE(panel.model()->rowCount(), 3);
+    }
+
+    void tilePanelNamesTheTileFeatures() {
+        ConfigPanel panel;
+        panel.setGraph(m_tile);
+        panel.chooseConfig(2);
+        const QString text = panel.detailText();
+        QVERIFY(text.contains(QStringLiteral("kernel_bounds_0 | ")));
+        QVERIFY(text.contains(QStringLiteral("input_bounds_product | ")));
+        QCOMPARE(text.split(QLatin1Char('\n')).size(), 25);
+    }
+};
+
+QTEST_MAIN(TestInspection)
+#include "test_inspection.moc"

@@ -1,0 +1,121 @@
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "DatasetBrowser.h"
+#include "GraphFile.h"
+#include "GraphPanel.h"
+#include "GraphScene.h"
+#include "JobRunner.h"
+#include "SyntheticHloGraph.h"
+
+using namespace tpg;
+
+class TestPanels : public QObject {
+    Q_OBJECT
+private slots:
+    void browserListsTheTreeWithCounts() {
+        QTemporaryDir dir;
+        auto write = [&](const QString& rel, const testing::HloGraphSpec& spec) {
+            const QString path = dir.filePath(rel);
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            saveTpuGraph(testing::makeHloGraph(spec), path.toStdString(), false);
+            return path;
+        };
+        const QString a =
+            write(QStringLiteral("npz/layout/xla/random/train/alpha.npz"), {50, 1, 3, 7});
+        const QString b =
+            write(QStringLiteral("npz/layout/xla/random/test/beta.npz"), {70, 1, 3, 9});
+        const QString t =
+            write(QStringLiteral("npz/tile/xla/valid/gamma.npz"), {12, 1, 3, 5, Collection::Tile});
+        const QString loose = dir.filePath(QStringLiteral("loose/broken.npz"));
+        QDir().mkpath(QFileInfo(loose).absolutePath());
+        QFile f(loose);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("garbage");
+        f.close();
+
+        JobRunner runner(QStringLiteral("io"));
+        DatasetBrowser browser(&runner);
+        QSignalSpy scanned(&browser, &DatasetBrowser::scanned);
+        QSignalSpy loaded(&browser, &DatasetBrowser::countsLoaded);
+        browser.openFolder(dir.path());
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(scanned.at(0).at(0).toInt(), 4);
+        QCOMPARE(browser.rowText(a), QStringLiteral("alpha | 50 | 7"));
+        QCOMPARE(browser.rowText(b), QStringLiteral("beta | 70 | 9"));
+        QCOMPARE(browser.rowText(t), QStringLiteral("gamma | 12 | 5"));
+        QCOMPARE(browser.rowText(loose), QStringLiteral("broken | ! | "));
+        // Collections, then splits, with the number of graphs they hold.
+        QStringList top;
+        for (int r = 0; r < browser.model()->rowCount(); ++r)
+            top << browser.model()->item(r)->text();
+        QVERIFY(top.contains(QStringLiteral("layout:xla:random  (2)")));
+        QVERIFY(top.contains(QStringLiteral("tile:xla  (1)")));
+        // Filtering keeps matching graphs and their parents.
+        browser.filterEdit()->setText(QStringLiteral("gam"));
+        QCOMPARE(browser.view()->model()->rowCount(), 1);
+        // Activating a graph asks for it to be opened.
+        QSignalSpy activated(&browser, &DatasetBrowser::fileActivated);
+        browser.filterEdit()->clear();
+        browser.selectFile(t);
+        emit browser.view()->activated(browser.view()->currentIndex());
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.at(0).at(0).toString(), t);
+    }
+
+    void browserReportsAMissingFolder() {
+        JobRunner runner(QStringLiteral("io"));
+        DatasetBrowser browser(&runner);
+        QSignalSpy failed(&browser, &DatasetBrowser::scanFailed);
+        browser.openFolder(QStringLiteral("/nonexistent/tpugraphs"));
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("/nonexistent/tpugraphs")));
+    }
+
+    void panelLaysOutCachesAndNavigates() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        panel.resize(1000, 700);
+        const TpuGraph g = testing::makeHloGraph({3000, 6});
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        panel.setGraph(g, QStringLiteral("memory:big"));
+        QCOMPARE(panel.currentSpec().mode, ViewMode::Computations);  // too big to show whole
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(panel.scene()->nodeItems().size(), size_t{6});
+        // Newest request wins: of three quick requests only the last one is shown.
+        ViewSpec skeleton{ViewMode::Skeleton};
+        ViewSpec comp{ViewMode::Computation};
+        comp.computation = 2;
+        panel.requestView(ViewSpec{ViewMode::Whole});
+        panel.requestView(skeleton);
+        panel.requestView(comp);
+        QVERIFY(ready.wait(30000));
+        QTest::qWait(200);  // a superseded result would arrive now
+        QCOMPARE(ready.count(), 2);
+        QCOMPARE(panel.scene()->layout()->view.spec.key(), comp.key());
+        // Back to a laid-out view: from the cache, at once.
+        panel.requestView(ViewSpec{ViewMode::Computations});
+        QVERIFY(!panel.isLayoutPending());
+        QCOMPARE(panel.scene()->layout()->view.spec.mode, ViewMode::Computations);
+        // A node not drawn opens in its neighbourhood, selected.
+        panel.showNode(1234);
+        QVERIFY(panel.isLayoutPending());
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(panel.currentSpec().mode, ViewMode::Neighbourhood);
+        QCOMPARE(panel.scene()->selectedNode(), 1234);
+        // Search by opcode among the drawn nodes.
+        QVERIFY(panel.search(QStringLiteral("convolution")) > 0);
+        QCOMPARE(QString::fromStdString(g.opcodeName(panel.scene()->selectedNode())),
+                 QStringLiteral("convolution"));
+        QCOMPARE(panel.search(QStringLiteral("999999")), 0);
+    }
+};
+
+QTEST_MAIN(TestPanels)
+#include "test_panels.moc"

@@ -1,0 +1,304 @@
+#include "GraphItems.h"
+
+#include <QFontMetricsF>
+#include <QLocale>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QtMath>
+
+#include "VizLimits.h"
+
+namespace tpg {
+
+namespace {
+
+const QColor kConfigurableColor(0xc6, 0x28, 0x28);
+const QColor kSelectedColor(0x15, 0x65, 0xc0);
+const QColor kProducerColor(0x2e, 0x7d, 0x32);
+const QColor kConsumerColor(0xe6, 0x5c, 0x00);
+const QColor kMarkColor(0xff, 0xb3, 0x00);
+const QColor kSearchColor(0xad, 0x14, 0x57);
+const QColor kEdgeColor(0x70, 0x70, 0x70);
+constexpr double kHalo = 6;  // room around a box for outlines, halos and the badge
+
+QColor roleColor(HighlightRole r) {
+    switch (r) {
+        case HighlightRole::Selected:
+            return kSelectedColor;
+        case HighlightRole::Producer:
+            return kProducerColor;
+        case HighlightRole::Consumer:
+            return kConsumerColor;
+        case HighlightRole::None:
+            break;
+    }
+    return Qt::black;
+}
+
+double levelOfDetail(const QPainter* painter) {
+    return QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
+}
+
+QFont titleFont() {
+    QFont f;
+    f.setPointSizeF(8.5);
+    f.setBold(true);
+    return f;
+}
+
+QFont subtitleFont() {
+    QFont f(QStringLiteral("monospace"));
+    f.setStyleHint(QFont::TypeWriter);
+    f.setPointSizeF(7.5);
+    return f;
+}
+
+QString grouped(int64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
+}
+
+}  // namespace
+
+GraphNodeItem::GraphNodeItem(const ViewItem& item, int index, const QRectF& rect, bool configurable)
+    : m_item(item), m_index(index), m_configurable(configurable) {
+    m_rect = QRectF(-rect.width() / 2, -rect.height() / 2, rect.width(), rect.height());
+    setPos(rect.center());
+    setZValue(2);
+    switch (item.kind) {
+        case ViewItem::Kind::Node:
+            m_fill = Qt::white;
+            break;  // the scene sets the category colour
+        case ViewItem::Kind::Computation:
+            m_fill = QColor(0xee, 0xf2, 0xf7);
+            break;
+        default:
+            m_fill = QColor(0xfa, 0xfa, 0xfa);
+            break;
+    }
+    if (item.kind == ViewItem::Kind::Node || item.kind == ViewItem::Kind::Computation) {
+        setFlag(ItemIsSelectable, item.kind == ViewItem::Kind::Node);
+    }
+    setAcceptHoverEvents(false);
+    updateToolTip();
+}
+
+void GraphNodeItem::setFillColor(const QColor& c) {
+    m_fill = c;
+}
+
+QRectF GraphNodeItem::boundingRect() const {
+    return m_rect.adjusted(-kHalo, -kHalo - 4, kHalo + 8, kHalo);
+}
+
+QPainterPath GraphNodeItem::shape() const {
+    QPainterPath p;
+    p.addRect(m_rect);
+    return p;
+}
+
+void GraphNodeItem::setRole(HighlightRole role) {
+    if (role == m_role) return;
+    m_role = role;
+    setZValue(role == HighlightRole::None ? 2 : 3);
+    update();
+}
+
+void GraphNodeItem::setMark(const QString& description) {
+    if (description == m_mark) return;
+    m_mark = description;
+    updateToolTip();
+    update();
+}
+
+void GraphNodeItem::setSearchMatch(bool match) {
+    if (match == m_searchMatch) return;
+    m_searchMatch = match;
+    update();
+}
+
+void GraphNodeItem::updateToolTip() {
+    QString tip = m_item.title;
+    if (!m_item.subtitle.isEmpty()) tip += QLatin1Char('\n') + m_item.subtitle;
+    if (m_configurable)
+        tip += QStringLiteral("\nconfigurable (its layouts are chosen per configuration)");
+    if (m_item.context) tip += QStringLiteral("\noutside this computation (shown for context)");
+    if (m_item.hiddenOperands)
+        tip += QStringLiteral("\n%1 operands not drawn").arg(grouped(m_item.hiddenOperands));
+    if (m_item.hiddenUsers)
+        tip += QStringLiteral("\n%1 users not drawn").arg(grouped(m_item.hiddenUsers));
+    if (m_item.kind == ViewItem::Kind::Computation) tip += QStringLiteral("\ndouble-click to open");
+    if (m_item.kind == ViewItem::Kind::MoreUsers || m_item.kind == ViewItem::Kind::MoreOperands)
+        tip += QStringLiteral("\ndouble-click for the neighbourhood of node %1").arg(m_item.node);
+    if (!m_mark.isEmpty()) tip += QStringLiteral("\nchosen configuration: ") + m_mark;
+    setToolTip(tip);
+}
+
+void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    const double lod = levelOfDetail(painter);
+    const bool isNode = m_item.kind == ViewItem::Kind::Node;
+    QColor fill = m_fill;
+    if (m_item.context) fill = fill.lighter(108);
+
+    if (lod < vizlimits::kDetailMinScale) {
+        // Far out: flat boxes, no antialiasing; configurable and highlighted nodes keep their
+        // colour.
+        painter->setRenderHint(QPainter::Antialiasing, false);
+        QColor edge = m_role != HighlightRole::None ? roleColor(m_role)
+                      : m_configurable              ? kConfigurableColor
+                      : !m_mark.isEmpty()           ? kMarkColor
+                                                    : fill.darker(150);
+        painter->fillRect(
+            m_rect,
+            m_configurable || m_role != HighlightRole::None || !m_mark.isEmpty() ? edge : fill);
+        return;
+    }
+
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    if (!m_mark.isEmpty()) {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(kMarkColor);
+        painter->drawRoundedRect(m_rect.adjusted(-5, -5, 5, 5), 7, 7);
+    }
+    if (m_searchMatch) {
+        painter->setPen(QPen(kSearchColor, 2.5, Qt::DashLine));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(m_rect.adjusted(-4, -4, 4, 4), 6, 6);
+    }
+    QPen pen(Qt::black, 1.0);
+    if (m_configurable) pen = QPen(kConfigurableColor, 3.0);
+    if (m_role != HighlightRole::None)
+        pen = QPen(roleColor(m_role), m_role == HighlightRole::Selected ? 3.5 : 3.0);
+    if (m_item.context) pen.setStyle(Qt::DashLine);
+    if (!isNode && m_item.kind != ViewItem::Kind::Computation)
+        pen = QPen(Qt::gray, 1.0, Qt::DashLine);
+    painter->setPen(pen);
+    painter->setBrush(fill);
+    const double radius = m_item.kind == ViewItem::Kind::Computation ? 8 : 4;
+    painter->drawRoundedRect(m_rect, radius, radius);
+    if (m_item.kind == ViewItem::Kind::Computation) {
+        // A stack of boxes: "collapsed, there is more inside".
+        painter->setPen(QPen(Qt::gray, 1.0));
+        painter->drawLine(m_rect.topLeft() + QPointF(4, -3), m_rect.topRight() + QPointF(-4, -3));
+    }
+
+    if (m_configurable) {
+        // Badge: a red pill at the top-right corner, readable at any zoom above the flat level.
+        const QRectF badge(m_rect.right() - 22, m_rect.top() - 8, 28, 13);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(kConfigurableColor);
+        painter->drawRoundedRect(badge, 6, 6);
+        if (lod >= vizlimits::kLabelMinScale) {
+            QFont f;
+            f.setPointSizeF(6.5);
+            f.setBold(true);
+            painter->setFont(f);
+            painter->setPen(Qt::white);
+            painter->drawText(badge, Qt::AlignCenter, QStringLiteral("CFG"));
+        }
+    }
+    if (isNode && (m_item.hiddenOperands || m_item.hiddenUsers)) {
+        painter->setPen(QPen(Qt::darkGray, 1.2));
+        const QPointF c = m_rect.bottomRight() + QPointF(-6, -6);
+        painter->drawLine(c - QPointF(3, 0), c + QPointF(3, 0));
+        painter->drawLine(c - QPointF(0, 3), c + QPointF(0, 3));
+    }
+
+    if (lod < vizlimits::kLabelMinScale) return;
+    const QRectF text = m_rect.adjusted(6, 2, -6, -2);
+    painter->setPen(Qt::black);
+    if (m_item.subtitle.isEmpty()) {
+        QFont f = titleFont();
+        f.setBold(false);
+        painter->setFont(f);
+        painter->drawText(text, Qt::AlignCenter,
+                          QFontMetricsF(f).elidedText(m_item.title, Qt::ElideRight, text.width()));
+        return;
+    }
+    const QRectF top(text.left(), text.top(), text.width(), text.height() / 2);
+    const QRectF bottom(text.left(), text.center().y(), text.width(), text.height() / 2);
+    const QFont tf = titleFont(), sf = subtitleFont();
+    painter->setFont(tf);
+    painter->drawText(top, Qt::AlignHCenter | Qt::AlignBottom,
+                      QFontMetricsF(tf).elidedText(m_item.title, Qt::ElideRight, top.width()));
+    painter->setFont(sf);
+    painter->setPen(QColor(0x33, 0x33, 0x33));
+    painter->drawText(
+        bottom, Qt::AlignHCenter | Qt::AlignTop,
+        QFontMetricsF(sf).elidedText(m_item.subtitle, Qt::ElideMiddle, bottom.width()));
+}
+
+GraphEdgeItem::GraphEdgeItem(const ViewEdge& edge, int index, const std::vector<QPointF>& pts,
+                             const QPointF& tip, bool routedByDot)
+    : m_edge(edge), m_index(index), m_routedByDot(routedByDot) {
+    setZValue(0);
+    setAcceptedMouseButtons(Qt::NoButton);
+    if (pts.empty()) return;
+    m_path.moveTo(pts.front());
+    for (size_t i = 1; i + 2 < pts.size(); i += 3) m_path.cubicTo(pts[i], pts[i + 1], pts[i + 2]);
+    if (pts.size() == 2) m_path.lineTo(pts[1]);
+    const QPointF base = m_path.currentPosition();
+    if (base != tip) m_path.lineTo(tip);
+    // Arrowhead along the last segment's direction.
+    QPointF dir = tip - base;
+    if (qFuzzyIsNull(dir.x()) && qFuzzyIsNull(dir.y())) dir = tip - m_path.pointAtPercent(0.95);
+    const double len = std::hypot(dir.x(), dir.y());
+    if (len > 0) {
+        const QPointF u = dir / len, n(-u.y(), u.x());
+        m_arrow << tip << tip - u * 8 + n * 3.5 << tip - u * 8 - n * 3.5;
+    }
+    if (edge.collapsedNodes > 0)
+        m_label = QStringLiteral("%1 ops").arg(grouped(edge.collapsedNodes));
+    else if (edge.count > 1)
+        m_label = QStringLiteral("×%1").arg(grouped(edge.count));
+    m_labelPos = m_path.pointAtPercent(0.5);
+    m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 4, 4);
+    if (!m_label.isEmpty()) m_bounds = m_bounds.united(QRectF(m_labelPos, QSizeF(60, 14)));
+    QString tip2 =
+        m_routedByDot ? QString() : QStringLiteral("long edge (drawn directly, not routed by dot)");
+    if (!m_label.isEmpty())
+        tip2 = (m_edge.collapsedNodes > 0 ? QStringLiteral("path through ")
+                                          : QStringLiteral("edges: ")) +
+               m_label;
+    if (!tip2.isEmpty()) setToolTip(tip2);
+}
+
+void GraphEdgeItem::setRole(HighlightRole role) {
+    if (role == m_role) return;
+    m_role = role;
+    setZValue(role == HighlightRole::None ? 0 : 1);
+    update();
+}
+
+void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    const double lod = levelOfDetail(painter);
+    const QColor color = m_role == HighlightRole::None ? kEdgeColor : roleColor(m_role);
+    double width = m_role == HighlightRole::None ? 1.0 : 2.2;
+    if (m_edge.count > 1) width += std::min(4.0, std::log2(static_cast<double>(m_edge.count)));
+    QColor c = color;
+    // Long edges we route ourselves run straight across the drawing: lighter, so they do not
+    // hide the nodes they cross, until the selection makes them matter.
+    if (!m_routedByDot && m_role == HighlightRole::None) c.setAlpha(90);
+    QPen pen(c, width);
+    if (m_edge.collapsedNodes > 0) pen.setStyle(Qt::DashLine);
+    if (lod < vizlimits::kDetailMinScale) {
+        pen.setCosmetic(true);
+        pen.setWidthF(m_role == HighlightRole::None ? 0 : 2);
+        painter->setRenderHint(QPainter::Antialiasing, false);
+        painter->strokePath(m_path, pen);
+        return;
+    }
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    painter->strokePath(m_path, pen);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(c);
+    painter->drawPolygon(m_arrow);
+    if (!m_label.isEmpty() && lod >= vizlimits::kLabelMinScale) {
+        QFont f;
+        f.setPointSizeF(7);
+        painter->setFont(f);
+        painter->setPen(QColor(0x44, 0x44, 0x44));
+        painter->drawText(m_labelPos + QPointF(4, 4), m_label);
+    }
+}
+
+}  // namespace tpg

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <QGraphicsItem>
+#include <QPainterPath>
+#include <QString>
+
+#include "OpCategory.h"
+#include "ViewGraph.h"
+
+namespace tpg {
+
+// How an item relates to the selected node.
+enum class HighlightRole { None, Selected, Producer, Consumer };
+
+// One box of a view: a graph node, a "+N more" summary, or a collapsed computation. Paints with
+// level of detail: plain boxes without antialiasing when zoomed far out, labels only when legible.
+class GraphNodeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 1 };
+
+    GraphNodeItem(const ViewItem& item, int index, const QRectF& rect, bool configurable);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    const ViewItem& viewItem() const { return m_item; }
+    int index() const { return m_index; }
+    int32_t node() const { return m_item.kind == ViewItem::Kind::Node ? m_item.node : -1; }
+    bool isConfigurable() const { return m_configurable; }
+    void setFillColor(const QColor& c);
+    QColor fillColor() const { return m_fill; }
+
+    void setRole(HighlightRole role);
+    HighlightRole role() const { return m_role; }
+    void setMark(const QString& description);  // "" clears: the node's layouts in the chosen config
+    bool isMarked() const { return !m_mark.isEmpty(); }
+    void setSearchMatch(bool match);
+    bool isSearchMatch() const { return m_searchMatch; }
+
+private:
+    void updateToolTip();
+
+    ViewItem m_item;
+    int m_index;
+    QRectF m_rect;  // local, centred on the origin
+    QColor m_fill;
+    bool m_configurable;
+    HighlightRole m_role = HighlightRole::None;
+    QString m_mark;
+    bool m_searchMatch = false;
+};
+
+// An arrow from producer to consumer along dot's spline (or our own curve for long edges).
+class GraphEdgeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 2 };
+
+    GraphEdgeItem(const ViewEdge& edge, int index, const std::vector<QPointF>& points,
+                  const QPointF& tip, bool routedByDot);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_bounds; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    const ViewEdge& viewEdge() const { return m_edge; }
+    int index() const { return m_index; }
+    void setRole(HighlightRole role);  // Producer: feeds the selection; Consumer: reads it
+    HighlightRole role() const { return m_role; }
+
+private:
+    ViewEdge m_edge;
+    int m_index;
+    QPainterPath m_path;
+    QPolygonF m_arrow;
+    QPointF m_labelPos;
+    QString m_label;
+    QRectF m_bounds;
+    bool m_routedByDot;
+    HighlightRole m_role = HighlightRole::None;
+};
+
+}  // namespace tpg

@@ -1,0 +1,203 @@
+#include "GraphScene.h"
+
+#include <QGraphicsSceneMouseEvent>
+#include <QRegularExpression>
+#include <QSet>
+
+#include "OpCategory.h"
+
+namespace tpg {
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
+    setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+    setBackgroundBrush(QColor(0xfc, 0xfc, 0xfc));
+    connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+}
+
+GraphScene::~GraphScene() {
+    // Deleting selected items emits selectionChanged: ignore it, the members are going away.
+    m_selecting = true;
+    clear();
+}
+
+void GraphScene::clearView() {
+    m_selecting = true;
+    clear();
+    m_selecting = false;
+    m_items.clear();
+    m_edges.clear();
+    m_layout.reset();
+    m_graph = TpuGraph();
+    const bool hadSelection = m_selected >= 0;
+    m_selected = -1;
+    if (hadSelection) emit nodeSelected(-1);
+}
+
+void GraphScene::showLayout(const TpuGraph& graph, std::shared_ptr<const LayoutResult> layout) {
+    const int32_t previous = m_selected;
+    m_selecting = true;
+    clear();
+    m_selecting = false;
+    m_items.clear();
+    m_edges.clear();
+    m_selected = -1;
+    m_graph = graph;
+    m_layout = std::move(layout);
+    const LayoutResult& r = *m_layout;
+    const ViewGraph& v = r.view;
+    m_items.reserve(v.items.size());
+    for (size_t i = 0; i < v.items.size(); ++i) {
+        const ViewItem& vi = v.items[i];
+        const bool configurable =
+            vi.kind == ViewItem::Kind::Node && graph.isLayout() && graph.isConfigurable(vi.node);
+        auto* item = new GraphNodeItem(vi, static_cast<int>(i), r.itemRects[i], configurable);
+        if (vi.kind == ViewItem::Kind::Node)
+            item->setFillColor(opCategoryColor(opCategory(graph.opcode(vi.node))));
+        addItem(item);
+        m_items.push_back(item);
+    }
+    m_edges.reserve(v.edges.size());
+    for (size_t e = 0; e < v.edges.size(); ++e) {
+        auto* item = new GraphEdgeItem(v.edges[e], static_cast<int>(e), r.edgePoints[e],
+                                       r.arrowTips[e], r.routedByDot[e]);
+        addItem(item);
+        m_edges.push_back(item);
+    }
+    setSceneRect(r.bounds);
+    for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
+        if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(it.value());
+    if (previous >= 0 && !selectNode(previous)) emit nodeSelected(-1);
+}
+
+GraphNodeItem* GraphScene::itemForNode(int32_t node) const {
+    if (!m_layout) return nullptr;
+    const int i = m_layout->view.itemOf(node);
+    return i < 0 ? nullptr : m_items[static_cast<size_t>(i)];
+}
+
+bool GraphScene::selectNode(int32_t node) {
+    GraphNodeItem* item = node >= 0 ? itemForNode(node) : nullptr;
+    if (node >= 0 && !item) return false;
+    m_selecting = true;
+    clearSelection();
+    if (item) item->setSelected(true);
+    m_selecting = false;
+    const bool changed = m_selected != node;
+    m_selected = node;
+    applyHighlight();
+    if (changed) emit nodeSelected(node);
+    return true;
+}
+
+void GraphScene::onSelectionChanged() {
+    if (m_selecting) return;
+    const auto selected = selectedItems();
+    int32_t node = -1;
+    for (QGraphicsItem* i : selected)
+        if (auto* n = qgraphicsitem_cast<GraphNodeItem*>(i); n && n->node() >= 0) node = n->node();
+    if (node == m_selected) return;
+    m_selected = node;
+    applyHighlight();
+    emit nodeSelected(node);
+}
+
+void GraphScene::applyHighlight() {
+    if (!m_layout) return;
+    QSet<int32_t> producers, consumers;
+    if (m_selected >= 0) {
+        for (int32_t p : m_graph.producers(m_selected)) producers.insert(p);
+        for (int32_t c : m_graph.consumers(m_selected)) consumers.insert(c);
+    }
+    const int selectedItem = m_selected >= 0 ? m_layout->view.itemOf(m_selected) : -1;
+    for (GraphNodeItem* item : m_items) {
+        const int32_t n = item->node();
+        HighlightRole role = HighlightRole::None;
+        if (item->index() == selectedItem)
+            role = HighlightRole::Selected;
+        else if (n >= 0 && producers.contains(n))
+            role = HighlightRole::Producer;
+        else if (n >= 0 && consumers.contains(n))
+            role = HighlightRole::Consumer;
+        else if (n < 0 && item->viewItem().node == m_selected && m_selected >= 0)
+            role = item->viewItem().kind == ViewItem::Kind::MoreOperands ? HighlightRole::Producer
+                                                                         : HighlightRole::Consumer;
+        item->setRole(role);
+    }
+    for (GraphEdgeItem* edge : m_edges) {
+        HighlightRole role = HighlightRole::None;
+        if (selectedItem >= 0) {
+            if (edge->viewEdge().consumer == selectedItem)
+                role = HighlightRole::Producer;
+            else if (edge->viewEdge().producer == selectedItem)
+                role = HighlightRole::Consumer;
+        }
+        edge->setRole(role);
+    }
+}
+
+QVector<int32_t> GraphScene::nodesWithRole(HighlightRole role) const {
+    QVector<int32_t> out;
+    for (GraphNodeItem* item : m_items)
+        if (item->node() >= 0 && item->role() == role) out.push_back(item->node());
+    return out;
+}
+
+void GraphScene::setMarkedNodes(const QHash<int32_t, QString>& marks) {
+    for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
+        if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(QString());
+    m_marks = marks;
+    for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
+        if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(it.value());
+}
+
+QVector<int32_t> GraphScene::findNodes(const QString& query) const {
+    QVector<int32_t> out;
+    const QString q = query.trimmed();
+    if (q.isEmpty() || !m_layout) return out;
+    static const QRegularExpression id(QStringLiteral("^#?(\\d+)$"));
+    const auto m = id.match(q);
+    if (m.hasMatch()) {
+        bool ok = false;
+        const qlonglong n = m.captured(1).toLongLong(&ok);
+        if (ok && n < m_graph.numNodes() && itemForNode(static_cast<int32_t>(n)))
+            out.push_back(static_cast<int32_t>(n));
+        return out;
+    }
+    for (GraphNodeItem* item : m_items) {
+        const int32_t n = item->node();
+        if (n < 0) continue;
+        if (QString::fromStdString(m_graph.opcodeName(n)).contains(q, Qt::CaseInsensitive))
+            out.push_back(n);
+    }
+    return out;
+}
+
+void GraphScene::setSearchMatches(const QVector<int32_t>& nodes) {
+    const QSet<int32_t> set(nodes.begin(), nodes.end());
+    for (GraphNodeItem* item : m_items)
+        item->setSearchMatch(item->node() >= 0 && set.contains(item->node()));
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
+    for (QGraphicsItem* i : items(event->scenePos())) {
+        auto* item = qgraphicsitem_cast<GraphNodeItem*>(i);
+        if (!item) continue;
+        const ViewItem& vi = item->viewItem();
+        switch (vi.kind) {
+            case ViewItem::Kind::Node:
+                emit nodeActivated(vi.node);
+                break;
+            case ViewItem::Kind::Computation:
+                emit computationActivated(vi.computation);
+                break;
+            default:
+                emit summaryActivated(vi.node);
+                break;
+        }
+        event->accept();
+        return;
+    }
+    QGraphicsScene::mouseDoubleClickEvent(event);
+}
+
+}  // namespace tpg

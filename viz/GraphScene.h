@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QGraphicsScene>
+#include <QHash>
+#include <QVector>
+#include <memory>
+#include <vector>
+
+#include "GraphItems.h"
+#include "GraphvizLayout.h"
+#include "TpuGraph.h"
+
+namespace tpg {
+
+// The items of one laid-out view. Selecting a node highlights its producers and consumers
+// (and the edges between); configuration marks and search matches are overlays.
+class GraphScene : public QGraphicsScene {
+    Q_OBJECT
+public:
+    explicit GraphScene(QObject* parent = nullptr);
+    ~GraphScene() override;
+
+    void showLayout(const TpuGraph& graph, std::shared_ptr<const LayoutResult> layout);
+    void clearView();
+
+    const TpuGraph& graph() const { return m_graph; }
+    const std::shared_ptr<const LayoutResult>& layout() const { return m_layout; }
+    GraphNodeItem* itemForNode(int32_t node) const;
+    const std::vector<GraphNodeItem*>& nodeItems() const { return m_items; }
+    const std::vector<GraphEdgeItem*>& edgeItems() const { return m_edges; }
+
+    int32_t selectedNode() const { return m_selected; }
+    // Selects a drawn node (false when the node is not in this view); -1 clears.
+    bool selectNode(int32_t node);
+    // Drawn nodes in each role around the selection, for status and tests.
+    QVector<int32_t> nodesWithRole(HighlightRole role) const;
+
+    // node -> its layouts in the chosen configuration; the nodes are marked in the drawing.
+    void setMarkedNodes(const QHash<int32_t, QString>& marks);
+    // Drawn nodes matching `query`: "12" / "#12" is a node id, anything else an opcode substring.
+    QVector<int32_t> findNodes(const QString& query) const;
+    void setSearchMatches(const QVector<int32_t>& nodes);
+
+signals:
+    void nodeSelected(int node);  // -1 when the selection is cleared
+    void nodeActivated(int node);
+    void computationActivated(int computation);
+    void summaryActivated(int anchorNode);
+
+protected:
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+
+private:
+    void onSelectionChanged();
+    void applyHighlight();
+
+    TpuGraph m_graph;
+    std::shared_ptr<const LayoutResult> m_layout;
+    std::vector<GraphNodeItem*> m_items;  // by view item index
+    std::vector<GraphEdgeItem*> m_edges;  // by view edge index
+    int32_t m_selected = -1;
+    QHash<int32_t, QString> m_marks;
+    bool m_selecting = false;
+};
+
+}  // namespace tpg

@@ -1,0 +1,152 @@
+#include "GraphView.h"
+
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "VizLimits.h"
+
+namespace tpg {
+
+namespace {
+constexpr int kMiniMapWidth = 220;
+constexpr int kMiniMapHeight = 150;
+constexpr int kMiniMapMargin = 10;
+constexpr double kWheelStep = 1.0015;  // per wheel angle unit: one notch (120) is ~1.2x
+}  // namespace
+
+MiniMap::MiniMap(GraphView* main) : QGraphicsView(main->viewport()->parentWidget()), m_main(main) {
+    setParent(main);
+    setScene(main->scene());
+    setInteractive(false);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setRenderHints(QPainter::RenderHints());
+    setFrameShape(QFrame::Box);
+    setStyleSheet(QStringLiteral("background: rgba(255,255,255,225); border: 1px solid #888;"));
+    setFixedSize(kMiniMapWidth, kMiniMapHeight);
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("Overview: click or drag to move the view"));
+}
+
+void MiniMap::refit() {
+    if (!scene()) return;
+    const QRectF r = scene()->sceneRect();
+    if (r.isEmpty()) return;
+    fitInView(r, Qt::KeepAspectRatio);
+    viewport()->update();
+}
+
+void MiniMap::drawForeground(QPainter* painter, const QRectF&) {
+    const QRectF visible = m_main->mapToScene(m_main->viewport()->rect()).boundingRect();
+    QPen pen(QColor(0x15, 0x65, 0xc0), 0);
+    pen.setCosmetic(true);
+    pen.setWidth(2);
+    painter->setPen(pen);
+    painter->setBrush(QColor(0x15, 0x65, 0xc0, 40));
+    painter->drawRect(visible);
+}
+
+void MiniMap::mousePressEvent(QMouseEvent* event) {
+    m_main->centerOn(mapToScene(event->position().toPoint()));
+}
+
+void MiniMap::mouseMoveEvent(QMouseEvent* event) {
+    if (event->buttons() & Qt::LeftButton)
+        m_main->centerOn(mapToScene(event->position().toPoint()));
+}
+
+void MiniMap::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    refit();
+}
+
+void MiniMap::wheelEvent(QWheelEvent* event) {
+    event->accept();
+}
+
+GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setResizeAnchor(QGraphicsView::AnchorViewCenter);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setOptimizationFlags(QGraphicsView::DontSavePainterState);
+    m_miniMap = new MiniMap(this);
+    placeMiniMap();
+}
+
+double GraphView::zoom() const {
+    return transform().m11();
+}
+
+void GraphView::setZoom(double z) {
+    z = std::clamp(z, vizlimits::kMinZoom, vizlimits::kMaxZoom);
+    const double current = zoom();
+    if (current <= 0 || std::abs(z - current) < 1e-9) return;
+    scale(z / current, z / current);
+    m_miniMap->viewport()->update();
+    emit zoomChanged(zoom());
+}
+
+void GraphView::zoomBy(double factor) {
+    setZoom(zoom() * factor);
+}
+
+void GraphView::fitAll() {
+    if (!scene() || scene()->sceneRect().isEmpty()) return;
+    fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+    if (zoom() > 1.0)
+        setZoom(1.0);  // a tiny graph is shown 1:1, not blown up
+    else if (zoom() < vizlimits::kMinZoom)
+        setZoom(vizlimits::kMinZoom);
+    m_miniMap->refit();
+    emit zoomChanged(zoom());
+}
+
+void GraphView::actualSize() {
+    setZoom(1.0);
+}
+
+void GraphView::centerOnItemRect(const QRectF& rect) {
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    if (rect.width() > visible.width() || rect.height() > visible.height())
+        fitInView(rect, Qt::KeepAspectRatio);
+    centerOn(rect.center());
+}
+
+void GraphView::setMiniMapVisible(bool visible) {
+    m_miniMap->setVisible(visible);
+}
+
+void GraphView::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers() & Qt::ShiftModifier) {  // shift+wheel pans sideways, as elsewhere
+        QGraphicsView::wheelEvent(event);
+        return;
+    }
+    const int delta = event->angleDelta().y();
+    if (delta == 0) return;
+    zoomBy(std::pow(kWheelStep, delta));
+    event->accept();
+}
+
+void GraphView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    placeMiniMap();
+}
+
+void GraphView::scrollContentsBy(int dx, int dy) {
+    QGraphicsView::scrollContentsBy(dx, dy);
+    m_miniMap->viewport()->update();
+}
+
+void GraphView::placeMiniMap() {
+    const QRect vp = viewport()->geometry();
+    m_miniMap->move(vp.right() - kMiniMapWidth - kMiniMapMargin,
+                    vp.bottom() - kMiniMapHeight - kMiniMapMargin);
+    m_miniMap->raise();
+}
+
+}  // namespace tpg

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QGraphicsView>
+
+namespace tpg {
+
+class GraphView;
+
+// The overview in the corner of a GraphView: the whole scene, the visible part framed;
+// click or drag to move there.
+class MiniMap : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit MiniMap(GraphView* main);
+    void refit();
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+
+private:
+    GraphView* m_main;
+};
+
+// Zoom (wheel around the cursor, fit, 1:1), pan (drag the background), and a mini-map.
+class GraphView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit GraphView(QWidget* parent = nullptr);
+
+    double zoom() const;  // 1.0 = 1:1
+    void setZoom(double zoom);
+    void zoomBy(double factor);
+    void fitAll();
+    void actualSize();
+    void centerOnItemRect(const QRectF& rect);  // keeps the zoom unless the rect would not fit
+    MiniMap* miniMap() const { return m_miniMap; }
+    void setMiniMapVisible(bool visible);
+
+signals:
+    void zoomChanged(double zoom);
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void placeMiniMap();
+    MiniMap* m_miniMap;
+};
+
+}  // namespace tpg

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+
+// Every limit of the viz layer, in one place, each with its reason.
+namespace tpg::vizlimits {
+
+// dot's crossing minimisation grows much faster than linearly: ~1,200 HLO nodes lay out in a few
+// seconds on one core; beyond that a view is cut to this many nodes (with a visible note).
+constexpr int kMaxLayoutNodes = 1200;
+// Views whose whole graph fits are shown whole; bigger graphs open on computations or skeleton.
+constexpr int kWholeGraphMaxNodes = kMaxLayoutNodes;
+// Users (or operands) drawn per node; the rest are summarised in one item, so a broadcast
+// parameter with 3,000 users does not swamp the layout.
+constexpr int kMaxFanOut = 16;
+// Edges spanning more ranks than this are drawn by us, not routed by dot: each rank spanned adds
+// a virtual node to dot's crossing minimisation, which is what makes long-range HLO edges slow.
+constexpr int kMaxDotEdgeSpan = 8;
+// Edges dot routes per view: dense views (a skeleton joins each configurable node to up to 16
+// others) cost dot minutes at 6,000 edges; beyond the budget the longest edges are ours to draw.
+constexpr int kMaxDotEdges = 2 * kMaxLayoutNodes;
+// Neighbourhood views: default and largest hop count offered.
+constexpr int kDefaultHops = 2;
+constexpr int kMaxHops = 8;
+// Skeleton: nodes a path search may walk from one configurable node before giving up on finding
+// more configurable producers (bounds the skeleton build on 45,000-node graphs).
+constexpr int kMaxSkeletonWalk = 20000;
+// Computation overview: computations drawn as boxes before the rest are cut.
+constexpr int kMaxComputationBoxes = 600;
+// Finished layouts kept for instant switching back (each holds at most kMaxLayoutNodes items).
+constexpr int kLayoutCacheEntries = 24;
+// Splines look best but cost time on big views; above this many nodes dot draws polylines.
+constexpr int kMaxSplineNodes = 400;
+// dot's crossing-minimisation effort (mclimit) and network-simplex iterations (nslimit) on big
+// views.
+constexpr double kBigViewMcLimit = 0.3;
+constexpr double kBigViewNsLimit = 2.0;
+// Level of detail (view scale) below which labels are illegible and not drawn.
+constexpr double kLabelMinScale = 0.45;
+// Below this scale nodes are drawn as plain boxes without antialiasing (like Qt's chip demo).
+constexpr double kDetailMinScale = 0.25;
+// Zoom range of the graph view.
+constexpr double kMinZoom = 0.01;
+constexpr double kMaxZoom = 8.0;
+// PNG export: at most this many pixels (64 M pixels = 256 MB of ARGB), scaled down beyond.
+constexpr int64_t kMaxExportPixels = int64_t{64} << 20;
+// Job progress is reported to the GUI at most this often (ms), so a chatty job cannot flood it.
+constexpr int kProgressIntervalMs = 50;
+// Search results offered in the completer before the list is cut.
+constexpr int kMaxSearchMatches = 500;
+
+}  // namespace tpg::vizlimits

@@ -1,0 +1,236 @@
+#include "ConfigPanel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "ConfigTableModel.h"
+#include "Schema.h"
+#include "TensorText.h"
+
+namespace tpg {
+
+namespace {
+constexpr int kNodeRole = Qt::UserRole + 1;
+constexpr int kDecodePollMs = 250;  // how often details re-check a config that is still decoding
+QString grouped(int64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
+}
+}  // namespace
+
+ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
+    m_model = new ConfigTableModel(this);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter: 12 · top 10 · <1.05 · >3000"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(
+        tr("A config index, \"top N\" (best N by runtime), or <X / >X on the ranking value "
+           "(normalised runtime for tile, runtime in ns for layout)"));
+    m_summary = new QLabel(this);
+    m_table = new QTableView(this);
+    m_table->setModel(m_model);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(ConfigTableModel::ConfigColumn, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(20);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAlternatingRowColors(true);
+    m_details = new QTreeWidget(this);
+    m_details->setColumnCount(5);
+    m_details->setRootIsDecorated(false);
+    m_details->setUniformRowHeights(true);
+    m_details->setAlternatingRowColors(true);
+    m_decodePoll = new QTimer(this);
+    m_decodePoll->setInterval(kDecodePollMs);
+    connect(m_decodePoll, &QTimer::timeout, this, &ConfigPanel::showDetails);
+
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_filter);
+    topLayout->addWidget(m_summary);
+    topLayout->addWidget(m_table, 1);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(top);
+    splitter->addWidget(m_details);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(splitter);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        const bool ok = m_model->setFilter(text);
+        m_filter->setStyleSheet(ok ? QString()
+                                   : QStringLiteral("QLineEdit { background: #fde2e1; }"));
+        const int row = m_model->rowOf(m_config);
+        if (row >= 0) m_table->selectRow(row);
+        updateSummary();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid()) chooseConfig(m_model->configAt(current.row()));
+            });
+    connect(m_details, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        const QVariant n = item->data(0, kNodeRole);
+        if (n.isValid()) emit nodeActivated(n.toInt());
+    });
+    setGraph(TpuGraph());
+}
+
+void ConfigPanel::setGraph(const TpuGraph& graph) {
+    m_graph = graph;
+    m_config = -1;
+    m_decodePoll->stop();
+    m_filter->blockSignals(true);
+    m_filter->clear();
+    m_filter->blockSignals(false);
+    m_model->setGraph(graph);
+    for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
+        m_table->setColumnHidden(c, !m_model->isColumnShown(c));
+    m_table->resizeColumnsToContents();
+    updateSummary();
+    showDetails();
+    emit nodeMarksChanged({});
+    emit configChosen(-1);
+}
+
+void ConfigPanel::updateSummary() {
+    if (m_graph.isNull()) {
+        m_summary->setText(tr("No graph open."));
+        return;
+    }
+    QString s = tr("%1 configurations").arg(grouped(m_graph.numConfigs()));
+    if (m_model->rowCount() != m_graph.numConfigs())
+        s += tr(", %1 shown").arg(grouped(m_model->rowCount()));
+    if (!m_graph.runtimesKnown())
+        s += tr(" · runtimes unknown (test split)");
+    else if (m_model->bestConfig() >= 0)
+        s += tr(" · best: config %1").arg(m_model->bestConfig());
+    if (m_graph.isLayout())
+        s += tr(" · %1 configurable nodes").arg(grouped(m_graph.numConfigurable()));
+    m_summary->setText(s);
+}
+
+void ConfigPanel::chooseConfig(int64_t config) {
+    if (m_graph.isNull() || config < -1 || config >= m_graph.numConfigs()) return;
+    if (config == m_config) return;
+    m_config = config;
+    const int row = config >= 0 ? m_model->rowOf(config) : -1;
+    if (row >= 0 && m_table->currentIndex().row() != row) m_table->selectRow(row);
+    showDetails();
+    emit configChosen(config);
+}
+
+void ConfigPanel::showDetails() {
+    m_details->clear();
+    m_decodePoll->stop();
+    if (m_graph.isNull() || m_config < 0) {
+        m_details->setColumnCount(1);
+        m_details->setHeaderLabels({tr("Choose a configuration to see what it sets")});
+        emit nodeMarksChanged({});
+        return;
+    }
+    const TpuGraph& g = m_graph;
+    if (!g.isLayout()) {
+        m_details->setColumnCount(2);
+        m_details->setHeaderLabels({tr("Tile config %1: feature").arg(m_config), tr("Value")});
+        const float* f = g.tileConfig(m_config);
+        const auto& names = schema::tileConfigFeatureNames();
+        for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
+            new QTreeWidgetItem(
+                m_details,
+                {QString::fromStdString(schema::featureName(
+                     names, static_cast<int>(g.configFeatureWidth()), static_cast<int>(i))),
+                 QString::number(static_cast<double>(f[i]), 'g', 8)});
+        m_details->resizeColumnToContents(0);
+        return;
+    }
+    const auto& table = g.layoutConfigs();
+    const int64_t w = table->width();
+    const bool named = w == schema::kLayoutConfigWidth;
+    m_details->setColumnCount(named ? 5 : 2);
+    if (named)
+        m_details->setHeaderLabels({tr("Config %1: node").arg(m_config), tr("Opcode"),
+                                    tr("Output layout"), tr("Input layout"), tr("Kernel layout")});
+    else
+        m_details->setHeaderLabels(
+            {tr("Config %1: node").arg(m_config), tr("Values (col_0 …; names unknown: trimmed)")});
+    if (!table->error().empty()) {
+        new QTreeWidgetItem(m_details, {tr("error"), QString::fromStdString(table->error())});
+        return;
+    }
+    if (table->available() <= m_config) {
+        // A deflated table decodes in the background; reading this row now would block the GUI.
+        new QTreeWidgetItem(
+            m_details,
+            {tr("decoding configurations… %1%").arg(static_cast<int>(table->progress() * 100))});
+        m_decodePoll->start();
+        return;
+    }
+    std::vector<float> row;
+    try {
+        row = table->config(m_config);
+    } catch (const std::exception& e) {
+        new QTreeWidgetItem(m_details, {tr("error"), QString::fromStdString(e.what())});
+        return;
+    }
+    QHash<int32_t, QString> marks;
+    const auto& nodes = g.configurableNodes();
+    for (size_t k = 0; k < nodes.size(); ++k) {
+        const int32_t node = nodes[k];
+        const float* f = row.data() + static_cast<int64_t>(k) * w;
+        auto* item = new QTreeWidgetItem(m_details);
+        item->setText(0, QStringLiteral("#%1").arg(node));
+        item->setData(0, kNodeRole, node);
+        item->setToolTip(0, tr("double-click to show node %1 in the graph").arg(node));
+        if (named) {
+            item->setText(1, QString::fromStdString(g.opcodeName(node)));
+            QStringList parts;
+            const char* names[] = {"output", "input", "kernel"};
+            bool allDefault = true;
+            for (int s = 0; s < 3; ++s) {
+                const QString l = layoutString(f + s * 6, 6);
+                item->setText(2 + s, l);
+                if (!isDefaultLayout(f + s * 6, 6)) allDefault = false;
+                parts << QStringLiteral("%1 %2").arg(QLatin1String(names[s]), l);
+            }
+            if (!allDefault)
+                marks.insert(
+                    node, tr("config %1: %2").arg(m_config).arg(parts.join(QStringLiteral(" · "))));
+        } else {
+            QStringList values;
+            for (int64_t i = 0; i < w; ++i) values << QString::number(static_cast<double>(f[i]));
+            item->setText(1, values.join(QStringLiteral(", ")));
+            marks.insert(node,
+                         tr("config %1: %2").arg(m_config).arg(values.join(QStringLiteral(", "))));
+        }
+    }
+    for (int c = 0; c < m_details->columnCount(); ++c) m_details->resizeColumnToContents(c);
+    emit nodeMarksChanged(marks);
+}
+
+QString ConfigPanel::detailText() const {
+    QString out;
+    const QTreeWidgetItem* header = m_details->headerItem();
+    QStringList h;
+    for (int c = 0; c < m_details->columnCount(); ++c) h << header->text(c);
+    out += h.join(QStringLiteral(" | "));
+    for (int i = 0; i < m_details->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* item = m_details->topLevelItem(i);
+        QStringList cells;
+        for (int c = 0; c < m_details->columnCount(); ++c) cells << item->text(c);
+        out += QLatin1Char('\n') + cells.join(QStringLiteral(" | "));
+    }
+    return out;
+}
+
+}  // namespace tpg

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QHash>
+#include <QWidget>
+
+#include "TpuGraph.h"
+
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTimer;
+class QTreeWidget;
+
+namespace tpg {
+
+class ConfigTableModel;
+
+// The configurations of a graph: a sortable, filterable table (lazy: cells are computed on
+// demand) and, for the chosen configuration, what it sets: the 24 tile features by name, or
+// each configurable node's output/input/kernel layout as a minor-to-major list.
+class ConfigPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConfigPanel(QWidget* parent = nullptr);
+
+    void setGraph(const TpuGraph& graph);
+    // Chooses `config` (selects its row when shown); -1 clears the choice.
+    void chooseConfig(int64_t config);
+    int64_t chosenConfig() const { return m_config; }
+    ConfigTableModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    // The details of the chosen configuration as text ("name: value" lines).
+    QString detailText() const;
+
+signals:
+    void configChosen(qint64 config);  // -1: none
+    // Configurable nodes whose layouts the chosen configuration sets (not all default),
+    // with a description of those layouts.
+    void nodeMarksChanged(const QHash<int32_t, QString>& marks);
+    void nodeActivated(int node);
+
+private:
+    void showDetails();
+    void updateSummary();
+
+    TpuGraph m_graph;
+    int64_t m_config = -1;
+    ConfigTableModel* m_model;
+    QLineEdit* m_filter;
+    QLabel* m_summary;
+    QTableView* m_table;
+    QTreeWidget* m_details;
+    QTimer* m_decodePoll;  // re-shows details while a deflated config table is still decoding
+};
+
+}  // namespace tpg

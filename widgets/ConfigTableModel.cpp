@@ -1,0 +1,193 @@
+#include "ConfigTableModel.h"
+
+#include <QLocale>
+#include <QRegularExpression>
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+namespace tpg {
+
+namespace {
+QString grouped(double v) {
+    return QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(v)));
+}
+}  // namespace
+
+ConfigTableModel::ConfigTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ConfigTableModel::setGraph(const TpuGraph& graph) {
+    beginResetModel();
+    m_graph = graph;
+    m_rank.clear();
+    m_best = -1;
+    m_filter.clear();
+    const int64_t c = graph.isNull() ? 0 : graph.numConfigs();
+    if (c > 0 && graph.runtimesKnown()) {
+        std::vector<int64_t> order(static_cast<size_t>(c));
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+            return graph.normalizedRuntime(a) < graph.normalizedRuntime(b);
+        });
+        m_rank.resize(static_cast<size_t>(c));
+        for (size_t i = 0; i < order.size(); ++i)
+            m_rank[static_cast<size_t>(order[i])] = static_cast<int64_t>(i) + 1;
+        m_best = order.front();
+    }
+    m_rows.resize(static_cast<size_t>(c));
+    std::iota(m_rows.begin(), m_rows.end(), 0);
+    applyOrder();
+    endResetModel();
+}
+
+bool ConfigTableModel::isColumnShown(int column) const {
+    if (column == NormalizerColumn || column == NormalizedColumn)
+        return !m_graph.isNull() && !m_graph.isLayout();
+    return true;
+}
+
+int ConfigTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int ConfigTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ConfigTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+        case ConfigColumn:
+            return tr("Config");
+        case RuntimeColumn:
+            return tr("Runtime (ns)");
+        case NormalizerColumn:
+            return tr("Default (ns)");
+        case NormalizedColumn:
+            return tr("Normalised");
+        case RelativeColumn:
+            return tr("vs best");
+        case RankColumn:
+            return tr("Rank");
+    }
+    return {};
+}
+
+QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const int64_t c = m_rows[static_cast<size_t>(index.row())];
+    const bool known = m_graph.runtimesKnown();
+    if (role == Qt::TextAlignmentRole)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && !known)
+        return tr("This file's runtimes are all 0: a test-split file, runtimes unknown.");
+    if (role != Qt::DisplayRole) return {};
+    switch (index.column()) {
+        case ConfigColumn:
+            return QString::number(c);
+        case RuntimeColumn:
+            return known ? grouped(m_graph.runtimes()[static_cast<size_t>(c)]) : tr("unknown");
+        case NormalizerColumn:
+            return m_graph.isLayout()
+                       ? QVariant()
+                       : QVariant(grouped(m_graph.runtimeNormalizers()[static_cast<size_t>(c)]));
+        case NormalizedColumn:
+            return m_graph.isLayout() || !known
+                       ? QVariant()
+                       : QVariant(QString::number(m_graph.normalizedRuntime(c), 'f', 4));
+        case RelativeColumn: {
+            if (!known || m_best < 0) return {};
+            const double best = rankingValue(m_best);
+            return best > 0 ? QVariant(QStringLiteral("%1x").arg(rankingValue(c) / best, 0, 'f', 3))
+                            : QVariant();
+        }
+        case RankColumn:
+            return m_rank.empty()
+                       ? QVariant()
+                       : QVariant(static_cast<qlonglong>(m_rank[static_cast<size_t>(c)]));
+    }
+    return {};
+}
+
+void ConfigTableModel::sort(int column, Qt::SortOrder order) {
+    m_sortColumn = column;
+    m_sortOrder = order;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    applyOrder();
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void ConfigTableModel::applyOrder() {
+    if (m_graph.isNull()) return;
+    auto key = [this](int64_t c) -> double {
+        switch (m_sortColumn) {
+            case RuntimeColumn:
+                return m_graph.runtimes()[static_cast<size_t>(c)];
+            case NormalizerColumn:
+                return m_graph.isLayout() ? 0.0
+                                          : m_graph.runtimeNormalizers()[static_cast<size_t>(c)];
+            case NormalizedColumn:
+            case RelativeColumn:
+                return rankingValue(c);
+            case RankColumn:
+                return m_rank.empty() ? static_cast<double>(c)
+                                      : static_cast<double>(m_rank[static_cast<size_t>(c)]);
+            default:
+                return static_cast<double>(c);
+        }
+    };
+    const bool asc = m_sortOrder == Qt::AscendingOrder;
+    std::stable_sort(m_rows.begin(), m_rows.end(), [&](int64_t a, int64_t b) {
+        const double ka = key(a), kb = key(b);
+        if (ka != kb) return asc ? ka < kb : ka > kb;
+        return a < b;
+    });
+}
+
+bool ConfigTableModel::setFilter(const QString& text) {
+    const QString t = text.trimmed();
+    const int64_t c = m_graph.isNull() ? 0 : m_graph.numConfigs();
+    std::function<bool(int64_t)> keep;
+    bool ok = true;
+    static const QRegularExpression top(QStringLiteral("^top\\s*(\\d+)$"),
+                                        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression cmp(QStringLiteral("^([<>])\\s*([0-9.eE+-]+)$"));
+    static const QRegularExpression id(QStringLiteral("^#?(\\d+)$"));
+    if (t.isEmpty()) {
+        keep = [](int64_t) { return true; };
+    } else if (auto m = top.match(t); m.hasMatch()) {
+        const qlonglong n = m.captured(1).toLongLong();
+        keep = [this, n](int64_t x) {
+            return !m_rank.empty() && m_rank[static_cast<size_t>(x)] <= n;
+        };
+    } else if (auto m2 = cmp.match(t); m2.hasMatch()) {
+        const double v = m2.captured(2).toDouble(&ok);
+        const bool less = m2.captured(1) == QLatin1String("<");
+        keep = [this, v, less](int64_t x) {
+            const double r = rankingValue(x);
+            return less ? r < v : r > v;
+        };
+    } else if (auto m3 = id.match(t); m3.hasMatch()) {
+        const qlonglong n = m3.captured(1).toLongLong();
+        keep = [n](int64_t x) { return x == n; };
+    } else {
+        ok = false;
+    }
+    if (!ok) keep = [](int64_t) { return true; };
+    beginResetModel();
+    m_filter = ok ? t : QString();
+    m_rows.clear();
+    for (int64_t x = 0; x < c; ++x)
+        if (keep(x)) m_rows.push_back(x);
+    applyOrder();
+    endResetModel();
+    return ok;
+}
+
+int ConfigTableModel::rowOf(int64_t config) const {
+    auto it = std::find(m_rows.begin(), m_rows.end(), config);
+    return it == m_rows.end() ? -1 : static_cast<int>(it - m_rows.begin());
+}
+
+}  // namespace tpg

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <vector>
+
+#include "TpuGraph.h"
+
+namespace tpg {
+
+// One row per configuration: index, runtime, normalised runtime (tile), relative to the best,
+// rank. Cells are computed when the view asks for them; sorting and filtering permute row
+// indices (no copies, no QVariant sorting), so 100,000 layout configurations stay instant.
+// Configuration features are not read here: the panel reads one row when it is chosen.
+class ConfigTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        ConfigColumn,
+        RuntimeColumn,
+        NormalizerColumn,
+        NormalizedColumn,
+        RelativeColumn,
+        RankColumn,
+        ColumnCount
+    };
+
+    explicit ConfigTableModel(QObject* parent = nullptr);
+
+    void setGraph(const TpuGraph& graph);
+    const TpuGraph& graph() const { return m_graph; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+    // "12" (that config), "top 10" (best ten), "<1.05" / ">3000" (ranking value below/above),
+    // "" (all). Returns false (and keeps every row) for text it cannot read.
+    bool setFilter(const QString& text);
+    QString filter() const { return m_filter; }
+
+    int64_t configAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
+    int rowOf(int64_t config) const;  // -1 when filtered out
+    bool isColumnShown(int column) const;
+    // The value configs are ranked by: normalised runtime (tile) or runtime (layout).
+    double rankingValue(int64_t config) const { return m_graph.normalizedRuntime(config); }
+    int64_t rank(int64_t config) const {
+        return m_rank.empty() ? -1 : m_rank[static_cast<size_t>(config)];
+    }
+    int64_t bestConfig() const { return m_best; }
+
+private:
+    void applyOrder();
+
+    TpuGraph m_graph;
+    std::vector<int64_t> m_rank;  // 1 = fastest; empty when runtimes are unknown (test split)
+    std::vector<int64_t> m_rows;  // configs in display order, after filtering
+    int64_t m_best = -1;
+    int m_sortColumn = ConfigColumn;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+    QString m_filter;
+};
+
+}  // namespace tpg

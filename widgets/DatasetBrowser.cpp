@@ -1,0 +1,265 @@
+#include "DatasetBrowser.h"
+
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <functional>
+#include <map>
+
+#include "Error.h"
+#include "JobRunner.h"
+#include "NpzArchive.h"
+
+namespace tpg {
+
+namespace {
+
+constexpr int kPathRole = Qt::UserRole + 1;
+constexpr int kHeaderBatch = 32;  // files whose counts are sent to the GUI at once
+
+struct FileCounts {
+    QString path;
+    qint64 nodes = -1;
+    qint64 configs = -1;
+    QString error;
+};
+
+QString grouped(qint64 n) {
+    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
+}
+
+}  // namespace
+
+}  // namespace tpg
+
+Q_DECLARE_METATYPE(std::vector<tpg::DatasetFile>)
+Q_DECLARE_METATYPE(QVector<tpg::FileCounts>)
+
+namespace tpg {
+
+DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
+    : QWidget(parent), m_runner(runner) {
+    m_filterEdit = new QLineEdit(this);
+    m_filterEdit->setPlaceholderText(tr("Filter graphs by name"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_model = new QStandardItemModel(this);
+    m_model->setHorizontalHeaderLabels({tr("Graph"), tr("Nodes"), tr("Configs")});
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(0);
+    m_view = new QTreeView(this);
+    m_view->setModel(m_proxy);
+    m_view->setUniformRowHeights(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_view->setIndentation(12);
+    m_view->header()->setStretchLastSection(false);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_filterEdit);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_status);
+    m_status->setText(tr("No dataset folder open."));
+
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        if (!text.isEmpty()) m_view->expandAll();
+    });
+    // A click opens a graph (Enter too); opening the file already shown is the window's no-op.
+    auto activate = [this](const QModelIndex& index) {
+        const QString path =
+            m_proxy->index(index.row(), 0, index.parent()).data(kPathRole).toString();
+        if (!path.isEmpty()) emit fileActivated(path);
+    };
+    connect(m_view, &QTreeView::clicked, this, activate);
+    connect(m_view, &QTreeView::activated, this, activate);
+    connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
+        if (id == m_scanJob) {
+            m_scanJob = 0;
+            m_files = result.value<std::vector<DatasetFile>>();
+            populate();
+        } else if (id == m_countJob) {
+            m_countJob = 0;
+            m_status->setText(
+                tr("%1 graphs in %2").arg(grouped(static_cast<qint64>(m_files.size())), m_folder));
+            emit countsLoaded();
+        }
+    });
+    connect(m_runner, &JobRunner::partial, this, [this](quint64 id, const QVariant& batch) {
+        if (id == m_countJob) applyCounts(batch);
+    });
+    connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id == m_scanJob) {
+            m_scanJob = 0;
+            m_status->setText(message);
+            emit scanFailed(message);
+        } else if (id == m_countJob) {
+            m_countJob = 0;
+            m_status->setText(message);
+        }
+    });
+}
+
+bool DatasetBrowser::isBusy() const {
+    return m_scanJob != 0 || m_countJob != 0;
+}
+
+void DatasetBrowser::openFolder(const QString& dir) {
+    m_folder = dir;
+    m_files.clear();
+    m_rowOfPath.clear();
+    m_model->removeRows(0, m_model->rowCount());
+    m_status->setText(tr("Scanning %1…").arg(dir));
+    if (m_countJob) m_runner->cancel(m_countJob);
+    m_countJob = 0;
+    const std::string path = dir.toStdString();
+    m_scanJob = m_runner->submit(QStringLiteral("dataset-scan"), [path](JobControl&) {
+        return QVariant::fromValue(scanDataset(path));
+    });
+}
+
+void DatasetBrowser::populate() {
+    m_model->removeRows(0, m_model->rowCount());
+    m_rowOfPath.clear();
+    auto countItem = [](const QString& text = {}) {
+        auto* i = new QStandardItem(text);
+        i->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        return i;
+    };
+    std::map<QString, QStandardItem*> collections;
+    std::map<QString, QStandardItem*> splits;
+    for (const DatasetFile& f : m_files) {
+        const QString coll = QString::fromStdString(f.collection);
+        QStandardItem*& c = collections[coll];
+        if (!c) {
+            c = new QStandardItem(coll);
+            QFont bold = c->font();
+            bold.setBold(true);
+            c->setFont(bold);
+            m_model->appendRow({c, countItem(), countItem()});
+        }
+        QStandardItem* parent = c;
+        if (!f.split.empty()) {
+            const QString key = coll + QLatin1Char('/') + QString::fromStdString(f.split);
+            QStandardItem*& s = splits[key];
+            if (!s) {
+                s = new QStandardItem(QString::fromStdString(f.split));
+                c->appendRow({s, countItem(), countItem()});
+            }
+            parent = s;
+        }
+        auto* name = new QStandardItem(QString::fromStdString(f.name));
+        const QString path = QString::fromStdString(f.path);
+        name->setData(path, kPathRole);
+        name->setToolTip(f.error.empty() ? path : QString::fromStdString(f.error));
+        if (!f.error.empty()) name->setForeground(QColor(0xb7, 0x1c, 0x1c));
+        parent->appendRow({name,
+                           countItem(f.error.empty() ? QStringLiteral("…") : QStringLiteral("!")),
+                           countItem()});
+        m_rowOfPath.insert(path, name);
+    }
+    // Group rows show how many graphs they hold.
+    std::function<int(QStandardItem*)> label = [&](QStandardItem* item) -> int {
+        if (!item->hasChildren()) return 1;
+        int n = 0;
+        for (int r = 0; r < item->rowCount(); ++r) n += label(item->child(r));
+        item->setText(item->text().section(QLatin1Char(' '), 0, 0) +
+                      QStringLiteral("  (%1)").arg(n));
+        return n;
+    };
+    for (int r = 0; r < m_model->rowCount(); ++r) label(m_model->item(r));
+    m_view->expandToDepth(1);
+    m_view->resizeColumnToContents(1);
+    m_view->resizeColumnToContents(2);
+    m_status->setText(m_files.empty()
+                          ? tr("No .npz files in %1").arg(m_folder)
+                          : tr("%1 graphs in %2; reading counts…")
+                                .arg(grouped(static_cast<qint64>(m_files.size())), m_folder));
+    emit scanned(static_cast<int>(m_files.size()));
+    if (m_files.empty()) {
+        emit countsLoaded();
+        return;
+    }
+    QStringList paths;
+    for (const DatasetFile& f : m_files)
+        if (f.error.empty()) paths << QString::fromStdString(f.path);
+    m_countJob = m_runner->submit(QStringLiteral("dataset-counts"), [paths](JobControl& control) {
+        QVector<FileCounts> batch;
+        for (int i = 0; i < paths.size() && !control.cancelled(); ++i) {
+            FileCounts c;
+            c.path = paths[i];
+            try {
+                NpzArchive a(paths[i].toStdString());
+                const NpyHeader nodes = a.header("node_feat");
+                const NpyHeader runtimes = a.header("config_runtime");
+                c.nodes = nodes.shape.empty() ? 0 : nodes.shape[0];
+                c.configs = runtimes.shape.empty() ? 0 : runtimes.shape[0];
+            } catch (const std::exception& e) {
+                c.error = QString::fromStdString(e.what());
+            }
+            batch.push_back(c);
+            if (batch.size() >= kHeaderBatch) {
+                control.post(QVariant::fromValue(batch));
+                batch.clear();
+            }
+            control.setProgress(static_cast<double>(i + 1) / paths.size());
+        }
+        if (!batch.isEmpty()) control.post(QVariant::fromValue(batch));
+        return QVariant();
+    });
+}
+
+void DatasetBrowser::applyCounts(const QVariant& value) {
+    const auto batch = value.value<QVector<FileCounts>>();
+    for (const FileCounts& c : batch) {
+        QStandardItem* name = m_rowOfPath.value(c.path);
+        if (!name) continue;
+        QStandardItem* parent = name->parent();
+        QStandardItem* nodes =
+            parent ? parent->child(name->row(), 1) : m_model->item(name->row(), 1);
+        QStandardItem* configs =
+            parent ? parent->child(name->row(), 2) : m_model->item(name->row(), 2);
+        if (!c.error.isEmpty()) {
+            nodes->setText(QStringLiteral("!"));
+            name->setToolTip(c.error);
+            name->setForeground(QColor(0xb7, 0x1c, 0x1c));
+            continue;
+        }
+        nodes->setText(grouped(c.nodes));
+        configs->setText(grouped(c.configs));
+    }
+}
+
+void DatasetBrowser::selectFile(const QString& path) {
+    QStandardItem* item = m_rowOfPath.value(path);
+    if (!item) return;
+    const QModelIndex index = m_proxy->mapFromSource(item->index());
+    if (!index.isValid()) return;
+    m_view->scrollTo(index);
+    m_view->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+QString DatasetBrowser::rowText(const QString& path) const {
+    QStandardItem* name = m_rowOfPath.value(path);
+    if (!name) return {};
+    QStandardItem* parent = name->parent();
+    auto cell = [&](int col) {
+        return parent ? parent->child(name->row(), col)->text()
+                      : m_model->item(name->row(), col)->text();
+    };
+    return name->text() + QStringLiteral(" | ") + cell(1) + QStringLiteral(" | ") + cell(2);
+}
+
+}  // namespace tpg

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <QHash>
+#include <QWidget>
+
+#include "DatasetIndex.h"
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QStandardItem;
+class QStandardItemModel;
+class QTreeView;
+
+namespace tpg {
+
+class JobRunner;
+
+// A dataset folder as a tree: collection / split / graph, with node and config counts.
+// The folder is scanned in the background, then each file's counts are read from its array
+// headers (only the zip directory and two .npy headers per file), in batches, also in the
+// background. Filterable by name.
+class DatasetBrowser : public QWidget {
+    Q_OBJECT
+public:
+    explicit DatasetBrowser(JobRunner* runner, QWidget* parent = nullptr);
+
+    void openFolder(const QString& dir);
+    QString folder() const { return m_folder; }
+    const std::vector<DatasetFile>& files() const { return m_files; }
+    bool isBusy() const;
+    // Highlights the row of `path` (when listed) without emitting fileActivated.
+    void selectFile(const QString& path);
+    QTreeView* view() const { return m_view; }
+    QLineEdit* filterEdit() const { return m_filterEdit; }
+    QStandardItemModel* model() const { return m_model; }
+    // Text of the row for `path`: "name | nodes | configs" ("" when not listed).
+    QString rowText(const QString& path) const;
+
+signals:
+    void fileActivated(const QString& path);
+    void scanned(int files);  // the tree is listed (counts still loading)
+    void countsLoaded();      // every file's counts are read
+    void scanFailed(const QString& message);
+
+private:
+    void populate();
+    void applyCounts(const QVariant& batch);
+
+    JobRunner* m_runner;
+    QString m_folder;
+    std::vector<DatasetFile> m_files;
+    QHash<QString, QStandardItem*> m_rowOfPath;  // name item of each file row
+    quint64 m_scanJob = 0;
+    quint64 m_countJob = 0;
+    QLineEdit* m_filterEdit;
+    QLabel* m_status;
+    QStandardItemModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTreeView* m_view;
+};
+
+}  // namespace tpg

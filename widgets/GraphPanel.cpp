@@ -1,0 +1,421 @@
+#include "GraphPanel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "GraphScene.h"
+#include "GraphView.h"
+#include "GraphvizLayout.h"
+#include "JobRunner.h"
+#include "OpCategory.h"
+#include "SceneExport.h"
+
+namespace tpg {
+
+namespace {
+
+constexpr double kZoomStep = 1.25;
+const QString kLayoutLane = QStringLiteral("layout");
+
+QString grouped(int64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
+}
+
+QToolButton* toolButton(QWidget* parent, const QString& text, const QString& tip) {
+    auto* b = new QToolButton(parent);
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    return b;
+}
+
+QString legendHtml() {
+    QString html;
+    for (int i = 0; i < kNumOpCategories - 1; ++i) {  // "unknown opcode" is rare: left out
+        const auto c = static_cast<OpCategory>(i);
+        html += QStringLiteral(
+                    "<span style='background:%1; border:1px solid "
+                    "#888'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp; ")
+                    .arg(opCategoryColor(c).name(), opCategoryName(c));
+    }
+    html += QStringLiteral(
+        "<span style='background:#c62828; "
+        "color:white'><b>&nbsp;CFG&nbsp;</b></span>&nbsp;configurable&nbsp;&nbsp; "
+        "<span style='color:#2e7d32'><b>—</b></span>&nbsp;operands&nbsp; "
+        "<span style='color:#e65c00'><b>—</b></span>&nbsp;users&nbsp; "
+        "<span style='background:#ffb300'>&nbsp;&nbsp;&nbsp;</span>&nbsp;set by chosen config");
+    return html;
+}
+
+}  // namespace
+
+GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
+    : QWidget(parent), m_runner(layoutRunner) {
+    m_scene = new GraphScene(this);
+    m_view = new GraphView(this);
+    m_view->setScene(m_scene);
+    m_view->miniMap()->setScene(m_scene);
+
+    m_back = toolButton(this, tr("◀ Back"), tr("Previous view"));
+    m_mode = new QComboBox(this);
+    m_mode->addItem(tr("Whole graph"), static_cast<int>(ViewMode::Whole));
+    m_mode->addItem(tr("Computations"), static_cast<int>(ViewMode::Computations));
+    m_mode->addItem(tr("One computation"), static_cast<int>(ViewMode::Computation));
+    m_mode->addItem(tr("Neighbourhood"), static_cast<int>(ViewMode::Neighbourhood));
+    m_mode->addItem(tr("Configurable skeleton"), static_cast<int>(ViewMode::Skeleton));
+    m_mode->setToolTip(tr("What to draw: big graphs are drawn a part at a time"));
+    m_computation = new QSpinBox(this);
+    m_computation->setPrefix(tr("computation "));
+    m_computation->setToolTip(tr("HLO computation (from node_splits)"));
+    m_hops = new QSpinBox(this);
+    m_hops->setRange(1, vizlimits::kMaxHops);
+    m_hops->setValue(vizlimits::kDefaultHops);
+    m_hops->setSuffix(tr(" hops"));
+    m_hops->setToolTip(tr("Neighbourhood radius, in edges, both directions"));
+    m_search = new QLineEdit(this);
+    m_search->setPlaceholderText(tr("Find node id or opcode"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setToolTip(
+        tr("A node id (12 or #12) or part of an opcode name; Enter for the next match"));
+    m_search->setMaximumWidth(220);
+    auto* fit = toolButton(this, tr("Fit"), tr("Fit the drawing in the window"));
+    auto* actual = toolButton(this, tr("1:1"), tr("Actual size"));
+    auto* zoomIn = toolButton(this, tr("+"), tr("Zoom in"));
+    auto* zoomOut = toolButton(this, tr("−"), tr("Zoom out"));
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_back);
+    bar->addWidget(new QLabel(tr("View:"), this));
+    bar->addWidget(m_mode);
+    bar->addWidget(m_computation);
+    bar->addWidget(m_hops);
+    bar->addSpacing(12);
+    bar->addWidget(m_search, 1);
+    bar->addStretch(0);
+    for (QToolButton* b : {fit, actual, zoomIn, zoomOut}) bar->addWidget(b);
+
+    m_legend = new QLabel(legendHtml(), this);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+    QFont small = m_legend->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    m_legend->setFont(small);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 3px; }"));
+    m_note->hide();
+    m_busy = new QLabel(m_view);
+    m_busy->setStyleSheet(
+        QStringLiteral("QLabel { background: rgba(21,101,192,220); color: white; padding: 6px; "
+                       "border-radius: 4px; }"));
+    m_busy->move(12, 12);
+    m_busy->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(3);
+    layout->addLayout(bar);
+    layout->addWidget(m_legend);
+    layout->addWidget(m_note);
+    layout->addWidget(m_view, 1);
+
+    connect(fit, &QToolButton::clicked, m_view, &GraphView::fitAll);
+    connect(actual, &QToolButton::clicked, m_view, &GraphView::actualSize);
+    connect(zoomIn, &QToolButton::clicked, this, [this] { m_view->zoomBy(kZoomStep); });
+    connect(zoomOut, &QToolButton::clicked, this, [this] { m_view->zoomBy(1.0 / kZoomStep); });
+    connect(m_back, &QToolButton::clicked, this, &GraphPanel::goBack);
+    connect(m_mode, &QComboBox::activated, this, [this](int index) {
+        ViewSpec spec;
+        spec.mode = static_cast<ViewMode>(m_mode->itemData(index).toInt());
+        spec.hops = m_hops->value();
+        const int32_t sel = m_scene->selectedNode();
+        if (spec.mode == ViewMode::Computation)
+            spec.computation = sel >= 0 ? m_graph.computationOf(sel) : m_computation->value();
+        if (spec.mode == ViewMode::Neighbourhood) {
+            spec.center = sel >= 0 ? sel : defaultCenter();
+            m_selectAfterLayout = spec.center;
+        }
+        requestView(spec);
+    });
+    connect(m_computation, &QSpinBox::editingFinished, this, [this] {
+        if (m_spec.mode != ViewMode::Computation || m_computation->value() == m_spec.computation)
+            return;
+        ViewSpec spec = m_spec;
+        spec.computation = m_computation->value();
+        requestView(spec);
+    });
+    connect(m_hops, &QSpinBox::valueChanged, this, [this](int hops) {
+        if (m_spec.mode != ViewMode::Neighbourhood || hops == m_spec.hops) return;
+        ViewSpec spec = m_spec;
+        spec.hops = hops;
+        m_selectAfterLayout = spec.center;
+        requestView(spec);
+    });
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (text.isEmpty()) {
+            m_matches.clear();
+            m_scene->setSearchMatches({});
+        }
+    });
+
+    connect(m_scene, &GraphScene::nodeSelected, this, &GraphPanel::nodeSelected);
+    connect(m_scene, &GraphScene::nodeActivated, this, [this](int node) {
+        ViewSpec spec;
+        spec.mode = ViewMode::Neighbourhood;
+        spec.center = node;
+        spec.hops = m_hops->value();
+        m_selectAfterLayout = node;
+        requestView(spec);
+    });
+    connect(m_scene, &GraphScene::summaryActivated, m_scene, &GraphScene::nodeActivated);
+    connect(m_scene, &GraphScene::computationActivated, this, [this](int computation) {
+        ViewSpec spec;
+        spec.mode = ViewMode::Computation;
+        spec.computation = computation;
+        requestView(spec);
+    });
+
+    connect(m_runner, &JobRunner::finished, this, &GraphPanel::onLayoutFinished);
+    connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id != m_layoutJob) return;
+        m_layoutJob = 0;
+        m_busy->hide();
+        emit statusMessage(tr("Layout failed: %1").arg(message));
+        emit layoutFailed(message);
+    });
+    syncControls();
+}
+
+void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
+    m_graph = graph;
+    m_graphId = graphId;
+    m_history.clear();
+    m_matches.clear();
+    m_marks.clear();
+    m_selectAfterLayout = -1;
+    m_scene->setMarkedNodes({});
+    m_scene->clearView();
+    m_note->hide();
+    const auto comps = computations(graph);
+    m_computation->setRange(comps.empty() ? 0 : comps.front().index,
+                            comps.empty() ? 0 : comps.back().index);
+    m_spec = ViewSpec();
+    requestView(defaultViewSpec(graph));
+    m_history.clear();
+}
+
+void GraphPanel::clearGraph() {
+    if (m_layoutJob) m_runner->cancel(m_layoutJob);
+    m_layoutJob = 0;
+    m_graph = TpuGraph();
+    m_graphId.clear();
+    m_history.clear();
+    m_scene->setMarkedNodes({});
+    m_scene->clearView();
+    m_busy->hide();
+    m_note->hide();
+    syncControls();
+}
+
+int32_t GraphPanel::defaultCenter() const {
+    if (m_graph.isNull()) return -1;
+    if (m_graph.isLayout() && m_graph.numConfigurable() > 0)
+        return m_graph.configurableNodes().front();
+    return 0;
+}
+
+void GraphPanel::requestView(const ViewSpec& spec) {
+    if (m_graph.isNull()) return;
+    if (!(spec == m_spec) && m_scene->layout()) m_history.push_back(m_spec);
+    m_spec = spec;
+    syncControls();
+    const QString key = LayoutCache::key(m_graphId, spec);
+    if (auto cached = m_cache.find(key)) {
+        if (m_layoutJob) m_runner->cancel(m_layoutJob);
+        m_layoutJob = 0;
+        showLayout(cached);
+        return;
+    }
+    const TpuGraph graph = m_graph;
+    m_pendingKey = key;
+    // Newest request wins: the lane cancels any layout still queued or running.
+    m_layoutJob = m_runner->submit(kLayoutLane, [graph, spec](JobControl& control) -> QVariant {
+        ViewGraph view = buildViewGraph(graph, spec);
+        if (control.cancelled()) return {};
+        control.setProgress(-1, QStringLiteral("dot: %1 items").arg(view.items.size()));
+        return QVariant::fromValue(layoutWithGraphviz(std::move(view)));
+    });
+    m_busy->setText(tr("Laying out: %1…").arg(spec.describe()));
+    m_busy->adjustSize();
+    m_busy->show();
+    m_busy->raise();
+    emit statusMessage(tr("Laying out %1…").arg(spec.describe()));
+}
+
+void GraphPanel::onLayoutFinished(quint64 id, const QVariant& result) {
+    if (id != m_layoutJob) return;
+    m_layoutJob = 0;
+    auto layout = result.value<std::shared_ptr<const LayoutResult>>();
+    if (!layout) return;
+    m_cache.insert(m_pendingKey, layout);
+    showLayout(layout);
+}
+
+void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
+    m_busy->hide();
+    m_scene->showLayout(m_graph, layout);
+    m_scene->setMarkedNodes(m_marks);
+    m_view->fitAll();
+    const ViewGraph& v = layout->view;
+    m_note->setText(v.note);
+    m_note->setVisible(!v.note.isEmpty());
+    if (m_selectAfterLayout >= 0) {
+        const int32_t node = m_selectAfterLayout;
+        m_selectAfterLayout = -1;
+        if (m_scene->selectNode(node)) {
+            if (GraphNodeItem* item = m_scene->itemForNode(node)) {
+                if (m_view->zoom() < 0.6) m_view->setZoom(0.8);  // legible around the chosen node
+                m_view->centerOn(item);
+            }
+        } else {
+            showNode(node);  // not in this view: its neighbourhood
+        }
+    }
+    if (!m_matches.isEmpty()) m_scene->setSearchMatches(m_scene->findNodes(m_search->text()));
+    QString status = tr("%1: %2 nodes, %3 edges drawn")
+                         .arg(m_spec.describe(), grouped(v.nodeCount()),
+                              grouped(static_cast<int64_t>(v.edges.size())));
+    if (v.spec.mode == ViewMode::Computations)
+        status = tr("%1: %2 computations")
+                     .arg(m_spec.describe(), grouped(static_cast<int64_t>(v.items.size())));
+    status += tr(" · layout %1 ms").arg(static_cast<int>(layout->layoutMs));
+    emit statusMessage(status);
+    emit layoutReady();
+}
+
+void GraphPanel::syncControls() {
+    const bool has = !m_graph.isNull();
+    const bool multi = has && computations(m_graph).size() > 1;
+    auto enableMode = [this](ViewMode mode, bool on) {
+        const int i = m_mode->findData(static_cast<int>(mode));
+        if (auto* model = qobject_cast<QStandardItemModel*>(m_mode->model()))
+            model->item(i)->setEnabled(on);
+    };
+    enableMode(ViewMode::Computations, multi);
+    enableMode(ViewMode::Computation, multi);
+    enableMode(ViewMode::Skeleton, has && m_graph.isLayout() && m_graph.numConfigurable() > 0);
+    m_mode->setEnabled(has);
+    m_search->setEnabled(has);
+    m_mode->setCurrentIndex(m_mode->findData(static_cast<int>(m_spec.mode)));
+    m_computation->setVisible(m_spec.mode == ViewMode::Computation);
+    m_computation->blockSignals(true);
+    m_computation->setValue(m_spec.computation);
+    m_computation->blockSignals(false);
+    m_hops->setVisible(m_spec.mode == ViewMode::Neighbourhood);
+    m_hops->blockSignals(true);
+    m_hops->setValue(m_spec.hops);
+    m_hops->blockSignals(false);
+    m_back->setEnabled(!m_history.isEmpty());
+}
+
+void GraphPanel::goBack() {
+    if (m_history.isEmpty()) return;
+    const ViewSpec previous = m_history.takeLast();
+    m_selectAfterLayout = m_scene->selectedNode();
+    const auto saved = m_history;
+    requestView(previous);  // records the view it leaves...
+    m_history = saved;      // ...which going back must not
+    syncControls();
+}
+
+void GraphPanel::showNode(int32_t node) {
+    if (m_graph.isNull() || node < 0 || node >= m_graph.numNodes()) return;
+    if (m_layoutJob) {  // a view is on its way: select there (or in the neighbourhood, if not
+                        // drawn)
+        m_selectAfterLayout = node;
+        return;
+    }
+    if (m_scene->selectNode(node)) {
+        if (GraphNodeItem* item = m_scene->itemForNode(node)) {
+            if (m_view->zoom() < 0.6) m_view->setZoom(0.8);
+            m_view->centerOn(item);
+        }
+        return;
+    }
+    ViewSpec spec;
+    spec.mode = ViewMode::Neighbourhood;
+    spec.center = node;
+    spec.hops = m_hops->value();
+    m_selectAfterLayout = node;
+    requestView(spec);
+}
+
+void GraphPanel::setMarkedNodes(const QHash<int32_t, QString>& marks) {
+    m_marks = marks;
+    m_scene->setMarkedNodes(marks);
+}
+
+int GraphPanel::search(const QString& text) {
+    const QString t = text.trimmed();
+    if (m_graph.isNull() || t.isEmpty()) return 0;
+    const QVector<int32_t> matches = m_scene->findNodes(t);
+    if (matches.isEmpty()) {
+        static const QRegularExpression id(QStringLiteral("^#?(\\d+)$"));
+        const auto m = id.match(t);
+        if (m.hasMatch()) {
+            const qlonglong n = m.captured(1).toLongLong();
+            if (n >= 0 && n < m_graph.numNodes()) {
+                showNode(static_cast<int32_t>(n));
+                emit statusMessage(
+                    tr("Node %1 is not in this view: opening its neighbourhood").arg(n));
+                return 1;
+            }
+            emit statusMessage(
+                tr("No node %1: this graph has %2 nodes").arg(n).arg(grouped(m_graph.numNodes())));
+            return 0;
+        }
+        m_scene->setSearchMatches({});
+        m_matches.clear();
+        emit statusMessage(tr("No drawn node matches \"%1\"").arg(t));
+        return 0;
+    }
+    if (matches == m_matches)
+        m_matchIndex = (m_matchIndex + 1) % matches.size();  // Enter again: next
+    else
+        m_matchIndex = 0;
+    m_matches = matches;
+    m_scene->setSearchMatches(matches);
+    const int32_t node = matches[m_matchIndex];
+    m_scene->selectNode(node);
+    if (GraphNodeItem* item = m_scene->itemForNode(node)) {
+        if (m_view->zoom() < 0.6) m_view->setZoom(0.8);
+        m_view->centerOn(item);
+    }
+    emit statusMessage(
+        tr("Match %1 of %2 for \"%3\"").arg(m_matchIndex + 1).arg(matches.size()).arg(t));
+    return static_cast<int>(matches.size());
+}
+
+QString GraphPanel::exportSvg(const QString& path) {
+    return exportSceneSvg(m_scene, path,
+                          m_graph.isNull() ? QString()
+                                           : QString::fromStdString(m_graph.name()) +
+                                                 QStringLiteral(" — ") + m_spec.describe());
+}
+
+QString GraphPanel::exportPng(const QString& path) {
+    return exportScenePng(m_scene, path);
+}
+
+}  // namespace tpg

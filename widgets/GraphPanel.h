@@ -1,0 +1,93 @@
+#pragma once
+
+#include <QHash>
+#include <QVector>
+#include <QWidget>
+#include <memory>
+
+#include "LayoutCache.h"
+#include "TpuGraph.h"
+#include "ViewGraph.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QToolButton;
+
+namespace tpg {
+
+class GraphScene;
+class GraphView;
+class JobRunner;
+
+// The graph drawing with its controls: view mode (whole / computations / one computation /
+// neighbourhood / configurable skeleton), search, zoom, back. Layouts run on the given
+// runner (the application's one Graphviz thread); the newest request wins, finished layouts
+// are cached by graph + view.
+class GraphPanel : public QWidget {
+    Q_OBJECT
+public:
+    GraphPanel(JobRunner* layoutRunner, QWidget* parent = nullptr);
+
+    // `graphId` identifies the graph in the layout cache (its path, or any unique name).
+    void setGraph(const TpuGraph& graph, const QString& graphId);
+    void clearGraph();
+    const TpuGraph& graph() const { return m_graph; }
+
+    void requestView(const ViewSpec& spec);
+    const ViewSpec& currentSpec() const { return m_spec; }  // the view requested last
+    bool isLayoutPending() const { return m_layoutJob != 0; }
+    // Selects `node`: in the current drawing when it is there, else in its neighbourhood view.
+    void showNode(int32_t node);
+    void setMarkedNodes(const QHash<int32_t, QString>& marks);
+    // Searches the drawing; a node id not drawn opens its neighbourhood. Returns matches drawn.
+    int search(const QString& text);
+
+    QString exportSvg(const QString& path);
+    QString exportPng(const QString& path);
+
+    GraphScene* scene() const { return m_scene; }
+    GraphView* view() const { return m_view; }
+    QLineEdit* searchEdit() const { return m_search; }
+    const LayoutCache& cache() const { return m_cache; }
+
+signals:
+    void nodeSelected(int node);
+    void statusMessage(const QString& text);
+    void layoutReady();
+    void layoutFailed(const QString& message);
+
+private:
+    void onLayoutFinished(quint64 id, const QVariant& result);
+    void showLayout(const std::shared_ptr<const LayoutResult>& layout);
+    void syncControls();
+    void goBack();
+    int32_t defaultCenter() const;
+
+    JobRunner* m_runner;
+    TpuGraph m_graph;
+    QString m_graphId;
+    ViewSpec m_spec;
+    QVector<ViewSpec> m_history;
+    quint64 m_layoutJob = 0;
+    QString m_pendingKey;
+    int32_t m_selectAfterLayout = -1;
+    QHash<int32_t, QString> m_marks;
+    LayoutCache m_cache;
+    QVector<int32_t> m_matches;
+    int m_matchIndex = -1;
+
+    GraphScene* m_scene;
+    GraphView* m_view;
+    QComboBox* m_mode;
+    QSpinBox* m_computation;
+    QSpinBox* m_hops;
+    QLineEdit* m_search;
+    QToolButton* m_back;
+    QLabel* m_note;
+    QLabel* m_busy;
+    QLabel* m_legend;
+};
+
+}  // namespace tpg

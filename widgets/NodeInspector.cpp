@@ -1,0 +1,262 @@
+#include "NodeInspector.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QRegularExpression>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "Schema.h"
+#include "TensorText.h"
+
+namespace tpg {
+
+namespace {
+
+constexpr int kNodeRole = Qt::UserRole + 1;
+// More operands/users than this are listed as a count, so a hub node does not fill the tree.
+constexpr int kMaxListedNeighbours = 200;
+
+// node_feat columns grouped as the schema names them.
+struct FeatureGroup {
+    const char* name;
+    std::vector<std::pair<int, int>> ranges;  // [first, last] column ranges
+};
+
+const std::vector<FeatureGroup>& featureGroups() {
+    static const std::vector<FeatureGroup> g = {
+        {"general", {{0, 1}, {30, 30}, {133, 133}}},
+        {"element type", {{2, 20}}},
+        {"shape", {{21, 29}}},
+        {"layout", {{134, 139}}},
+        {"dimensions", {{31, 36}}},
+        {"window", {{37, 92}}},
+        {"convolution", {{93, 108}}},
+        {"slice", {{109, 120}}},
+        {"dynamic slice", {{121, 124}}},
+        {"padding", {{125, 132}}},
+    };
+    return g;
+}
+
+QString number(float v) {
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+        return QLocale(QLocale::English).toString(static_cast<qlonglong>(v));
+    return QString::number(static_cast<double>(v), 'g', 6);
+}
+
+QString neighbourText(const TpuGraph& g, int32_t n) {
+    return QStringLiteral("#%1 %2  %3")
+        .arg(n)
+        .arg(QString::fromStdString(g.opcodeName(n)),
+             tensorString(g.nodeFeatures(n), g.nodeFeatureWidth()));
+}
+
+}  // namespace
+
+NodeInspector::NodeInspector(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_header = new QLabel(this);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setWordWrap(true);
+    m_warning = new QLabel(this);
+    m_warning->setWordWrap(true);
+    m_warning->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 4px; }"));
+    m_warning->hide();
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Feature"), tr("Value")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->setIndentation(14);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    layout->addWidget(m_header);
+    layout->addWidget(m_warning);
+    layout->addWidget(m_tree, 1);
+    connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        const QVariant n = item->data(0, kNodeRole);
+        if (n.isValid()) emit nodeActivated(n.toInt());
+    });
+    rebuild();
+}
+
+void NodeInspector::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Names get the larger share; values are short numbers.
+    m_tree->setColumnWidth(0, std::max(120, m_tree->viewport()->width() * 62 / 100));
+}
+
+void NodeInspector::setGraph(const TpuGraph& graph) {
+    m_graph = graph;
+    m_node = -1;
+    m_config = -1;
+    rebuild();
+}
+
+void NodeInspector::showNode(int32_t node) {
+    m_node = (!m_graph.isNull() && node >= 0 && node < m_graph.numNodes()) ? node : -1;
+    rebuild();
+}
+
+void NodeInspector::setConfig(int64_t config) {
+    m_config = config;
+    rebuild();
+}
+
+void NodeInspector::rebuild() {
+    m_tree->clear();
+    m_warning->hide();
+    if (m_graph.isNull() || m_node < 0) {
+        m_header->setText(m_graph.isNull() ? tr("No graph open.")
+                                           : tr("Select a node to inspect it."));
+        return;
+    }
+    const TpuGraph& g = m_graph;
+    const QString op = QString::fromStdString(g.opcodeName(m_node));
+    const QString tensor = tensorString(g.nodeFeatures(m_node), g.nodeFeatureWidth());
+    QString header = QStringLiteral("<b>Node %1 · %2</b><br><tt>%3</tt>")
+                         .arg(m_node)
+                         .arg(op.toHtmlEscaped(), tensor.toHtmlEscaped());
+    header += QStringLiteral("<br>computation %1").arg(g.computationOf(m_node));
+    if (g.isLayout() && g.isConfigurable(m_node))
+        header += QStringLiteral(
+                      " · <span style='color:#c62828'><b>configurable</b></span> (index %1 of %2)")
+                      .arg(g.configurableIndex(m_node))
+                      .arg(g.numConfigurable());
+    m_header->setText(header);
+    if (g.nodeFeatureWidth() != schema::kNodeFeatureWidth) {
+        m_warning->setText(
+            tr("node_feat has %1 columns, not %2: a trimmed copy? Feature names are unknown, "
+               "columns are shown as col_i.")
+                .arg(g.nodeFeatureWidth())
+                .arg(schema::kNodeFeatureWidth));
+        m_warning->show();
+    }
+
+    auto* connections = new QTreeWidgetItem(m_tree, {tr("connections")});
+    const auto producers = g.producers(m_node), consumers = g.consumers(m_node);
+    for (const auto& [label, list] : {std::make_pair(tr("operands (producers)"), producers),
+                                      std::make_pair(tr("users (consumers)"), consumers)}) {
+        auto* group = new QTreeWidgetItem(connections, {label, QString::number(list.size())});
+        for (size_t i = 0; i < list.size() && i < static_cast<size_t>(kMaxListedNeighbours); ++i) {
+            auto* item = new QTreeWidgetItem(group, {neighbourText(g, list[i])});
+            item->setFirstColumnSpanned(true);
+            item->setData(0, kNodeRole, list[i]);
+            item->setToolTip(0, tr("double-click to go to node %1").arg(list[i]));
+        }
+        if (list.size() > static_cast<size_t>(kMaxListedNeighbours))
+            new QTreeWidgetItem(group, {tr("… %1 more").arg(list.size() - kMaxListedNeighbours)});
+        group->setExpanded(list.size() <= 16);
+    }
+    connections->setExpanded(true);
+    addConfigGroup();
+    addFeatureGroups();
+}
+
+void NodeInspector::addConfigGroup() {
+    const TpuGraph& g = m_graph;
+    if (m_config < 0 || m_config >= g.numConfigs()) return;
+    if (!g.isLayout()) return;  // tile configs are graph-level: shown in the configuration panel
+    const int k = g.configurableIndex(m_node);
+    if (k < 0) return;
+    auto* group = new QTreeWidgetItem(m_tree, {tr("configuration %1").arg(m_config)});
+    group->setExpanded(true);
+    const auto& table = g.layoutConfigs();
+    if (table->available() <= m_config) {
+        new QTreeWidgetItem(
+            group,
+            {tr("layouts"), tr("decoding… (%1%)").arg(static_cast<int>(table->progress() * 100))});
+        return;
+    }
+    std::vector<float> row;
+    try {
+        row = table->config(m_config);
+    } catch (const std::exception& e) {
+        new QTreeWidgetItem(group, {tr("error"), QString::fromStdString(e.what())});
+        return;
+    }
+    const int64_t w = table->width();
+    const float* f = row.data() + static_cast<int64_t>(k) * w;
+    if (w == schema::kLayoutConfigWidth) {
+        const char* names[] = {"output layout", "input layout", "kernel layout"};
+        for (int s = 0; s < 3; ++s)
+            new QTreeWidgetItem(group, {tr(names[s]), layoutString(f + s * 6, 6)});
+    } else {
+        for (int64_t i = 0; i < w; ++i)
+            new QTreeWidgetItem(group, {QStringLiteral("col_%1").arg(i), number(f[i])});
+    }
+}
+
+void NodeInspector::addFeatureGroups() {
+    const TpuGraph& g = m_graph;
+    const float* f = g.nodeFeatures(m_node);
+    const int64_t width = g.nodeFeatureWidth();
+    const auto& names = schema::nodeFeatureNames();
+    auto addGroup = [&](const QString& title, const std::vector<int>& cols) {
+        auto* group = new QTreeWidgetItem(m_tree, {title});
+        QTreeWidgetItem* zeros = nullptr;  // zero values: listed last, collapsed
+        int nonZero = 0, zero = 0;
+        for (int c : cols) {
+            const bool isZero = f[c] == 0.0f;
+            if (isZero && !zeros) zeros = new QTreeWidgetItem({tr("zero")});
+            auto* item = new QTreeWidgetItem(
+                isZero ? zeros : group,
+                {QString::fromStdString(schema::featureName(names, static_cast<int>(width), c)),
+                 number(f[c])});
+            item->setToolTip(0, tr("node_feat column %1").arg(c));
+            if (isZero) {
+                ++zero;
+                item->setForeground(0, QColor(0x88, 0x88, 0x88));
+                item->setForeground(1, QColor(0x88, 0x88, 0x88));
+            } else {
+                ++nonZero;
+            }
+        }
+        if (zeros) {
+            zeros->setText(0, tr("zero (%1)").arg(zero));
+            zeros->setForeground(0, QColor(0x88, 0x88, 0x88));
+            group->addChild(zeros);
+        }
+        group->setText(1, tr("%1 non-zero").arg(nonZero));
+        group->setExpanded(nonZero > 0);
+    };
+    if (width != schema::kNodeFeatureWidth) {
+        std::vector<int> cols(static_cast<size_t>(width));
+        for (int64_t i = 0; i < width; ++i) cols[static_cast<size_t>(i)] = static_cast<int>(i);
+        addGroup(tr("columns (names unknown)"), cols);
+        return;
+    }
+    for (const FeatureGroup& group : featureGroups()) {
+        std::vector<int> cols;
+        for (const auto& [a, b] : group.ranges)
+            for (int c = a; c <= b; ++c) cols.push_back(c);
+        addGroup(tr(group.name), cols);
+    }
+}
+
+QString NodeInspector::plainText() const {
+    QString out = m_header->text();
+    out.replace(QStringLiteral("<br>"), QStringLiteral("\n"));
+    out.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    if (m_warning->isVisibleTo(this)) out += QLatin1Char('\n') + m_warning->text();
+    std::function<void(QTreeWidgetItem*, const QString&)> walk = [&](QTreeWidgetItem* item,
+                                                                     const QString& path) {
+        const QString name =
+            item->text(0).isEmpty()
+                ? path
+                : (path.isEmpty() ? item->text(0) : path + QStringLiteral(" / ") + item->text(0));
+        out += QLatin1Char('\n') + name + QStringLiteral(": ") + item->text(1);
+        for (int i = 0; i < item->childCount(); ++i) walk(item->child(i), name);
+    };
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) walk(m_tree->topLevelItem(i), QString());
+    return out;
+}
+
+}  // namespace tpg

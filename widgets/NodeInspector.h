@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QWidget>
+
+#include "TpuGraph.h"
+
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace tpg {
+
+// Everything known about one node: its tensor as XLA prints it, its operands and users, its
+// layouts in the chosen configuration, and every node feature under its schema name, grouped
+// (shape, layout, window, convolution, slice, ...), non-zero values first.
+class NodeInspector : public QWidget {
+    Q_OBJECT
+public:
+    explicit NodeInspector(QWidget* parent = nullptr);
+
+    void setGraph(const TpuGraph& graph);
+    void showNode(int32_t node);     // -1 clears
+    void setConfig(int64_t config);  // -1: none chosen
+    int32_t node() const { return m_node; }
+
+    // The inspector's content as text (header, then "group / name: value" lines).
+    QString plainText() const;
+
+signals:
+    void nodeActivated(int node);  // an operand or user was double-clicked
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void rebuild();
+    void addConfigGroup();
+    void addFeatureGroups();
+
+    TpuGraph m_graph;
+    int32_t m_node = -1;
+    int64_t m_config = -1;
+    QLabel* m_header;
+    QLabel* m_warning;
+    QTreeWidget* m_tree;
+};
+
+}  // namespace tpg
