@@ -170,14 +170,7 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     });
 
     connect(m_scene, &GraphScene::nodeSelected, this, &GraphPanel::nodeSelected);
-    connect(m_scene, &GraphScene::nodeActivated, this, [this](int node) {
-        ViewSpec spec;
-        spec.mode = ViewMode::Neighbourhood;
-        spec.center = node;
-        spec.hops = m_hops->value();
-        m_selectAfterLayout = node;
-        requestView(spec);
-    });
+    connect(m_scene, &GraphScene::nodeActivated, this, &GraphPanel::showNeighbourhood);
     connect(m_scene, &GraphScene::summaryActivated, m_scene, &GraphScene::nodeActivated);
     connect(m_scene, &GraphScene::computationActivated, this, [this](int computation) {
         ViewSpec spec;
@@ -353,6 +346,10 @@ void GraphPanel::showNode(int32_t node) {
         }
         return;
     }
+    showNeighbourhood(node);
+}
+
+void GraphPanel::showNeighbourhood(int32_t node) {
     ViewSpec spec;
     spec.mode = ViewMode::Neighbourhood;
     spec.center = node;

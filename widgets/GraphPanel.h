@@ -59,6 +59,8 @@ signals:
     void layoutFailed(const QString& message);
 
 private:
+    // The k-hop view around `node`, with `node` selected once drawn.
+    void showNeighbourhood(int32_t node);
     void onLayoutFinished(quint64 id, const QVariant& result);
     void showLayout(const std::shared_ptr<const LayoutResult>& layout);
     void syncControls();
