@@ -86,7 +86,7 @@ void HloGraphBuilder::beginComputation() {
     m_splits.push_back(size());
 }
 
-int32_t HloGraphBuilder::add(int opcode, HloShape shape, const std::vector<int32_t>& operands) {
+int32_t HloGraphBuilder::add(int opcode, const HloShape& shape, const std::vector<int32_t>& operands) {
     // By value: `shape` may refer into m_shapes, which the push below can reallocate.
     if (shape.rank() > 6) throw std::logic_error("HloGraphBuilder: rank above 6");
     if (!shape.layout.empty() && static_cast<int>(shape.layout.size()) != shape.rank())

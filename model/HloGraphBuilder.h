@@ -97,7 +97,7 @@ public:
     TpuGraphData take(const std::string& name, Collection collection);
 
 private:
-    int32_t add(int opcode, HloShape shape, const std::vector<int32_t>& operands);
+    int32_t add(int opcode, const HloShape& shape, const std::vector<int32_t>& operands);
     int32_t elementwise(int opcode, HloShape shape, const std::vector<int32_t>& operands);
     std::vector<int> propagatedLayout(const std::vector<int32_t>& operands, int rank) const;
     float* row(int32_t node) { return m_features.data() + static_cast<size_t>(node) * kWidth; }

@@ -174,12 +174,12 @@ void convertTyped(const uint8_t* src, bool swap, size_t count, Dst* dst) {
         for (size_t i = 0; i < count; ++i) {
             Src v;
             std::memcpy(&v, src + i * sizeof(Src), sizeof(Src));
-            dst[i] = static_cast<Dst>(v);  // NOLINT(bugprone-signed-char-misuse): int8 data is signed
+            dst[i] = static_cast<Dst>(v);
         }
         return;
     }
     for (size_t i = 0; i < count; ++i)
-        dst[i] = static_cast<Dst>(loadSwapped<Src>(src + i * sizeof(Src), true));  // NOLINT(bugprone-signed-char-misuse)
+        dst[i] = static_cast<Dst>(loadSwapped<Src>(src + i * sizeof(Src), true));
 }
 
 template <typename Dst>

@@ -243,7 +243,8 @@ struct TpuCostModel::Impl {
 
     double padRatio(const NodeInfo& x, LayoutCode l) const {
         if (x.rank == 0 || x.tuple || x.volume <= 0) return 1.0;
-        auto padded = [](int64_t d, int q) { return static_cast<double>((d + q - 1) / q * q); };
+        // Integer division on purpose: round up to whole tiles.
+        auto padded = [](int64_t d, int q) { return static_cast<double>((d + q - 1) / q * q); };  // NOLINT(bugprone-integer-division)
         const int64_t m0 = x.dims[static_cast<size_t>(dimAt(l, 0))];
         double r = padded(m0, p.tileLanes) / static_cast<double>(std::max<int64_t>(m0, 1));
         if (x.rank >= 2) {
@@ -1038,17 +1039,17 @@ std::vector<float> TpuCostModel::defaultTileConfig() const {
     const NodeInfo& o = m.at(m.tileOut);
     auto encodeTile = [&](const Impl::TileShape& t) {
         std::vector<float> c(static_cast<size_t>(schema::kTileConfigWidth), 0.0f);
-        auto write = [&](int col, int32_t node, const std::array<int64_t, 6>& b) {
+        auto write = [&](size_t col, int32_t node, const std::array<int64_t, 6>& b) {
             if (node < 0) return;
             const int r = m.at(node).rank;
             double sum = 0, prod = 1;
             for (int i = 0; i < r; ++i) {
-                c[static_cast<size_t>(col + i)] = static_cast<float>(b[static_cast<size_t>(i)]);
+                c[col + static_cast<size_t>(i)] = static_cast<float>(b[static_cast<size_t>(i)]);
                 sum += static_cast<double>(b[static_cast<size_t>(i)]);
                 prod *= static_cast<double>(b[static_cast<size_t>(i)]);
             }
-            c[static_cast<size_t>(col + 6)] = static_cast<float>(sum);
-            c[static_cast<size_t>(col + 7)] = r ? static_cast<float>(prod) : 0.0f;
+            c[col + 6] = static_cast<float>(sum);
+            c[col + 7] = r ? static_cast<float>(prod) : 0.0f;
         };
         write(m.kernelBounds, m.tileKernel, t.kernel);
         write(m.outputBounds, m.tileOut, t.out);

@@ -198,9 +198,9 @@ void ConfigPanel::showDetails() {
             const char* names[] = {"output", "input", "kernel"};
             bool allDefault = true;
             for (int s = 0; s < 3; ++s) {
-                const QString l = layoutString(f + s * 6, 6);
+                const QString l = layoutString(f + static_cast<ptrdiff_t>(s) * 6, 6);
                 item->setText(2 + s, l);
-                if (!isDefaultLayout(f + s * 6, 6)) allDefault = false;
+                if (!isDefaultLayout(f + static_cast<ptrdiff_t>(s) * 6, 6)) allDefault = false;
                 parts << QStringLiteral("%1 %2").arg(QLatin1String(names[s]), l);
             }
             if (!allDefault)

@@ -187,7 +187,7 @@ void NodeInspector::addConfigGroup() {
     if (w == schema::kLayoutConfigWidth) {
         const char* names[] = {"output layout", "input layout", "kernel layout"};
         for (int s = 0; s < 3; ++s)
-            new QTreeWidgetItem(group, {tr(names[s]), layoutString(f + s * 6, 6)});
+            new QTreeWidgetItem(group, {tr(names[s]), layoutString(f + static_cast<ptrdiff_t>(s) * 6, 6)});
     } else {
         for (int64_t i = 0; i < w; ++i)
             new QTreeWidgetItem(group, {QStringLiteral("col_%1").arg(i), number(f[i])});
