@@ -183,6 +183,27 @@ torch::Tensor CostModel::Impl::forward(const GraphTensors& t, const ConfigBatch&
     return layout ? layout->forward(t, b.config, b.violation) : tile->forward(t, b.config);
 }
 
+std::vector<int64_t> CostModel::Impl::weightsStamp() {
+    std::vector<int64_t> stamp;
+    auto add = [&](const torch::Tensor& t) {
+        stamp.push_back(reinterpret_cast<int64_t>(t.unsafeGetTensorImpl()));
+        stamp.push_back(static_cast<int64_t>(t._version()));
+    };
+    for (const auto& p : module().parameters()) add(p);
+    for (const auto& b : module().buffers()) add(b);
+    return stamp;
+}
+
+torch::Tensor CostModel::Impl::forwardCached(const GraphTensors& t, const ConfigBatch& b) {
+    if (!layout || &t != cachedTensors.get()) return forward(t, b);
+    auto stamp = weightsStamp();
+    if (!cachedShared || stamp != cachedSharedStamp) {
+        cachedShared = std::make_shared<LayoutSharedPass>(layout->sharedPass(t));
+        cachedSharedStamp = std::move(stamp);
+    }
+    return layout->forward(t, *cachedShared, b.config, b.violation);
+}
+
 int64_t CostModel::Impl::scoringBatchSize(const GraphTensors& t) const {
     const int64_t perConfigNodes =
         layout ? std::max<int64_t>(1, t.subset.numel()) : std::max<int64_t>(1, t.numNodes);
@@ -200,6 +221,7 @@ std::pair<std::shared_ptr<PreparedGraph>, std::shared_ptr<GraphTensors>> CostMod
         cachedGraph = &g.data();
         cachedPath = g.path();
         cachedNodes = g.numNodes();
+        cachedShared.reset();
     }
     return {cachedPrepared, cachedTensors};
 }
@@ -343,8 +365,9 @@ std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector
     for (size_t begin = 0; begin < configs.size(); begin += static_cast<size_t>(batch)) {
         if (cancel && cancel->cancelled()) break;
         const int64_t n = std::min<int64_t>(batch, static_cast<int64_t>(configs.size() - begin));
-        auto scores = d->forward(*tensors, d->batchForConfigs(*prepared, configs.data() + begin, n))
-                          .contiguous();
+        auto scores =
+            d->forwardCached(*tensors, d->batchForConfigs(*prepared, configs.data() + begin, n))
+                .contiguous();
         const float* s = scores.data_ptr<float>();
         for (int64_t i = 0; i < n; ++i) out[begin + static_cast<size_t>(i)] = s[i];
     }
@@ -367,7 +390,7 @@ std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progr
         ids.resize(static_cast<size_t>(n));
         std::iota(ids.begin(), ids.end(), begin);
         auto scores =
-            d->forward(*tensors, d->batchForConfigs(*prepared, ids.data(), n)).contiguous();
+            d->forwardCached(*tensors, d->batchForConfigs(*prepared, ids.data(), n)).contiguous();
         const float* s = scores.data_ptr<float>();
         for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(begin + i)] = s[i];
         if (progress) progress(begin + n, g.numConfigs());
@@ -382,7 +405,7 @@ std::vector<double> CostModel::scoreRows(const TpuGraph& g, const float* rows,
     torch::NoGradGuard noGrad;
     d->module().eval();
     auto [prepared, tensors] = d->cached(g);
-    auto scores = d->forward(*tensors, d->batchForRows(*prepared, rows, count)).contiguous();
+    auto scores = d->forwardCached(*tensors, d->batchForRows(*prepared, rows, count)).contiguous();
     return std::vector<double>(scores.data_ptr<float>(), scores.data_ptr<float>() + count);
 }
 

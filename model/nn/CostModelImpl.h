@@ -33,6 +33,10 @@ struct CostModel::Impl {
     int64_t cachedNodes = -1;
     std::shared_ptr<PreparedGraph> cachedPrepared;
     std::shared_ptr<GraphTensors> cachedTensors;
+    // Layout: the config-free pass over the cached graph, valid while the weights are unchanged
+    // (weightsStamp). Scoring one config then costs only the per-config pass (~half the work).
+    std::shared_ptr<LayoutSharedPass> cachedShared;
+    std::vector<int64_t> cachedSharedStamp;
 
     void build();  // constructs the network from info
     torch::nn::Module& module();
@@ -44,6 +48,12 @@ struct CostModel::Impl {
                                 int64_t count) const;
     ConfigBatch batchForRows(const PreparedGraph& p, const float* rows, int64_t count) const;
     torch::Tensor forward(const GraphTensors& t, const ConfigBatch& b);
+    // Inference forward on the cached graph's tensors `t`, reusing (or computing) the cached
+    // config-free pass. Same scores as forward(t, b). Call under NoGradGuard with the mutex held.
+    torch::Tensor forwardCached(const GraphTensors& t, const ConfigBatch& b);
+    // Identifies the current weights: changes when any parameter or buffer is modified in place
+    // (optimizer step, load) or replaced.
+    std::vector<int64_t> weightsStamp();
     int64_t scoringBatchSize(const GraphTensors& t) const;
     // Prepared graph + tensors for `g`, from the one-entry cache when it is the same graph.
     std::pair<std::shared_ptr<PreparedGraph>, std::shared_ptr<GraphTensors>> cached(

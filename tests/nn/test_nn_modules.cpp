@@ -62,6 +62,13 @@ private slots:
             QVERIFY(torch::allclose(y, torch::nn::functional::linear(x, dense->weight, dense->bias),
                                     1e-4, 1e-5));
         }
+        {  // scoring (no grad mode) takes oneDNN's inner product for large batches
+            torch::NoGradGuard noGrad;
+            auto x = torch::randn({40, 2, 12});
+            QVERIFY(torch::allclose(dense(x),
+                                    torch::nn::functional::linear(x, dense->weight, dense->bias),
+                                    1e-4, 1e-5));
+        }
         auto x = torch::randn({32, 12}, torch::requires_grad());
         dense(x).sum().backward();
         QVERIFY(torch::allclose(x.grad(), dense->weight.sum(0).expand({32, 12}), 1e-4, 1e-5));
@@ -116,6 +123,30 @@ private slots:
         QVERIFY(torch::allclose(y[2], expected2, 1e-5, 1e-6));
     }
 
+    void sageConvScoringPathMatchesTrainingPath() {
+        // Without autograd, SageConv sums three column-block products (oneDNN inner product for
+        // large batches) instead of one product of the concatenation: same values to ~1e-6.
+        SageConv conv(8);
+        GraphEdges e;
+        e.consumer = torch::randint(0, 40, {90}, torch::kLong);
+        e.producer = torch::randint(0, 40, {90}, torch::kLong);
+        auto inverse = [](const torch::Tensor& ids) {
+            auto count = torch::bincount(ids, {}, 40).to(torch::kFloat);
+            return torch::where(count > 0, 1.0 / count, torch::zeros_like(count)).reshape({40, 1});
+        };
+        e.invProducerCount = inverse(e.consumer);
+        e.invConsumerCount = inverse(e.producer);
+        for (auto shape : {std::vector<int64_t>{40, 8}, std::vector<int64_t>{40, 3, 8}}) {
+            auto x = torch::randn(shape);
+            auto training = conv(x, e);  // grad mode: the concatenation path
+            QVERIFY(training.requires_grad());
+            torch::NoGradGuard noGrad;
+            auto scoring = conv(x, e);
+            QCOMPARE(scoring.sizes(), training.sizes());
+            QVERIFY(torch::allclose(scoring, training.detach(), 1e-4, 1e-5));
+        }
+    }
+
     void configAttentionShapeAndMixing() {
         ConfigAttention att(16, 4);
         auto x = torch::randn({6, 16});
@@ -159,6 +190,59 @@ private slots:
         auto slow = impl.forward(naive, b);
         QVERIFY2(torch::allclose(fast, slow, 1e-4, 1e-5),
                  "shared pass differs from the naive per-config pass");
+    }
+
+    void cachedScoringEqualsUncachedForward() {
+        // Scoring reuses the graph's config-free pass across calls; it must give exactly the
+        // uncached forward's scores, and be recomputed when the weights or the graph change.
+        const tpg::TpuGraph g = tiny::layoutGraph(7, 150, 12, false, 2);
+        const tpg::TpuGraph other = tiny::layoutGraph(8, 90, 6, false, 2);
+        ModelInfo info = infoFor(tpg::Collection::Layout, 140, 18);
+        info.settings.hidden = 16;
+        info.settings.layers = 2;
+        info.settings.pruneHops = -1;  // whole graph: leaves nodes outside D
+        info.settings.violationFeature = true;
+        CostModel model = CostModel::create(info);
+        auto& impl = model.impl();
+        const PreparedGraph p = impl.prepare(g);
+        const GraphTensors t = impl.makeTensors(p);
+        QVERIFY(t.haloPos.numel() > 0 && t.outsideIds.numel() > 0);  // every cached part is used
+        const std::vector<int64_t> ids{3, 0, 7, 11, 5};
+        auto uncached = [&] {  // one config per forward, as scoreRows below
+            torch::NoGradGuard noGrad;
+            std::vector<double> out;
+            for (int64_t c : ids)
+                out.push_back(impl.forward(t, impl.batchForConfigs(p, &c, 1)).item<float>());
+            return out;
+        };
+        auto near = [](const std::vector<double>& a, const std::vector<double>& b) {
+            for (size_t i = 0; i < a.size(); ++i)  // batch sizes change oneDNN's blocking
+                if (std::abs(a[i] - b[i]) > 1e-5 * std::max(1.0, std::abs(b[i]))) return false;
+            return a.size() == b.size();
+        };
+        auto viaRows = [&] {  // one config at a time, as the GUI does
+            std::vector<double> out;
+            for (int64_t c : ids)
+                out.push_back(model.scoreRows(g, g.layoutConfigs()->config(c).data(), 1)[0]);
+            return out;
+        };
+        const std::vector<double> expected = uncached();
+        QVERIFY(near(model.scoreConfigs(g, ids), expected));  // computes the cache
+        QCOMPARE(viaRows(), expected);                        // reuses it: the very same values
+        const auto all = model.scoreAll(g);
+        std::vector<double> picked;
+        for (int64_t c : ids) picked.push_back(all[static_cast<size_t>(c)]);
+        QVERIFY(near(picked, expected));
+        model.scoreConfigs(other, {0, 1});  // switches the cached graph
+        QCOMPARE(viaRows(), expected);
+
+        {  // an in-place weight update (an optimizer step) invalidates the config-free pass
+            torch::NoGradGuard noGrad;
+            impl.layout->nodeEncoder->project->weight.mul_(1.5);
+        }
+        const std::vector<double> updated = uncached();
+        QVERIFY(!near(updated, expected));
+        QCOMPARE(viaRows(), updated);
     }
 
     void tileNetShapeAndAttentionOption() {

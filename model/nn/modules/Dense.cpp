@@ -7,6 +7,18 @@ namespace tpg::nn {
 namespace {
 // oneDNN takes the convolution from this batch size on (smaller batches use the native path).
 constexpr int64_t kOneDnnMinRows = 16;
+
+// x [rows, in] W^T + b (b may be undefined) -> [rows, out]
+torch::Tensor product(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b) {
+    const int64_t rows = x.size(0), in = x.size(1), out = w.size(0);
+    if (rows < kOneDnnMinRows) return b.defined() ? torch::addmm(b, x, w.t()) : torch::mm(x, w.t());
+    if (!torch::GradMode::is_enabled() && at::hasMKLDNN())
+        // Inference: oneDNN's inner product is ~2x the 1x1 convolution (measured [13000, 192] x
+        // [192, 64]: 3.9 ms vs 7.2 ms, one thread, conversions included); same values to ~1e-6.
+        return torch::mkldnn_linear(x.contiguous().to_mkldnn(), w.contiguous(), b).to_dense();
+    return torch::conv2d(x.reshape({rows, in, 1, 1}), w.reshape({out, in, 1, 1}), b)
+        .view({rows, out});
+}
 }  // namespace
 
 DenseImpl::DenseImpl(int64_t inFeatures, int64_t outFeatures) : in(inFeatures), out(outFeatures) {
@@ -21,14 +33,19 @@ DenseImpl::DenseImpl(int64_t inFeatures, int64_t outFeatures) : in(inFeatures), 
 torch::Tensor DenseImpl::forward(const torch::Tensor& x) {
     auto shape = x.sizes().vec();
     const int64_t rows = x.numel() / in;
-    torch::Tensor y;
-    if (rows < kOneDnnMinRows)
-        y = torch::addmm(bias, x.reshape({rows, in}), weight.t());
-    else
-        y = torch::conv2d(x.reshape({rows, in, 1, 1}), weight.view({out, in, 1, 1}), bias)
-                .view({rows, out});
     shape.back() = out;
-    return y.view(shape);
+    return product(x.reshape({rows, in}), weight, bias).view(shape);
+}
+
+torch::Tensor DenseImpl::forwardColumns(const torch::Tensor& x, int64_t first, bool withBias) {
+    const int64_t width = x.size(-1);
+    TORCH_CHECK(first >= 0 && first + width <= in, "Dense: columns out of range");
+    auto shape = x.sizes().vec();
+    const int64_t rows = x.numel() / width;
+    shape.back() = out;
+    return product(x.reshape({rows, width}), weight.narrow(1, first, width),
+                   withBias ? bias : torch::Tensor())
+        .view(shape);
 }
 
 }  // namespace tpg::nn

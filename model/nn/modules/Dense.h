@@ -7,11 +7,16 @@ namespace tpg::nn {
 // A fully connected layer (y = x W^T + b, initialised like torch::nn::Linear) computed as a 1x1
 // convolution: Debian's libtorch links the reference BLAS, whose sgemm is ~10x slower than the
 // oneDNN kernels convolutions use on CPU (measured: [20000, 192] x [192, 64] forward 245 ms vs
-// 20 ms). Gradients flow as for Linear.
+// 20 ms). Gradients flow as for Linear. Without grad mode (scoring), large batches use oneDNN's
+// inner product instead, which is faster still (training keeps the convolution).
 // x [..., in] -> [..., out]
 struct DenseImpl : torch::nn::Module {
     DenseImpl(int64_t in, int64_t out);
     torch::Tensor forward(const torch::Tensor& x);
+    // The part of forward from input columns [first, first + width) alone (plus the bias when
+    // withBias): forward([a, b]) == forwardColumns(a, 0, true) + forwardColumns(b, a's width,
+    // false), without materialising the concatenation. x [..., width] -> [..., out]
+    torch::Tensor forwardColumns(const torch::Tensor& x, int64_t first, bool withBias);
 
     int64_t in, out;
     torch::Tensor weight;  // [out, in]

@@ -15,41 +15,57 @@ LayoutCostNetImpl::LayoutCostNetImpl(const CostNetOptions& o) : options(o) {
     head = register_module("head", Mlp(h, h, 1));
 }
 
-torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const torch::Tensor& config,
-                                         const torch::Tensor& violation) {
-    const int64_t c = config.size(0);
-    // Config-free pass, shared by all configs: shared[l] is [N, H] after l layers.
+LayoutSharedPass LayoutCostNetImpl::sharedPass(const GraphTensors& g) {
+    // Config-free pass over all N nodes: shared[l] is [N, H] after l layers.
     std::vector<torch::Tensor> shared{nodeEncoder(g.x, g.opcode)};
     for (const auto& layer : *layers)
         shared.push_back(layer->as<SageConv>()->forward(shared.back(), g.full));
+    LayoutSharedPass s;
+    s.subsetInput = shared[0].index_select(0, g.subset);
+    s.configurableInput = shared[0].index_select(0, g.subset.index_select(0, g.configPos));
+    if (g.haloPos.numel() > 0)
+        for (size_t l = 1; l < shared.size(); ++l)
+            s.halo.push_back(shared[l].index_select(0, g.haloIds));
+    if (g.outsideIds.numel() > 0) {
+        auto rest = shared.back().index_select(0, g.outsideIds);  // [N - D, H]
+        s.restSum = rest.sum(0);
+        s.restMax = std::get<0>(rest.max(0));
+    }
+    return s;
+}
 
+torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const torch::Tensor& config,
+                                         const torch::Tensor& violation) {
+    return forward(g, sharedPass(g), config, violation);
+}
+
+torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const LayoutSharedPass& shared,
+                                         const torch::Tensor& config,
+                                         const torch::Tensor& violation) {
+    const int64_t c = config.size(0);
     // Per-config pass over S, node-major: [S, C, H], the fused (node, config) encoding added on
     // the configurable nodes.
-    auto z = shared[0].index_select(0, g.subset).unsqueeze(1).expand({-1, c, -1}).contiguous();
-    auto configurable =
-        shared[0].index_select(0, g.subset.index_select(0, g.configPos));  // [nc, H]
-    auto encodedByConfig = configEncoder(config);                          // [C, nc, H]
-    auto encoded = encodedByConfig.transpose(0, 1);                        // [nc, C, H]
+    auto z = shared.subsetInput.unsqueeze(1).expand({-1, c, -1}).contiguous();
+    const auto& configurable = shared.configurableInput;  // [nc, H]
+    auto encodedByConfig = configEncoder(config);         // [C, nc, H]
+    auto encoded = encodedByConfig.transpose(0, 1);       // [nc, C, H]
     auto joined =
         torch::cat({configurable.unsqueeze(1).expand({-1, c, -1}), encoded}, 2);  // [nc, C, 2H]
     z = z.index_add(0, g.configPos, fuse(joined));
-    const bool halo = g.haloPos.numel() > 0;
     for (size_t l = 0; l < layers->size(); ++l) {
         z = layers[l]->as<SageConv>()->forward(z, g.local);  // [S, C, H]
-        if (halo)  // halo nodes lack some neighbours in S: take their exact config-free value
-            z = z.index_copy(
-                0, g.haloPos,
-                shared[l + 1].index_select(0, g.haloIds).unsqueeze(1).expand({-1, c, -1}));
+        if (!shared.halo.empty())  // halo nodes lack some neighbours in S: take their exact
+                                   // config-free value
+            z = z.index_copy(0, g.haloPos, shared.halo[l].unsqueeze(1).expand({-1, c, -1}));
     }
 
     // Mean + max over all N nodes: per-config nodes D, plus the config-free rest.
     auto zd = z.index_select(0, g.dependentPos);  // [D, C, H]
     auto sum = zd.sum(0);                         // [C, H]
     auto mx = std::get<0>(zd.max(0));             // [C, H]
-    if (g.outsideIds.numel() > 0) {
-        auto rest = shared.back().index_select(0, g.outsideIds);  // [N - D, H]
-        sum = sum + rest.sum(0);
-        mx = torch::maximum(mx, std::get<0>(rest.max(0)));
+    if (shared.restSum.defined()) {
+        sum = sum + shared.restSum;
+        mx = torch::maximum(mx, shared.restMax);
     }
     // Plus two views of the configurable nodes alone: their final embeddings, and their config
     // encodings straight from the input (a skip path that makes a per-config linear model a
