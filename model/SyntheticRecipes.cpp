@@ -326,7 +326,16 @@ TpuGraphData mlp(Rng& rng, int64_t target, const std::string& name) {
     return p.b.take(name, Collection::Layout);
 }
 
-// Tile kernels: one fused computation; the root is the fusion's output.
+// Tile kernels: one fused computation; the root is the fusion's output. Their configs are
+// graph-level: no configurable nodes, no splits.
+TpuGraphData finishTileKernel(Program& p, int32_t root, const std::string& name) {
+    p.b.setRoot(root);
+    TpuGraphData d = p.b.take(name, Collection::Tile);
+    d.configurableNodes.clear();
+    d.nodeSplits.clear();
+    return d;
+}
+
 TpuGraphData convKernel(Rng& rng, const std::string& name) {
     Program p(rng, pickType(rng), false);
     const bool nchw = rng.chance(0.2);
@@ -342,11 +351,7 @@ TpuGraphData convKernel(Rng& rng, const std::string& name) {
     if (rng.chance(0.5)) y = p.b.binary("add", y, p.param(p.dims(y)));
     y = p.relu(y);
     if (rng.chance(0.3)) y = p.b.convert(y, ElementType::F32);
-    p.b.setRoot(y);
-    TpuGraphData d = p.b.take(name, Collection::Tile);
-    d.configurableNodes.clear();
-    d.nodeSplits.clear();
-    return d;
+    return finishTileKernel(p, y, name);
 }
 
 TpuGraphData dotKernel(Rng& rng, const std::string& name) {
@@ -366,11 +371,7 @@ TpuGraphData dotKernel(Rng& rng, const std::string& name) {
     else
         y = p.b.unary("tanh", y);
     if (rng.chance(0.4)) y = p.b.binary("add", y, p.param(p.dims(y)));
-    p.b.setRoot(y);
-    TpuGraphData d = p.b.take(name, Collection::Tile);
-    d.configurableNodes.clear();
-    d.nodeSplits.clear();
-    return d;
+    return finishTileKernel(p, y, name);
 }
 
 TpuGraphData softmaxKernel(Rng& rng, const std::string& name) {
@@ -388,11 +389,7 @@ TpuGraphData softmaxKernel(Rng& rng, const std::string& name) {
     }
     int32_t y = rng.chance(0.7) ? p.softmax(x, 3) : p.layerNorm(x, 3);
     if (rng.chance(0.3)) y = p.b.convert(y, ElementType::BF16);
-    p.b.setRoot(y);
-    TpuGraphData d = p.b.take(name, Collection::Tile);
-    d.configurableNodes.clear();
-    d.nodeSplits.clear();
-    return d;
+    return finishTileKernel(p, y, name);
 }
 
 }  // namespace
