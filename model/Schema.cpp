@@ -68,6 +68,13 @@ const Opcodes& opcodes() {
 
 }  // namespace
 
+int shapeRank(const float* nodeFeatureRow, int shapeDimColumn) {
+    int rank = 0;
+    for (int d = 0; d < kMaxRank; ++d)
+        if (nodeFeatureRow[shapeDimColumn + d] > 0) rank = d + 1;
+    return rank;
+}
+
 std::string opcodeName(int id) {
     const auto& o = opcodes();
     auto it = o.names.find(id);

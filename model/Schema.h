@@ -16,6 +16,10 @@ constexpr int kMaxRank = 6;  // layouts and shapes have 6 slots
 constexpr int kShapeDimColumn = 21;
 constexpr int kShapeProductColumn = 28;
 
+// Rank of a node's output tensor: the last non-zero of the six shape dimensions starting at
+// `shapeDimColumn` of a node_feat row (0 for a scalar or an unknown shape).
+int shapeRank(const float* nodeFeatureRow, int shapeDimColumn = kShapeDimColumn);
+
 // "convolution", or "unknown(123)" for an id the table does not list.
 std::string opcodeName(int id);
 int opcodeId(const std::string& name);  // -1 when unknown

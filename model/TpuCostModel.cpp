@@ -35,7 +35,7 @@ enum class OpClass : uint8_t {
 // Layouts as 21-bit codes: rank in bits 0-2, then minor-to-major dims, 3 bits each.
 using LayoutCode = uint32_t;
 constexpr LayoutCode kUnset = 0xFFFFFFFFu;
-constexpr int kMaxRank = 6;
+constexpr int kMaxRank = schema::kMaxRank;
 
 LayoutCode encode(const int* dims, int rank) {
     LayoutCode c = static_cast<LayoutCode>(rank);
@@ -357,10 +357,7 @@ TpuCostModel::TpuCostModel(const TpuGraph& graph, TpuParameters params)
         x.tuple = f[c.typeTuple] != 0.0f;
         const float bits = f[c.elementSizeInBits];
         x.elemBytes = bits > 0 ? bits / 8.0 : 4.0;
-        int rank = 0;
-        for (int i = 0; i < kMaxRank; ++i)
-            if (f[c.shapeDims + i] > 0) rank = i + 1;
-        if (x.tuple) rank = 0;
+        const int rank = x.tuple ? 0 : schema::shapeRank(f, c.shapeDims);
         x.rank = static_cast<int8_t>(rank);
         x.volume = 1;
         for (int i = 0; i < rank; ++i) {

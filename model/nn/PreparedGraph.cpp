@@ -46,10 +46,7 @@ void ColumnStats::apply(float* row) const {
 void transformNodeFeatures(const float* in, int64_t width, float* out) {
     std::copy(in, in + width, out);
     if (width == schema::kNodeFeatureWidth) {
-        int rank = 0;
-        for (int d = 0; d < schema::kMaxRank; ++d)
-            if (in[schema::kShapeDimColumn + d] > 0) rank = d + 1;
-        for (int d = rank; d < schema::kMaxRank; ++d) out[schema::kNodeLayoutColumn + d] = -1.0f;
+        for (int d = schema::shapeRank(in); d < schema::kMaxRank; ++d) out[schema::kNodeLayoutColumn + d] = -1.0f;
     }
     for (int64_t i = 0; i < width; ++i) out[i] = signedLog(out[i]);
 }
@@ -60,10 +57,7 @@ void transformTileConfig(const float* in, int64_t width, float* out) {
 
 int nodeRank(const TpuGraph& g, int64_t node) {
     if (g.nodeFeatureWidth() != schema::kNodeFeatureWidth) return 0;
-    int rank = 0;
-    for (int d = 0; d < schema::kMaxRank; ++d)
-        if (g.nodeFeature(node, schema::kShapeDimColumn + d) > 0) rank = d + 1;
-    return rank;
+    return schema::shapeRank(g.nodeFeatures(node));
 }
 
 int largestDimension(const TpuGraph& g, int64_t node) {
