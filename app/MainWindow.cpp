@@ -22,7 +22,7 @@
 
 #include "ConfigPanel.h"
 #include "DatasetBrowser.h"
-#include "GraphFile.h"
+#include "graph/GraphFile.h"
 #include "GraphPanel.h"
 #include "GraphView.h"
 #include "JobRunner.h"

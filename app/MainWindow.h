@@ -5,7 +5,7 @@
 #include <QPointer>
 #include <QStringList>
 
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 class QDockWidget;
 class QLabel;

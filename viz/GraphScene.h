@@ -8,7 +8,7 @@
 
 #include "GraphItems.h"
 #include "GraphvizLayout.h"
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 namespace tpg {
 

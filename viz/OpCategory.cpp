@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "Schema.h"
+#include "graph/Schema.h"
 
 namespace tpg {
 

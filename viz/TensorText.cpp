@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "Schema.h"
+#include "graph/Schema.h"
 
 namespace tpg {
 

@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 #include "VizLimits.h"
 
 namespace tpg {

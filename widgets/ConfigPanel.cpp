@@ -11,7 +11,7 @@
 #include <QVBoxLayout>
 
 #include "ConfigTableModel.h"
-#include "Schema.h"
+#include "graph/Schema.h"
 #include "TensorText.h"
 
 namespace tpg {

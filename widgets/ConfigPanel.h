@@ -3,7 +3,7 @@
 #include <QHash>
 #include <QWidget>
 
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 class QLabel;
 class QLineEdit;

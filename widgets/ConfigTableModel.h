@@ -3,7 +3,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 namespace tpg {
 

@@ -12,9 +12,9 @@
 #include <functional>
 #include <map>
 
-#include "Error.h"
+#include "io/Error.h"
 #include "JobRunner.h"
-#include "NpzArchive.h"
+#include "io/NpzArchive.h"
 
 namespace tpg {
 

@@ -3,7 +3,7 @@
 #include <QHash>
 #include <QWidget>
 
-#include "DatasetIndex.h"
+#include "graph/DatasetIndex.h"
 
 class QLabel;
 class QLineEdit;

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "LayoutCache.h"
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 #include "ViewGraph.h"
 
 class QComboBox;

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <functional>
 
-#include "Schema.h"
+#include "graph/Schema.h"
 #include "TensorText.h"
 
 namespace tpg {

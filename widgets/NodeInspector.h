@@ -2,7 +2,7 @@
 
 #include <QWidget>
 
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 class QLabel;
 class QTreeWidget;

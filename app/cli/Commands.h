@@ -8,10 +8,17 @@ class App;
 // tpg::FormatError (or std::exception) for bad input; main prints it as one line and exits 1.
 namespace tpg::cli {
 
+// Commands that need no model, run by `tpugraphs` itself (which links no LibTorch).
 void addInspectCommand(CLI::App& app);
 void addSynthCommand(CLI::App& app);
+
+// Commands that need the learned model, run by `tpugraphs-learn` (see LearnCommands.h).
 void addTrainCommand(CLI::App& app);
 void addEvalCommand(CLI::App& app);
 void addPredictCommand(CLI::App& app);
+
+// Parses and runs with the registered commands. Exit codes: 0 success, 1 bad input (one line on
+// stderr, prefixed "tpugraphs: "), 2 usage error. Never throws.
+int runCommandLine(CLI::App& app, int argc, char** argv);
 
 }  // namespace tpg::cli

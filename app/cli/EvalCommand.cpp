@@ -4,14 +4,15 @@
 #include <memory>
 
 #include "Commands.h"
+#include "LearnCommands.h"
 #include "CostModel.h"
-#include "DatasetIndex.h"
+#include "graph/DatasetIndex.h"
 #include "DefaultModels.h"
-#include "Error.h"
+#include "io/Error.h"
 #include "Evaluation.h"
 #include "GraphBlindLinearRanker.h"
-#include "GraphFile.h"
-#include "LinearConfigRanker.h"
+#include "graph/GraphFile.h"
+#include "synth/LinearConfigRanker.h"
 #include "PreparedGraph.h"
 #include "ProgressBar.h"
 
@@ -155,10 +156,7 @@ void run(const EvalOptions& o) {
 
 void addEvalCommand(CLI::App& app) {
     auto o = std::make_shared<EvalOptions>();
-    auto* cmd = app.add_subcommand(
-        "eval",
-        "Rank every config of a split with a model and report OPA and Kendall (layout) or "
-        "top-1/5/10 slowdown (tile), per graph and their mean");
+    auto* cmd = app.add_subcommand("eval", learnCommandDescription("eval"));
     cmd->add_option("--model", o->model,
                     "Model file (default: the built-in model of the collection's kind)");
     cmd->add_option("--data", o->data, "Dataset folder")->required();

@@ -7,10 +7,10 @@
 #include <thread>
 
 #include "Commands.h"
-#include "GraphFile.h"
-#include "NpzArchive.h"
+#include "graph/GraphFile.h"
+#include "io/NpzArchive.h"
 #include "ProgressBar.h"
-#include "Schema.h"
+#include "graph/Schema.h"
 
 namespace tpg::cli {
 
@@ -71,9 +71,11 @@ void run(const InspectOptions& o) {
         std::printf("%-14s %s%s%s%s\n", "configurable", withCommas(g.numConfigurable()).c_str(), list.empty() ? "" : " (",
                     list.c_str(), list.empty() ? "" : ")");
     }
-    const NpzEntry& ce = archive.require(g.isLayout() ? "node_config_feat" : "config_feat");
-    std::printf("%-14s %s (%s, %s bytes in file)\n", "configs", withCommas(g.numConfigs()).c_str(),
-                ce.stored ? "stored" : "deflated", withCommas(static_cast<int64_t>(ce.compressedSize)).c_str());
+    const char* configKey = g.isLayout() ? "node_config_feat" : "config_feat";
+    const NpzEntry& ce = archive.require(configKey);
+    std::printf("%-14s %s (%s%s, %s bytes in file)\n", "configs", withCommas(g.numConfigs()).c_str(),
+                ce.stored ? "stored" : "deflated", archive.header(configKey).fortranOrder ? ", Fortran order" : "",
+                withCommas(static_cast<int64_t>(ce.compressedSize)).c_str());
     std::printf("%-14s %lld columns per %s\n", "config feats", static_cast<long long>(g.configFeatureWidth()),
                 g.isLayout() ? "configurable node" : "configuration");
 
@@ -98,7 +100,7 @@ void run(const InspectOptions& o) {
                 t.start();
                 ProgressBar bar("decoding", t.numConfigs());
                 while (!t.complete() && t.error().empty()) {
-                    bar.update(t.available());
+                    bar.update(static_cast<int64_t>(t.progress() * static_cast<double>(t.numConfigs())));
                     std::this_thread::sleep_for(std::chrono::milliseconds(50));
                 }
                 t.wait();

@@ -7,13 +7,14 @@
 #include <optional>
 
 #include "Commands.h"
+#include "LearnCommands.h"
 #include "CostModel.h"
-#include "DatasetIndex.h"
+#include "graph/DatasetIndex.h"
 #include "DefaultModels.h"
-#include "Error.h"
+#include "io/Error.h"
 #include "Evaluation.h"
-#include "GraphFile.h"
-#include "Metrics.h"
+#include "graph/GraphFile.h"
+#include "metrics/Metrics.h"
 #include "NnLimits.h"
 #include "ProgressBar.h"
 
@@ -126,14 +127,12 @@ void run(const PredictOptions& o) {
 
 void addPredictCommand(CLI::App& app) {
     auto o = std::make_shared<PredictOptions>();
-    auto* cmd = app.add_subcommand("predict",
-                                   "Rank the configs of every file and write the competition CSV "
-                                   "(ID,TopConfigs; best first: all configs for "
-                                   "layout, 5 for tile).\nModels: a model file holds one kind "
-                                   "(layout or tile). Give --model once or twice (the "
-                                   "kind is read from the file), or --layout-model / --tile-model "
-                                   "to be explicit. A kind present in the data "
-                                   "without a model uses the built-in default model.");
+    auto* cmd = app.add_subcommand(
+        "predict", std::string(learnCommandDescription("predict")) +
+                       ".\nModels: a model file holds one kind (layout or tile). Give --model once "
+                       "or twice (the kind is read from the file), or --layout-model / "
+                       "--tile-model to be explicit. A kind present in the data without a model "
+                       "uses the built-in default model.");
     cmd->add_option("--data", o->data, "Dataset folder or one .npz file")->required();
     cmd->add_option("--out", o->out, "CSV to write")->required();
     cmd->add_option("--model", o->models,

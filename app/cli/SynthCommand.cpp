@@ -9,10 +9,10 @@
 #include <stdexcept>
 
 #include "Commands.h"
-#include "Error.h"
-#include "Limits.h"
+#include "io/Error.h"
+#include "io/Limits.h"
 #include "ProgressBar.h"
-#include "SyntheticDataset.h"
+#include "synth/SyntheticDataset.h"
 
 namespace tpg::cli {
 

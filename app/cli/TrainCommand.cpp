@@ -4,7 +4,8 @@
 #include <memory>
 
 #include "Commands.h"
-#include "Error.h"
+#include "LearnCommands.h"
+#include "io/Error.h"
 #include "ProgressBar.h"
 #include "Trainer.h"
 
@@ -121,8 +122,7 @@ void run(TrainOptions& o) {
 void addTrainCommand(CLI::App& app) {
     auto o = std::make_shared<TrainOptions>();
     nn::TrainSettings& s = o->settings;
-    auto* cmd = app.add_subcommand(
-        "train", "Train a layout or tile cost model (GraphSAGE) on a dataset folder");
+    auto* cmd = app.add_subcommand("train", learnCommandDescription("train"));
     cmd->add_option("--data", s.dataDir, "Dataset folder (with npz/{tile,layout}/... below it)")
         ->required();
     cmd->add_option("--collection", s.collection,

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "CostModelImpl.h"
-#include "Error.h"
+#include "io/Error.h"
 #include "NnLimits.h"
 
 namespace tpg::nn {

@@ -7,7 +7,7 @@
 
 #include "CancelToken.h"
 #include "ModelInfo.h"
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 namespace tpg::nn {
 

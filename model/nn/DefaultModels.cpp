@@ -1,6 +1,6 @@
 #include "DefaultModels.h"
 
-#include "Error.h"
+#include "io/Error.h"
 
 namespace tpg::nn {
 

@@ -5,8 +5,8 @@
 #include <numeric>
 #include <random>
 
-#include "GraphFile.h"
-#include "Metrics.h"
+#include "graph/GraphFile.h"
+#include "metrics/Metrics.h"
 #include "NnLimits.h"
 #include "PreparedGraph.h"
 

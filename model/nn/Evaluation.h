@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "CancelToken.h"
-#include "DatasetIndex.h"
+#include "graph/DatasetIndex.h"
 #include "ModelInfo.h"
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 namespace tpg::nn {
 

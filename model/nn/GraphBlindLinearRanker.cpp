@@ -5,10 +5,10 @@
 #include <numeric>
 #include <random>
 
-#include "Error.h"
+#include "io/Error.h"
 #include "NnLimits.h"
 #include "PreparedGraph.h"
-#include "Schema.h"
+#include "graph/Schema.h"
 
 namespace tpg::nn {
 

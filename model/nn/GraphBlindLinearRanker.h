@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 namespace tpg::nn {
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "Error.h"
+#include "io/Error.h"
 #include "NnLimits.h"
 
 namespace tpg::nn {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "PreparedGraph.h"
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 namespace tpg::nn {
 

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <unordered_map>
 
-#include "Error.h"
+#include "io/Error.h"
 #include "NnLimits.h"
-#include "Schema.h"
+#include "graph/Schema.h"
 
 namespace tpg::nn {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "TpuGraph.h"
+#include "graph/TpuGraph.h"
 
 // The torch-free half of the cost model's input pipeline: graph pruning, feature transforms,
 // normalisation statistics and per-config summary features. Shared by the GNN, the graph-blind

@@ -13,10 +13,10 @@
 #include <unordered_map>
 
 #include "CostModelImpl.h"
-#include "DatasetIndex.h"
-#include "Error.h"
+#include "graph/DatasetIndex.h"
+#include "io/Error.h"
 #include "Evaluation.h"
-#include "GraphFile.h"
+#include "graph/GraphFile.h"
 #include "modules/RankingLosses.h"
 
 namespace tpg::nn {

@@ -17,7 +17,7 @@
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
 #include "DatasetBrowser.h"
-#include "GraphFile.h"
+#include "graph/GraphFile.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
 #include "JobRunner.h"

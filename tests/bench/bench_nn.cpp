@@ -17,7 +17,7 @@
 
 #include "CostModel.h"
 #include "PreparedGraph.h"
-#include "SyntheticDataset.h"
+#include "synth/SyntheticDataset.h"
 #include "Trainer.h"
 
 using namespace tpg;

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <exception>
 
-#include "GraphFile.h"
+#include "graph/GraphFile.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "GraphFile.h"
-#include "SyntheticDataset.h"
+#include "graph/GraphFile.h"
+#include "synth/SyntheticDataset.h"
 
 using namespace tpg;
 using namespace tpg::synth;

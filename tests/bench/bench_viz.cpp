@@ -23,7 +23,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "GraphFile.h"
+#include "graph/GraphFile.h"
 #include "GraphScene.h"
 #include "GraphView.h"
 #include "GraphvizLayout.h"

@@ -1,7 +1,7 @@
 #include <QtTest>
 
-#include "DatasetIndex.h"
-#include "Error.h"
+#include "graph/DatasetIndex.h"
+#include "io/Error.h"
 
 using namespace tpg;
 

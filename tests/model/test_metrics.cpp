@@ -3,7 +3,7 @@
 #include <cmath>
 #include <random>
 
-#include "Metrics.h"
+#include "metrics/Metrics.h"
 
 using namespace tpg::metrics;
 

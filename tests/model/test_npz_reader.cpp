@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <cstring>
 
-#include "Error.h"
-#include "GraphFile.h"
-#include "NpzArchive.h"
-#include "Schema.h"
+#include "io/Error.h"
+#include "graph/GraphFile.h"
+#include "io/NpzArchive.h"
+#include "graph/Schema.h"
 
 using namespace tpg;
 
@@ -42,6 +42,48 @@ void expectSameGraph(const TpuGraph& a, const TpuGraph& b) {
 class TestNpzReader : public QObject {
     Q_OBJECT
 private slots:
+    void fortranOrderReadsAsCOrder_data() {
+        QTest::addColumn<QString>("fortranFile");
+        QTest::addColumn<QString>("cFile");
+        QTest::newRow("layout stored") << "layout_fortran_savez.npz" << "layout_c_order.npz";
+        QTest::newRow("layout deflated") << "layout_fortran_compressed.npz" << "layout_c_order.npz";
+        QTest::newRow("tile stored") << "tile_fortran_savez.npz" << "tile_c_order.npz";
+        QTest::newRow("tile deflated") << "tile_fortran_compressed.npz" << "tile_c_order.npz";
+        QTest::newRow("trimmed int8 configs") << "layout_trimmed_fortran.npz" << "layout_trimmed_fortran_twin.npz";
+        QTest::newRow("3,000 configs in 16+ column blocks")
+            << "layout_many_configs_fortran.npz" << "layout_many_configs_c.npz";
+    }
+    void fortranOrderReadsAsCOrder() {
+        QFETCH(QString, fortranFile);
+        QFETCH(QString, cFile);
+        auto f = loadTpuGraph(good(fortranFile.toUtf8().constData()));
+        auto c = loadTpuGraph(good(cFile.toUtf8().constData()));
+        expectSameGraph(f, c);
+        if (f.isLayout()) {
+            // Column-major configs cannot be read row by row: decoded once, like a deflated entry.
+            QCOMPARE(f.layoutConfigs()->mode(), LayoutConfigTable::Mode::Decoded);
+            QCOMPARE(f.layoutConfigs()->countDistinct(), c.layoutConfigs()->countDistinct());
+            QCOMPARE(f.layoutConfigs()->config(f.numConfigs() - 1), c.layoutConfigs()->config(c.numConfigs() - 1));
+        }
+    }
+    void trimmedFortranCommunityCopyOpens() {
+        auto g = loadTpuGraph(good("layout_trimmed_fortran.npz"));
+        QCOMPARE(g.nodeFeatureWidth(), int64_t{70});
+        QCOMPARE(g.configFeatureWidth(), int64_t{10});
+        QCOMPARE(g.warnings().size(), size_t{2});
+        QVERIFY(QString::fromStdString(g.warnings()[0]).contains("70 columns"));
+        g.layoutConfigs()->wait();
+        QCOMPARE(g.layoutConfigs()->progress(), 1.0);
+        QCOMPARE(g.layoutConfigs()->encoding(), CompactMatrix::Encoding::Nibble);
+    }
+    void fortranDecodeCanBeCancelled() {
+        LoadOptions lo;
+        lo.deferDecoding = true;
+        auto g = loadTpuGraph(good("layout_many_configs_fortran.npz"), lo);
+        g.layoutConfigs()->cancel();
+        QVERIFY_THROWS_EXCEPTION(FormatError, g.layoutConfigs()->wait());
+        QVERIFY(QString::fromStdString(g.layoutConfigs()->error()).contains("cancelled"));
+    }
     void storedLayoutReadsOnDemand() {
         auto g = loadTpuGraph(good("layout_savez.npz"));
         QVERIFY(g.isLayout());

@@ -1,8 +1,8 @@
 #include <QtTest>
 
-#include "Error.h"
-#include "Schema.h"
-#include "TpuGraph.h"
+#include "io/Error.h"
+#include "graph/Schema.h"
+#include "graph/TpuGraph.h"
 
 using namespace tpg;
 

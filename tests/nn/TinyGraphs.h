@@ -12,10 +12,10 @@
 #include <random>
 #include <string>
 
-#include "CompactMatrix.h"
-#include "GraphFile.h"
-#include "Schema.h"
-#include "TpuGraph.h"
+#include "io/CompactMatrix.h"
+#include "graph/GraphFile.h"
+#include "graph/Schema.h"
+#include "graph/TpuGraph.h"
 
 namespace tiny {
 

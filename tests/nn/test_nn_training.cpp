@@ -6,12 +6,12 @@
 #include <fstream>
 
 #include "CostModel.h"
-#include "DatasetIndex.h"
+#include "graph/DatasetIndex.h"
 #include "DefaultModels.h"
-#include "Error.h"
+#include "io/Error.h"
 #include "Evaluation.h"
 #include "GraphBlindLinearRanker.h"
-#include "GraphFile.h"
+#include "graph/GraphFile.h"
 #include "PreparedGraph.h"
 #include "TinyGraphs.h"
 #include "Trainer.h"

@@ -1,9 +1,9 @@
 #include <QtTest>
 #include <set>
 
-#include "ConfigSampler.h"
-#include "SyntheticDataset.h"
-#include "TpuCostModel.h"
+#include "synth/ConfigSampler.h"
+#include "synth/SyntheticDataset.h"
+#include "synth/TpuCostModel.h"
 
 using namespace tpg;
 using namespace tpg::synth;

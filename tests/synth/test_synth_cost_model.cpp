@@ -2,10 +2,10 @@
 #include <cmath>
 #include <numeric>
 
-#include "Error.h"
-#include "HloGraphBuilder.h"
-#include "SyntheticDataset.h"
-#include "TpuCostModel.h"
+#include "io/Error.h"
+#include "synth/HloGraphBuilder.h"
+#include "synth/SyntheticDataset.h"
+#include "synth/TpuCostModel.h"
 
 using namespace tpg;
 using namespace tpg::synth;

@@ -2,15 +2,15 @@
 #include <filesystem>
 #include <set>
 
-#include "DatasetIndex.h"
-#include "Error.h"
-#include "GraphFile.h"
-#include "LinearConfigRanker.h"
-#include "Metrics.h"
-#include "NpyFormat.h"
-#include "NpzArchive.h"
-#include "SyntheticDataset.h"
-#include "TpuCostModel.h"
+#include "graph/DatasetIndex.h"
+#include "io/Error.h"
+#include "graph/GraphFile.h"
+#include "synth/LinearConfigRanker.h"
+#include "metrics/Metrics.h"
+#include "io/NpyFormat.h"
+#include "io/NpzArchive.h"
+#include "synth/SyntheticDataset.h"
+#include "synth/TpuCostModel.h"
 
 using namespace tpg;
 using namespace tpg::synth;

@@ -2,11 +2,11 @@
 #include <cmath>
 #include <set>
 
-#include "HloGraphBuilder.h"
-#include "NodeFeatureColumns.h"
-#include "Schema.h"
-#include "SyntheticRecipes.h"
-#include "TpuGraph.h"
+#include "synth/HloGraphBuilder.h"
+#include "synth/NodeFeatureColumns.h"
+#include "graph/Schema.h"
+#include "synth/SyntheticRecipes.h"
+#include "graph/TpuGraph.h"
 
 using namespace tpg;
 using namespace tpg::synth;

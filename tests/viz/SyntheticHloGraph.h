@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "CompactMatrix.h"
-#include "LayoutConfigTable.h"
-#include "Schema.h"
-#include "TpuGraph.h"
+#include "io/CompactMatrix.h"
+#include "io/LayoutConfigTable.h"
+#include "graph/Schema.h"
+#include "graph/TpuGraph.h"
 
 namespace tpg::testing {
 

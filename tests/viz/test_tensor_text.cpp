@@ -1,7 +1,7 @@
 #include <QTest>
 #include <vector>
 
-#include "Schema.h"
+#include "graph/Schema.h"
 #include "TensorText.h"
 
 using namespace tpg;

@@ -8,7 +8,7 @@
 #include <QTreeView>
 
 #include "DatasetBrowser.h"
-#include "GraphFile.h"
+#include "graph/GraphFile.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
 #include "JobRunner.h"

@@ -1,0 +1,87 @@
+#include "graph/DatasetIndex.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "io/Error.h"
+#include "graph/GraphFile.h"
+
+namespace fs = std::filesystem;
+
+namespace tpg {
+
+namespace {
+
+bool isSplit(const std::string& s) { return s == "train" || s == "valid" || s == "test"; }
+
+// Places a file by the last components of its path, when they follow the real tree.
+bool placeByPath(const fs::path& p, DatasetFile& f) {
+    std::vector<std::string> parts;
+    for (const auto& c : p.parent_path()) parts.push_back(c.string());
+    const size_t n = parts.size();
+    if (n >= 3 && parts[n - 3] == "tile" && parts[n - 2] == "xla" && isSplit(parts[n - 1])) {
+        f.kind = Collection::Tile;
+        f.source = "xla";
+        f.split = parts[n - 1];
+        f.collection = "tile:xla";
+        return true;
+    }
+    if (n >= 4 && parts[n - 4] == "layout" && (parts[n - 3] == "xla" || parts[n - 3] == "nlp") &&
+        (parts[n - 2] == "random" || parts[n - 2] == "default") && isSplit(parts[n - 1])) {
+        f.kind = Collection::Layout;
+        f.source = parts[n - 3];
+        f.search = parts[n - 2];
+        f.split = parts[n - 1];
+        f.collection = "layout:" + f.source + ":" + f.search;
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+const std::vector<std::string>& knownCollections() {
+    static const std::vector<std::string> c = {"layout:nlp:default", "layout:nlp:random", "layout:xla:default",
+                                               "layout:xla:random", "tile:xla"};
+    return c;
+}
+
+std::vector<DatasetFile> scanDataset(const std::string& dir) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throwFormatError(dir, "", "not a folder");
+    std::vector<DatasetFile> out;
+    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+    if (ec) throwFormatError(dir, "", "cannot read folder: " + ec.message());
+    for (; it != end; it.increment(ec)) {
+        if (ec) break;
+        if (!it->is_regular_file(ec) || it->path().extension() != ".npz") continue;
+        DatasetFile f;
+        f.path = it->path().string();
+        f.name = it->path().stem().string();
+        if (!placeByPath(it->path(), f)) {
+            try {
+                f.kind = detectCollection(f.path);
+                f.collection = collectionName(f.kind);
+            } catch (const FormatError& e) {
+                f.error = e.what();
+                f.collection = "unreadable";
+            }
+        }
+        out.push_back(std::move(f));
+    }
+    std::sort(out.begin(), out.end(), [](const DatasetFile& a, const DatasetFile& b) {
+        return std::tie(a.collection, a.split, a.name) < std::tie(b.collection, b.split, b.name);
+    });
+    return out;
+}
+
+std::vector<DatasetFile> selectFiles(const std::vector<DatasetFile>& files, const std::string& collection,
+                                     const std::string& split) {
+    std::vector<DatasetFile> out;
+    for (const auto& f : files)
+        if ((collection.empty() || f.collection == collection) && (split.empty() || f.split == split)) out.push_back(f);
+    return out;
+}
+
+}  // namespace tpg

@@ -1,0 +1,171 @@
+#include "io/CompactMatrix.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace tpg {
+
+namespace {
+
+// Nibble stores v + 1 for integral v in [-1, 14].
+constexpr float kNibbleMin = -1.0f;
+constexpr float kNibbleMax = 14.0f;
+
+uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 33);
+}
+
+}  // namespace
+
+CompactMatrix::CompactMatrix(int64_t cols) : m_cols(cols) {}
+
+const char* CompactMatrix::encodingName(Encoding e) {
+    switch (e) {
+        case Encoding::Nibble: return "4-bit";
+        case Encoding::Int8: return "int8";
+        case Encoding::Float32: return "float32";
+    }
+    return "?";
+}
+
+size_t CompactMatrix::rowBytes(Encoding e) const {
+    switch (e) {
+        case Encoding::Nibble: return static_cast<size_t>((m_cols + 1) / 2);
+        case Encoding::Int8: return static_cast<size_t>(m_cols);
+        case Encoding::Float32: return static_cast<size_t>(m_cols) * 4;
+    }
+    return 0;
+}
+
+size_t CompactMatrix::residentBytes() const { return m_bytes.capacity(); }
+
+void CompactMatrix::reserveRows(int64_t rows) {
+    m_reservedRows = rows;
+    m_bytes.reserve(static_cast<size_t>(rows) * rowBytes(m_encoding));
+}
+
+CompactMatrix::Encoding CompactMatrix::encodingFor(const float* v, size_t n, Encoding atLeast) {
+    Encoding e = atLeast;
+    for (size_t i = 0; i < n && e != Encoding::Float32; ++i) {
+        const float x = v[i];
+        const bool integral = std::nearbyint(x) == x;  // false for NaN
+        if (e == Encoding::Nibble && (!integral || x < kNibbleMin || x > kNibbleMax))
+            e = Encoding::Int8;
+        if (e == Encoding::Int8 && (!integral || x < -128.0f || x > 127.0f)) e = Encoding::Float32;
+    }
+    return e;
+}
+
+void CompactMatrix::reencode(Encoding e) {
+    // Row blocks at a time: the float copy of a whole table could be 8x the table.
+    constexpr int64_t kBlockRows = 1024;
+    CompactMatrix wider(m_cols);
+    wider.m_encoding = e;
+    wider.reserveRows(std::max(m_reservedRows, m_rows));
+    std::vector<float> block;
+    for (int64_t r = 0; r < m_rows; r += kBlockRows) {
+        const int64_t n = std::min(kBlockRows, m_rows - r);
+        block.resize(static_cast<size_t>(n * m_cols));
+        readRows(r, n, block.data());
+        wider.appendRows(block.data(), n);
+    }
+    *this = std::move(wider);
+}
+
+void CompactMatrix::resizeRows(int64_t rows) {
+    m_bytes.resize(static_cast<size_t>(rows) * rowBytes(m_encoding));
+    m_rows = rows;
+}
+
+void CompactMatrix::store(int64_t row, int64_t col, float v) {
+    uint8_t* r = m_bytes.data() + static_cast<size_t>(row) * rowBytes(m_encoding);
+    switch (m_encoding) {
+        case Encoding::Nibble: {
+            const auto q = static_cast<uint8_t>(static_cast<int>(v) + 1);
+            uint8_t& b = r[col >> 1];
+            b = (col & 1) ? static_cast<uint8_t>((b & 0x0f) | (q << 4)) : static_cast<uint8_t>((b & 0xf0) | q);
+            break;
+        }
+        case Encoding::Int8: r[col] = static_cast<uint8_t>(static_cast<int8_t>(v)); break;
+        case Encoding::Float32: std::memcpy(r + col * 4, &v, 4); break;
+    }
+}
+
+void CompactMatrix::writeColumns(const int64_t* cols, int64_t count, const float* values) {
+    const Encoding need = encodingFor(values, static_cast<size_t>(count * m_rows), m_encoding);
+    if (need != m_encoding) reencode(need);
+    // Row by row, so each row's bytes are touched once per block of columns.
+    for (int64_t r = 0; r < m_rows; ++r)
+        for (int64_t k = 0; k < count; ++k) store(r, cols[k], values[k * m_rows + r]);
+}
+
+void CompactMatrix::appendRows(const float* values, int64_t rows) {
+    const size_t n = static_cast<size_t>(rows * m_cols);
+    const Encoding need = encodingFor(values, n, m_encoding);
+    if (need != m_encoding) reencode(need);
+    const size_t rb = rowBytes(m_encoding);
+    const size_t start = m_bytes.size();
+    m_bytes.resize(start + rb * static_cast<size_t>(rows));
+    uint8_t* out = m_bytes.data() + start;
+    switch (m_encoding) {
+        case Encoding::Nibble:
+            for (int64_t r = 0; r < rows; ++r) {
+                const float* v = values + r * m_cols;
+                uint8_t* o = out + r * rb;
+                std::memset(o, 0, rb);
+                for (int64_t c = 0; c < m_cols; ++c) {
+                    const auto q = static_cast<uint8_t>(static_cast<int>(v[c]) + 1);
+                    o[c >> 1] |= static_cast<uint8_t>((c & 1) ? q << 4 : q);
+                }
+            }
+            break;
+        case Encoding::Int8:
+            for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(static_cast<int8_t>(values[i]));
+            break;
+        case Encoding::Float32: std::memcpy(out, values, n * 4); break;
+    }
+    m_rows += rows;
+}
+
+void CompactMatrix::readRows(int64_t begin, int64_t count, float* out) const {
+    const size_t rb = rowBytes(m_encoding);
+    const uint8_t* in = m_bytes.data() + static_cast<size_t>(begin) * rb;
+    switch (m_encoding) {
+        case Encoding::Nibble:
+            for (int64_t r = 0; r < count; ++r) {
+                const uint8_t* i = in + r * rb;
+                float* o = out + r * m_cols;
+                for (int64_t c = 0; c < m_cols; ++c) {
+                    const int q = (c & 1) ? (i[c >> 1] >> 4) : (i[c >> 1] & 0xf);
+                    o[c] = static_cast<float>(q - 1);
+                }
+            }
+            break;
+        case Encoding::Int8:
+            for (size_t k = 0; k < static_cast<size_t>(count * m_cols); ++k)
+                out[k] = static_cast<float>(static_cast<int8_t>(in[k]));
+            break;
+        case Encoding::Float32: std::memcpy(out, in, static_cast<size_t>(count * m_cols) * 4); break;
+    }
+}
+
+std::array<uint64_t, 2> CompactMatrix::rowHash(int64_t r) const {
+    const size_t rb = rowBytes(m_encoding);
+    const uint8_t* p = m_bytes.data() + static_cast<size_t>(r) * rb;
+    uint64_t a = 0x243f6a8885a308d3ULL, b = 0x13198a2e03707344ULL;
+    size_t i = 0;
+    for (; i + 8 <= rb; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        a = mix(a, w);
+        b = mix(b, w ^ 0xa4093822299f31d0ULL);
+    }
+    uint64_t tail = 0;
+    std::memcpy(&tail, p + i, rb - i);
+    return {mix(a, tail ^ rb), mix(b, tail + rb)};
+}
+
+}  // namespace tpg
