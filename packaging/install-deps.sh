@@ -11,9 +11,10 @@ packages=(
     libzip-dev zlib1g-dev
     nlohmann-json3-dev libcli11-dev
 )
-if [[ "${1:-}" == "--tests" ]]; then
-    # Test-time tools: numpy writes real fixtures; Xvfb + ImageMagick for the window screenshot.
-    packages+=(python3 python3-numpy xvfb xauth imagemagick)
+if [[ "${1:-}" == "--tests" || "${1:-}" == "--fuzz" ]]; then
+    # Test-time tools: numpy writes real fixtures; Xvfb + ImageMagick for the window screenshot;
+    # clang with its runtime (libFuzzer, sanitizers) for the reader's fuzzer.
+    packages+=(python3 python3-numpy xvfb xauth imagemagick clang libclang-rt-14-dev)
 fi
 
 missing=()

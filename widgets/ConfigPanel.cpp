@@ -157,13 +157,20 @@ void ConfigPanel::showDetails() {
     const auto& table = g.layoutConfigs();
     const int64_t w = table->width();
     const bool named = w == schema::kLayoutConfigWidth;
-    m_details->setColumnCount(named ? 5 : 2);
-    if (named)
+    if (named) {
+        m_details->setColumnCount(5);
         m_details->setHeaderLabels({tr("Config %1: node").arg(m_config), tr("Opcode"),
                                     tr("Output layout"), tr("Input layout"), tr("Kernel layout")});
-    else
-        m_details->setHeaderLabels(
-            {tr("Config %1: node").arg(m_config), tr("Values (col_0 …; names unknown: trimmed)")});
+    } else {
+        // A trimmed copy: which columns survived is unknown, so no layout is reconstructed; the
+        // raw values stand under their positions.
+        QStringList headers{tr("Config %1: node").arg(m_config)};
+        for (int64_t i = 0; i < w; ++i) headers << QStringLiteral("col_%1").arg(i);
+        m_details->setColumnCount(static_cast<int>(w) + 1);
+        m_details->setHeaderLabels(headers);
+        m_details->headerItem()->setToolTip(
+            0, tr("%1 columns per node, not 18: a trimmed copy, column names unknown").arg(w));
+    }
     if (!table->error().empty()) {
         new QTreeWidgetItem(m_details, {tr("error"), QString::fromStdString(table->error())});
         return;
@@ -208,8 +215,10 @@ void ConfigPanel::showDetails() {
                     node, tr("config %1: %2").arg(m_config).arg(parts.join(QStringLiteral(" · "))));
         } else {
             QStringList values;
-            for (int64_t i = 0; i < w; ++i) values << QString::number(static_cast<double>(f[i]));
-            item->setText(1, values.join(QStringLiteral(", ")));
+            for (int64_t i = 0; i < w; ++i) {
+                values << QString::number(static_cast<double>(f[i]));
+                item->setText(static_cast<int>(i) + 1, values.back());
+            }
             marks.insert(node,
                          tr("config %1: %2").arg(m_config).arg(values.join(QStringLiteral(", "))));
         }

@@ -40,6 +40,21 @@ std::string validationText(Collection kind, const nn::ValidationSummary& v) {
     return buf;
 }
 
+std::string epochLabel(const nn::TrainProgress& p) {
+    char buf[40];
+    if (p.epochs > 0) std::snprintf(buf, sizeof buf, "epoch %3d/%d", p.epoch, p.epochs);
+    else std::snprintf(buf, sizeof buf, "epoch %3d", p.epoch);
+    return buf;
+}
+
+std::string etaText(double seconds) {
+    if (seconds < 0) return "";
+    char buf[40];
+    const auto s = static_cast<long long>(seconds);
+    std::snprintf(buf, sizeof buf, ", ETA %lld:%02lld", s / 60, s % 60);
+    return buf;
+}
+
 void run(TrainOptions& o) {
     nn::TrainSettings& s = o.settings;
     if (!nn::parseLoss(o.loss, s.loss))
@@ -74,13 +89,12 @@ void run(TrainOptions& o) {
                 break;
             case nn::TrainProgress::Phase::Training:
                 if (barEpoch != p.epoch) {
-                    bar = std::make_unique<ProgressBar>(
-                        "epoch " + std::to_string(p.epoch) + "/" + std::to_string(p.epochs),
-                        p.steps);
+                    bar = std::make_unique<ProgressBar>(epochLabel(p), p.steps);
                     barEpoch = p.epoch;
                     trainSteps = p.steps;
                 }
-                std::snprintf(detail, sizeof detail, "loss %.4f lr %.2g", p.loss, p.learningRate);
+                std::snprintf(detail, sizeof detail, "loss %.4f lr %.2g %.0f configs/s%s", p.loss,
+                              p.learningRate, p.configsPerSecond, etaText(p.etaSeconds).c_str());
                 bar->update(p.step, detail);
                 break;
             case nn::TrainProgress::Phase::Validating:
@@ -94,9 +108,9 @@ void run(TrainOptions& o) {
                 if (bar) bar->finish();
                 bar.reset();
                 barEpoch = -1;
-                std::printf("epoch %3d/%d  loss %.4f  valid %s  %.1fs%s\n", p.epoch, p.epochs,
-                            p.loss, validationText(kind, p.validation).c_str(), p.elapsedSeconds,
-                            p.improved ? "  * saved" : "");
+                std::printf("%s  loss %.4f  valid %s  %.1fs  %.0f configs/s%s\n",
+                            epochLabel(p).c_str(), p.loss, validationText(kind, p.validation).c_str(),
+                            p.elapsedSeconds, p.configsPerSecond, p.improved ? "  * saved" : "");
                 std::fflush(stdout);
                 break;
             case nn::TrainProgress::Phase::Finished:
@@ -133,9 +147,12 @@ void addTrainCommand(CLI::App& app) {
                     "Model file to write (the best epoch; MODEL.state keeps the training state)")
         ->required();
     cmd->add_option("--minutes", s.minutes,
-                    "Wall-clock budget in minutes, validation included (0 = none)")
+                    "Wall-clock budget in minutes, validation included: the run trains until it "
+                    "is spent or validation stops improving (0 = no budget; then give --epochs)")
         ->capture_default_str();
-    cmd->add_option("--epochs", s.epochs, "Maximum epochs (one pass over the train graphs)")
+    cmd->add_option("--epochs", s.epochs,
+                    "Epoch limit (0 = none). An epoch samples every train graph's configurations "
+                    "about once (at most 16,384 per graph)")
         ->capture_default_str();
     cmd->add_option("--seed", s.seed, "Random seed (weights, shuffling, config sampling)")
         ->capture_default_str();

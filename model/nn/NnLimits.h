@@ -30,6 +30,9 @@ constexpr size_t kDefaultCacheBytes = size_t{3} << 30;
 // Validation scores at most this many configs per graph (deterministic subset) so an epoch's
 // validation stays a small fraction of training time; `eval` scores all of them.
 constexpr int64_t kDefaultValidConfigsPerGraph = 2000;
+// An epoch samples at most this many configurations of one graph: every config of a typical
+// graph once, while a 100k-config NLP graph does not make one epoch hours long.
+constexpr int64_t kEpochConfigsPerGraph = 16384;
 // Metadata block of a model file is JSON; refuse absurd lengths from a corrupt header.
 constexpr uint64_t kMaxMetadataBytes = uint64_t{16} << 20;
 // Tile competition metric: top-5 slowdown.

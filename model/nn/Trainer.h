@@ -16,8 +16,8 @@ struct TrainSettings {
     std::string dataDir;
     std::string collection;  // "layout:xla:random", "tile:xla", ... (as DatasetFile::collection)
     std::string outPath;  // best model (atomic writes); training state goes to outPath + ".state"
-    int epochs = 40;
-    double minutes = 0;  // wall-clock budget including validation; 0 = none
+    int epochs = 0;       // 0 = no limit: the time budget and early stopping end the run
+    double minutes = 10;  // wall-clock budget including validation (the primary rule); 0 = none
     uint64_t seed = 1;
     int threads = 0;  // torch intra-op threads; 0 = torch's default
     ModelSettings model;
@@ -28,7 +28,7 @@ struct TrainSettings {
     int configsPerStep =
         64;  // sampled distinct configs per graph per step (the 64-128 that works best)
     int graphsPerStep = 0;  // graphs per optimiser step; 0 = 1 for layout, 8 for tile
-    int patience = 6;       // epochs without validation gain before stopping
+    int patience = 6;       // epochs without validation gain before stopping (a plateau)
     size_t cacheBytes = limits::kDefaultCacheBytes;  // LRU budget for prepared graphs
     int64_t validConfigsPerGraph = limits::kDefaultValidConfigsPerGraph;
     double heldOutConfigFraction = 0;  // > 0: reserve this share of each train graph's configs
@@ -39,12 +39,15 @@ struct TrainSettings {
 struct TrainProgress {
     enum class Phase { Preparing, Training, Validating, EpochDone, Finished };
     Phase phase = Phase::Preparing;
-    int epoch = 0;  // 1-based
-    int epochs = 0;
+    int epoch = 0;   // 1-based
+    int epochs = 0;  // the limit; 0 = none
     int64_t step = 0, steps = 0;  // within the epoch
     double loss = 0;              // running mean of the epoch's training loss
     double learningRate = 0;
     double elapsedSeconds = 0;
+    int64_t configsSeen = 0;        // configurations trained on by this run (with repeats)
+    double configsPerSecond = 0;    // training throughput, validation excluded
+    double etaSeconds = -1;         // until the budget or the epoch limit ends the run; -1 unknown
     ValidationSummary validation;  // EpochDone: this epoch's validation
     bool improved = false;         // EpochDone: a new best model was saved
     std::string message;
@@ -62,7 +65,10 @@ struct TrainResult {
 using TrainCallback = std::function<void(const TrainProgress&)>;
 
 // Trains a layout or tile cost model on `settings.dataDir`'s train split, validating on its valid
-// split every epoch and keeping the best model at settings.outPath. Runs on the calling thread
+// split (or, without one, on held-out configs) every epoch and keeping the best model at
+// settings.outPath. An epoch sees every train graph's configurations about once (see
+// planEpoch in TrainingRun.h); the time budget is the primary stopping rule, with early
+// stopping on a validation plateau and an optional epoch limit. Runs on the calling thread
 // (a GUI calls it from a worker); polls `cancel` every step. Throws FormatError for bad input.
 TrainResult trainCostModel(const TrainSettings& settings, const TrainCallback& callback = {},
                            const CancelToken* cancel = nullptr);

@@ -116,6 +116,30 @@ private slots:
         QVERIFY(!w.configPanel()->table()->isColumnHidden(ConfigTableModel::NormalizedColumn));
     }
 
+    void trimmedFortranCommunityCopyOpens() {
+        // The shape of a real community copy: Fortran-ordered, node_feat trimmed to 70 columns,
+        // configs to 10, written by numpy.
+        const QString file = QStringLiteral(TPG_FIXTURE_DIR "/good/layout_trimmed_fortran.npz");
+        MainWindow w;
+        w.openFile(file);
+        QVERIFY(waitLoaded(w, file));
+        QCOMPARE(w.graph().nodeFeatureWidth(), int64_t{70});
+        QVERIFY(w.graph().layoutConfigs()->width() == 10);
+        QTRY_VERIFY(w.graph().layoutConfigs()->complete());
+        w.configPanel()->chooseConfig(3);
+        const QString details = w.configPanel()->detailText();
+        QVERIFY2(details.contains(QStringLiteral("col_0 | col_1")), qPrintable(details));
+        QVERIFY(details.contains(QStringLiteral("col_9")));
+        QVERIFY(!details.contains(QStringLiteral("col_10")));
+        QVERIFY(!details.contains(QStringLiteral("Output layout")));  // no layout invented
+        const int32_t node = w.graph().configurableNodes().front();
+        QVERIFY(details.contains(QStringLiteral("#%1 | ").arg(node)));
+        w.graphPanel()->showNode(node);
+        const QString text = w.inspector()->plainText();
+        QVERIFY2(text.contains(QStringLiteral("configuration 3 / col_9")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("70 columns")));
+    }
+
     void badFileShowsTheReadersMessageAndStaysUsable() {
         MainWindow w;
         w.show();

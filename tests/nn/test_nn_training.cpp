@@ -8,6 +8,7 @@
 #include "CostModel.h"
 #include "graph/DatasetIndex.h"
 #include "DefaultModels.h"
+#include "EpochPlan.h"
 #include "io/Error.h"
 #include "Evaluation.h"
 #include "GraphBlindLinearRanker.h"
@@ -303,6 +304,73 @@ private slots:
         s.model.violationFeature = true;  // falls back to 0 on trimmed widths, still trains
         QVERIFY(trainCostModel(s).saved);
         QCOMPARE(readModelInfo(s.outPath).nodeFeatureWidth, int64_t{120});
+    }
+
+    void epochSeesEveryConfigAboutOnce() {
+        TrainSettings s;
+        s.configsPerStep = 64;
+        const std::vector<int64_t> counts = {1000, 10, 100000};
+        const EpochPlan plan = planEpoch(counts, s, 1, 1);
+        // 16 steps cover 1,000 configs; a tiny graph still gets one; a huge one is capped.
+        const int64_t capped = nn::limits::kEpochConfigsPerGraph / 64;
+        QCOMPARE(static_cast<int64_t>(plan.steps.size()), 16 + 1 + capped);
+        QCOMPARE(plan.configs, 1000 + 10 + nn::limits::kEpochConfigsPerGraph);
+        std::vector<int> visits(3, 0);
+        for (const auto& step : plan.steps) {
+            QCOMPARE(step.size(), size_t{1});
+            ++visits[step[0]];
+        }
+        QCOMPARE(visits, (std::vector<int>{16, 1, static_cast<int>(capped)}));
+        QVERIFY(plan.steps != planEpoch(counts, s, 1, 2).steps);  // reshuffled per epoch
+        QVERIFY(plan.steps == planEpoch(counts, s, 1, 1).steps);  // deterministic
+        s.heldOutConfigFraction = 0.2;  // held-out configs are not trained on
+        QCOMPARE(planEpoch({1000}, s, 1, 1).steps.size(), size_t{13});
+        const EpochPlan tile = planEpoch({100, 100, 100}, s, 8, 1);  // graphs grouped per step
+        QCOMPARE(tile.steps.size(), size_t{1});
+        QCOMPARE(tile.steps[0].size(), size_t{6});
+    }
+
+    void timeBudgetIsThePrimaryStop() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("budget.tpgm"));
+        s.epochs = 0;  // no epoch limit: only the budget (3 s) ends the run
+        s.minutes = 0.05;
+        int64_t lastConfigs = 0;
+        double configsPerSecond = 0, eta = -1;
+        const TrainResult r = trainCostModel(s, [&](const TrainProgress& p) {
+            if (p.phase != TrainProgress::Phase::Training) return;
+            lastConfigs = p.configsSeen;
+            configsPerSecond = p.configsPerSecond;
+            eta = p.etaSeconds;
+        });
+        QVERIFY(r.timedOut);
+        QVERIFY(r.saved);
+        QVERIFY(!r.earlyStopped);
+        QVERIFY(r.epochsRun >= 1);
+        QVERIFY(r.seconds >= 3.0);
+        QVERIFY(lastConfigs > 0 && configsPerSecond > 0);
+        QVERIFY(eta >= 0 && eta <= 3.0);
+        s.minutes = 0;
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "give a time budget"));
+    }
+
+    void heldOutConfigsValidateWithoutValidSplit() {
+        const std::string dir = path("train_only");
+        tiny::writeDataset(dir, 2, 0, 0, 60, 10);
+        TrainSettings s = quickSettings(dir, "layout:xla:random", path("heldout.tpgm"));
+        s.epochs = 1;
+        s.heldOutConfigFraction = 0.25;
+        const TrainResult r = trainCostModel(s);
+        QVERIFY(r.saved);
+        QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
+            return w.find("validating on the train graphs' held-out configs") != std::string::npos;
+        }));
+        QVERIFY(r.best.graphs == 2);
+        s.heldOutConfigFraction = 0;
+        s.outPath = path("leaky.tpgm");
+        const TrainResult leaky = trainCostModel(s);
+        QVERIFY(std::any_of(leaky.warnings.begin(), leaky.warnings.end(), [](const std::string& w) {
+            return w.find("--held-out-configs for an honest figure") != std::string::npos;
+        }));
     }
 
     void badTrainingInputs() {

@@ -1,0 +1,388 @@
+#include "TrainingRun.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <sstream>
+
+#include "Evaluation.h"
+#include "graph/GraphFile.h"
+#include "io/Error.h"
+#include "io/NpzArchive.h"
+#include "modules/RankingLosses.h"
+
+namespace tpg::nn {
+
+// A training or validation graph ready for the network.
+struct PreparedEntry {
+    PreparedGraph prepared;
+    GraphTensors tensors;
+    size_t bytes = 0;
+};
+
+// The configs a graph trains on: one per distinct config, minus held-out ones.
+struct TrainableConfigs {
+    std::vector<int64_t> index;
+    std::vector<double> runtime;
+};
+
+namespace {
+
+size_t tensorBytes(const torch::Tensor& t) {
+    return t.defined() ? static_cast<size_t>(t.numel() * t.element_size()) : 0;
+}
+
+size_t tensorsBytes(const GraphTensors& t) {
+    size_t b = tensorBytes(t.x) + tensorBytes(t.opcode) + tensorBytes(t.subset) +
+               tensorBytes(t.haloPos) + tensorBytes(t.haloIds) + tensorBytes(t.dependentPos) +
+               tensorBytes(t.outsideIds) + tensorBytes(t.configPos);
+    for (const GraphEdges* e : {&t.full, &t.local})
+        b += tensorBytes(e->consumer) + tensorBytes(e->producer) +
+             tensorBytes(e->invProducerCount) + tensorBytes(e->invConsumerCount);
+    return b;
+}
+
+TrainableConfigs trainableConfigs(const TpuGraph& g, double heldOutFraction) {
+    const DistinctConfigs d = distinctConfigs(g);
+    std::vector<char> excluded(d.index.size(), 0);
+    if (heldOutFraction > 0)  // a group is held out when any duplicate in it is
+        for (int64_t c = 0; c < g.numConfigs(); ++c)
+            if (configHeldOut(g.name(), c, heldOutFraction))
+                excluded[static_cast<size_t>(d.groupOf[static_cast<size_t>(c)])] = 1;
+    TrainableConfigs t;
+    for (size_t i = 0; i < d.index.size(); ++i)
+        if (!excluded[i] && d.runtime[i] > 0) {
+            t.index.push_back(d.index[i]);
+            t.runtime.push_back(d.runtime[i]);
+        }
+    return t;
+}
+
+std::string describeFiles(const std::vector<DatasetFile>& files) {
+    std::map<std::string, int> counts;
+    for (const auto& f : files) counts[f.collection + (f.split.empty() ? "" : " " + f.split)]++;
+    std::string s;
+    for (const auto& [k, n] : counts)
+        s += (s.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";
+    return s.empty() ? "none" : s;
+}
+
+int64_t configCountOf(const DatasetFile& f) {
+    NpzArchive archive(f.path);
+    const NpyHeader h = archive.header("config_runtime");
+    if (h.shape.size() != 1)
+        throwFormatError(f.path, "config_runtime", "expected shape (c,), got " + h.shapeString());
+    return h.shape[0];
+}
+
+void saveRunState(const std::string& path, const ModelInfo& info, CostModel::Impl& model,
+                  torch::optim::Adam& optimizer, const RunState& s) {
+    nlohmann::json j;
+    j["model"] = modelInfoToJson(info);
+    j["epoch"] = s.epoch;
+    j["best"] = std::isfinite(s.best) ? nlohmann::json(s.best) : nlohmann::json(nullptr);
+    j["bad_epochs"] = s.badEpochs;
+    j["elapsed"] = s.elapsed;
+    j["global_step"] = s.globalStep;
+    torch::serialize::OutputArchive archive, modelArchive, optimArchive;
+    model.module().save(modelArchive);
+    optimizer.save(optimArchive);
+    archive.write("model", modelArchive);
+    archive.write("optimizer", optimArchive);
+    std::ostringstream weights;
+    archive.save_to(weights);
+    writeModelFile(path, kResumeMagic, {j.dump(), weights.str()});
+}
+
+bool loadRunState(const std::string& path, const ModelInfo& info, CostModel::Impl& model,
+                  torch::optim::Adam& optimizer, RunState& s, std::string& why) {
+    const ModelFileContents c = readModelFile(path, kResumeMagic);
+    try {
+        const auto j = nlohmann::json::parse(c.json);
+        const ModelInfo saved = modelInfoFromJson(j.at("model").get<std::string>(), path);
+        if (saved.kind != info.kind || saved.collection != info.collection ||
+            saved.nodeFeatureWidth != info.nodeFeatureWidth ||
+            saved.configWidth != info.configWidth || saved.settings != info.settings) {
+            why = path +
+                  ": saved for a different collection, widths or network settings; starting afresh";
+            return false;
+        }
+        std::istringstream in(c.weights);
+        torch::serialize::InputArchive archive, modelArchive, optimArchive;
+        archive.load_from(in);
+        archive.read("model", modelArchive);
+        archive.read("optimizer", optimArchive);
+        model.module().load(modelArchive);
+        optimizer.load(optimArchive);
+        s.epoch = j.at("epoch").get<int>();
+        s.best = j.at("best").is_null() ? -std::numeric_limits<double>::infinity()
+                                        : j.at("best").get<double>();
+        s.badEpochs = j.at("bad_epochs").get<int>();
+        s.elapsed = j.at("elapsed").get<double>();
+        s.globalStep = j.at("global_step").get<int64_t>();
+    } catch (const FormatError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throwFormatError(path, "", std::string("unreadable training state: ") + e.what());
+    }
+    return true;
+}
+
+}  // namespace
+
+// Prepared graphs by path, least recently used evicted past the byte budget (NLP layout files do
+// not all fit in memory). The entry in use is never evicted (it is held by a shared_ptr).
+class PreparedGraphCache {
+public:
+    PreparedGraphCache(CostModel::Impl& model, size_t budget) : m_model(model), m_budget(budget) {}
+
+    std::shared_ptr<PreparedEntry> get(const std::string& path) {
+        auto it = m_map.find(path);
+        if (it != m_map.end()) {
+            m_order.splice(m_order.begin(), m_order, it->second.second);
+            return it->second.first;
+        }
+        LoadOptions lo;
+        lo.backgroundConfigs = false;  // training samples configs at random: decode all now
+        auto e = std::make_shared<PreparedEntry>();
+        e->prepared = m_model.prepare(loadTpuGraph(path, lo));
+        e->tensors = m_model.makeTensors(e->prepared);
+        e->bytes = e->prepared.memoryBytes() + tensorsBytes(e->tensors);
+        m_order.push_front(path);
+        m_map[path] = {e, m_order.begin()};
+        m_bytes += e->bytes;
+        while (m_bytes > m_budget && m_order.size() > 1) {
+            const std::string victim = m_order.back();
+            m_order.pop_back();
+            m_bytes -= m_map[victim].first->bytes;
+            m_map.erase(victim);
+        }
+        return e;
+    }
+
+private:
+    CostModel::Impl& m_model;
+    size_t m_budget;
+    size_t m_bytes = 0;
+    std::list<std::string> m_order;
+    std::unordered_map<std::string,
+                       std::pair<std::shared_ptr<PreparedEntry>, std::list<std::string>::iterator>>
+        m_map;
+};
+
+TrainingData loadTrainingData(const TrainSettings& st,
+                              const std::function<void(const std::string&)>& say) {
+    TrainingData d;
+    say("scanning " + st.dataDir);
+    const auto all = scanDataset(st.dataDir);
+    d.train = selectCollection(all, st.collection, "train");
+    d.valid = selectCollection(all, st.collection, "valid");
+    if (d.train.empty())
+        throw FormatError(st.dataDir + ": no training files for collection '" + st.collection +
+                          "' (found: " + describeFiles(all) + ")");
+    if (st.maxTrainGraphs > 0 && static_cast<int64_t>(d.train.size()) > st.maxTrainGraphs)
+        d.train.resize(static_cast<size_t>(st.maxTrainGraphs));
+    if (d.valid.empty()) {
+        d.valid = d.train;
+        d.validateOnHeldOutConfigs = st.heldOutConfigFraction > 0;
+        d.warnings.push_back("no valid split for " + st.collection +
+                             (d.validateOnHeldOutConfigs
+                                  ? ": validating on the train graphs' held-out configs"
+                                  : ": validating on training graphs (hold configs out with "
+                                    "--held-out-configs for an honest figure)"));
+    }
+    const Collection kind = d.train.front().kind;
+    for (const auto& f : d.train)
+        if (f.kind != kind)
+            throw FormatError(st.dataDir + ": '" + st.collection +
+                              "' mixes tile and layout files; a model holds one kind");
+    for (const auto& f : d.train) d.trainConfigCounts.push_back(configCountOf(f));
+
+    // Normalisation statistics and widths, from a spread of training graphs.
+    say("reading feature statistics");
+    std::vector<TpuGraph> statsGraphs;
+    LoadOptions statsLoad;
+    statsLoad.deferDecoding = true;
+    const size_t stride = std::max<size_t>(1, d.train.size() / limits::kStatsGraphs);
+    for (size_t i = 0;
+         i < d.train.size() && statsGraphs.size() < static_cast<size_t>(limits::kStatsGraphs);
+         i += stride)
+        statsGraphs.push_back(loadTpuGraph(d.train[i].path, statsLoad));
+    const TpuGraph& first = statsGraphs.front();
+    for (const auto& g : statsGraphs) {
+        if (g.nodeFeatureWidth() != first.nodeFeatureWidth() ||
+            g.configFeatureWidth() != first.configFeatureWidth())
+            throwFormatError(g.path(), "node_feat",
+                             "feature widths (" + std::to_string(g.nodeFeatureWidth()) + ", " +
+                                 std::to_string(g.configFeatureWidth()) + ") differ from " +
+                                 first.path() + " (" + std::to_string(first.nodeFeatureWidth()) +
+                                 ", " + std::to_string(first.configFeatureWidth()) +
+                                 "): one model needs one width");
+        for (const auto& w : g.warnings())
+            if (std::find(d.warnings.begin(), d.warnings.end(), w) == d.warnings.end())
+                d.warnings.push_back(w);
+    }
+
+    ModelInfo& info = d.info;
+    info.kind = kind;
+    info.collection = st.collection.empty() ? collectionName(kind) : st.collection;
+    info.settings = st.model;
+    if (kind == Collection::Tile) info.settings.violationFeature = false;
+    info.nodeFeatureWidth = first.nodeFeatureWidth();
+    info.configWidth = first.configFeatureWidth();
+    info.stats = computeFeatureStats(statsGraphs);
+    info.loss = lossName(st.loss);
+    info.trainGraphs = static_cast<int64_t>(d.train.size());
+    info.validGraphs = static_cast<int64_t>(d.valid.size());
+    info.seed = st.seed;
+    info.heldOutConfigFraction = st.heldOutConfigFraction;
+    info.dataDescription = st.dataDir;
+    return d;
+}
+
+TrainingRun::TrainingRun(const TrainSettings& st, TrainingData data)
+    : m_settings(st), m_data(std::move(data)) {
+    m_model = CostModel::create(m_data.info);
+    CostModel::Impl& net = m_model.impl();
+    net.label = st.outPath;
+    m_parameters = net.module().parameters();
+    m_optimizer = std::make_unique<torch::optim::Adam>(
+        m_parameters, torch::optim::AdamOptions(st.learningRate).weight_decay(st.weightDecay));
+    m_cache = std::make_unique<PreparedGraphCache>(net, st.cacheBytes);
+    auto hinge = std::make_shared<PairwiseHingeLoss>(st.margin);
+    auto listMle = std::make_shared<ListMleLoss>();
+    auto mse = std::make_shared<LogRuntimeMseLoss>();
+    switch (st.loss) {
+        case LossKind::ListMle: m_loss = [listMle](auto& p, auto& r) { return (*listMle)(p, r); }; break;
+        case LossKind::LogRuntimeMse: m_loss = [mse](auto& p, auto& r) { return (*mse)(p, r); }; break;
+        default: m_loss = [hinge](auto& p, auto& r) { return (*hinge)(p, r); }; break;
+    }
+}
+
+TrainingRun::~TrainingRun() = default;
+
+bool TrainingRun::resume(std::string& why) {
+    const std::string path = m_settings.outPath + ".state";
+    if (!m_settings.resume || !std::filesystem::exists(path)) return false;
+    return loadRunState(path, m_data.info, m_model.impl(), *m_optimizer, m_state, why);
+}
+
+const TrainableConfigs& TrainingRun::trainable(const DatasetFile& file, const PreparedEntry& e) {
+    auto& slot = m_trainable[file.path];
+    if (!slot) {
+        slot = std::make_unique<TrainableConfigs>(
+            trainableConfigs(e.prepared.graph, m_settings.heldOutConfigFraction));
+        m_trainConfigs += static_cast<int64_t>(slot->index.size());
+    }
+    return *slot;
+}
+
+double TrainingRun::accumulateGradients(const std::vector<size_t>& files, std::mt19937_64& rng,
+                                        int64_t& configsUsed) {
+    CostModel::Impl& net = m_model.impl();
+    net.module().train();
+    double lossSum = 0;
+    int used = 0;
+    const auto share = static_cast<double>(files.size());
+    for (size_t f : files) {
+        const DatasetFile& file = m_data.train[f];
+        auto e = m_cache->get(file.path);
+        const TrainableConfigs& tc = trainable(file, *e);
+        if (tc.index.size() < 2) continue;
+        // n distinct configs by a partial Fisher-Yates shuffle, in file order.
+        std::vector<size_t> pick(tc.index.size());
+        std::iota(pick.begin(), pick.end(), 0);
+        const size_t n = std::min(pick.size(), static_cast<size_t>(m_settings.configsPerStep));
+        for (size_t i = 0; i < n; ++i)
+            std::swap(pick[i], pick[i + std::uniform_int_distribution<size_t>(0, pick.size() - 1 - i)(rng)]);
+        pick.resize(n);
+        std::sort(pick.begin(), pick.end());
+        std::vector<int64_t> ids;
+        std::vector<float> runtime;
+        for (size_t p : pick) {
+            ids.push_back(tc.index[p]);
+            runtime.push_back(static_cast<float>(tc.runtime[p]));
+        }
+        if (*std::max_element(runtime.begin(), runtime.end()) ==
+            *std::min_element(runtime.begin(), runtime.end()))
+            continue;
+        auto pred = net.forward(e->tensors, net.batchForConfigs(e->prepared, ids.data(),
+                                                                static_cast<int64_t>(ids.size())));
+        auto target = torch::from_blob(runtime.data(), {static_cast<int64_t>(runtime.size())},
+                                       torch::kFloat)
+                          .clone();
+        auto loss = m_loss(pred, target) / share;
+        loss.backward();
+        lossSum += loss.item<double>();
+        configsUsed += static_cast<int64_t>(n);
+        ++used;
+    }
+    return used ? lossSum * share / used : std::numeric_limits<double>::quiet_NaN();
+}
+
+void TrainingRun::applyGradients(double learningRate) {
+    for (auto& group : m_optimizer->param_groups())
+        static_cast<torch::optim::AdamOptions&>(group.options()).lr(learningRate);
+    torch::nn::utils::clip_grad_norm_(m_parameters, 1.0);
+    m_optimizer->step();
+    m_optimizer->zero_grad();
+    ++m_state.globalStep;
+}
+
+ValidationSummary TrainingRun::validate(
+    const std::function<void(int64_t done, int64_t total)>& onGraph, const CancelToken* cancel) {
+    torch::NoGradGuard noGrad;
+    CostModel::Impl& net = m_model.impl();
+    net.module().eval();
+    const EvaluationOptions options{m_settings.validConfigsPerGraph, m_settings.seed,
+                                    m_data.validateOnHeldOutConfigs ? m_settings.heldOutConfigFraction : 0.0};
+    std::vector<GraphMetrics> metrics;
+    const auto& valid = m_data.valid;
+    for (size_t i = 0; i < valid.size() && !(cancel && cancel->cancelled()); ++i) {
+        auto e = m_cache->get(valid[i].path);
+        const TpuGraph& g = e->prepared.graph;
+        const std::vector<int64_t> ids = g.runtimesKnown() ? evaluationConfigs(g, options) : std::vector<int64_t>{};
+        if (ids.size() >= 2) {
+            std::vector<double> scores, truth;
+            const int64_t batch = net.scoringBatchSize(e->tensors);
+            for (size_t b = 0; b < ids.size(); b += static_cast<size_t>(batch)) {
+                const int64_t n = std::min<int64_t>(batch, static_cast<int64_t>(ids.size() - b));
+                auto s = net.forward(e->tensors, net.batchForConfigs(e->prepared, ids.data() + b, n))
+                             .contiguous();
+                scores.insert(scores.end(), s.data_ptr<float>(), s.data_ptr<float>() + n);
+            }
+            for (int64_t c : ids) truth.push_back(g.normalizedRuntime(c));
+            metrics.push_back(graphMetrics(valid[i].competitionId(), scores, truth));
+        }
+        if (onGraph) onGraph(static_cast<int64_t>(i + 1), static_cast<int64_t>(valid.size()));
+    }
+    net.module().train();
+    return summarize(m_data.info.kind, metrics);
+}
+
+bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elapsed) {
+    m_state.epoch = epoch;
+    const bool improved = !std::isfinite(m_state.best) ||
+                          (std::isfinite(v.score) && v.score > m_state.best + 1e-6);
+    CostModel::Impl& net = m_model.impl();
+    if (improved) {
+        m_state.best = std::isfinite(v.score) ? v.score : m_state.best;
+        m_state.badEpochs = 0;
+        net.info.validation = v;
+        net.info.epochs = epoch;
+        net.info.trainSeconds = elapsed;
+        net.info.trainConfigs = m_trainConfigs;
+        m_model.save(m_settings.outPath);
+    } else {
+        ++m_state.badEpochs;
+    }
+    RunState saved = m_state;
+    saved.elapsed = elapsed;
+    saveRunState(m_settings.outPath + ".state", net.info, net, *m_optimizer, saved);
+    return improved;
+}
+
+}  // namespace tpg::nn

@@ -1,0 +1,93 @@
+#pragma once
+
+// Internal to tpgnn (includes torch): the phases of a training run, so a driver (the CLI's
+// trainCostModel loop, the GUI's training panel, a data-parallel worker) can call and hook into
+// each: data and statistics, the epoch plan, the step (gradients, then their application),
+// validation, and the checkpoint with resume.
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <list>
+#include <memory>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "CostModelImpl.h"
+#include "EpochPlan.h"
+#include "Trainer.h"
+#include "graph/DatasetIndex.h"
+
+namespace tpg::nn {
+
+// Phase 1: what a run trains and validates on.
+struct TrainingData {
+    std::vector<DatasetFile> train, valid;
+    std::vector<int64_t> trainConfigCounts;  // configurations in each train file (its header)
+    // No valid split but configs held out of every train graph: validate on those, honestly.
+    bool validateOnHeldOutConfigs = false;
+    ModelInfo info;  // kind, widths, normalisation statistics, settings
+    std::vector<std::string> warnings;
+};
+TrainingData loadTrainingData(const TrainSettings& settings,
+                              const std::function<void(const std::string&)>& say);
+
+// Where a run stands; what a checkpoint holds besides weights and optimiser state.
+struct RunState {
+    int epoch = 0;  // epochs completed
+    double best = -std::numeric_limits<double>::infinity();
+    int badEpochs = 0;
+    double elapsed = 0;
+    int64_t globalStep = 0;
+};
+
+struct PreparedEntry;
+class PreparedGraphCache;
+struct TrainableConfigs;
+
+class TrainingRun {
+public:
+    TrainingRun(const TrainSettings& settings, TrainingData data);
+    ~TrainingRun();
+
+    const TrainingData& data() const { return m_data; }
+    CostModel& model() { return m_model; }
+    RunState& state() { return m_state; }
+
+    // Phase 5a: continues from settings.outPath + ".state" when asked and it fits this setup.
+    // Returns false with `why` when the saved state belongs to another setup.
+    bool resume(std::string& why);
+
+    // Phase 3: a step's forward and backward passes over `files` (gradients accumulate; the
+    // loss is averaged over the step's graphs). Returns the mean loss and adds the configs used.
+    // A data-parallel driver all-reduces the gradients between this and applyGradients().
+    double accumulateGradients(const std::vector<size_t>& files, std::mt19937_64& rng,
+                               int64_t& configsUsed);
+    void applyGradients(double learningRate);
+
+    // Phase 4: mean ranking quality on the valid graphs (or held-out configs). `onGraph` reports
+    // progress; stops early when cancelled.
+    ValidationSummary validate(const std::function<void(int64_t done, int64_t total)>& onGraph,
+                               const CancelToken* cancel);
+
+    // Phase 5b: after an epoch's validation: keeps the best model at outPath, writes the training
+    // state. Returns true when `v` improved on the best so far.
+    bool recordEpoch(int epoch, const ValidationSummary& v, double elapsed);
+
+private:
+    const TrainableConfigs& trainable(const DatasetFile& file, const PreparedEntry& entry);
+
+    const TrainSettings& m_settings;
+    TrainingData m_data;
+    CostModel m_model;
+    std::unique_ptr<torch::optim::Adam> m_optimizer;
+    std::vector<torch::Tensor> m_parameters;
+    std::unique_ptr<PreparedGraphCache> m_cache;
+    std::unordered_map<std::string, std::unique_ptr<TrainableConfigs>> m_trainable;
+    int64_t m_trainConfigs = 0;  // distinct configs trained on, for the model's metadata
+    RunState m_state;
+    std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&)> m_loss;
+};
+
+}  // namespace tpg::nn
