@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fresh Debian 12 -> every test run: install, configure, build, CTest; then the reader tests again
-# under AddressSanitizer + UndefinedBehaviorSanitizer.
+# under AddressSanitizer + UndefinedBehaviorSanitizer, and a minute of fuzzing the reader.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/packaging/install-deps.sh" --tests
@@ -17,3 +17,7 @@ cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTPUGRAPHS_CORE_O
 cmake --build "$asan" -j "$jobs"
 (cd "$asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j "$jobs" -L reader)
+
+# And a minute of coverage-guided fuzzing of the reader (libFuzzer, ASan + UBSan; longer runs:
+# tests/fuzz/run-fuzz.sh SECONDS).
+TPUGRAPHS_FUZZ_DIR="${build}-fuzz" bash "$root/tests/fuzz/run-fuzz.sh" 60

@@ -43,13 +43,14 @@ int runLearnCommand(char** argv) {
 
 int main(int argc, char** argv) {
     if (argc >= 2 && tpg::cli::findLearnCommand(argv[1])) return runLearnCommand(argv);
-    CLI::App app{"tpugraphs: inspect, generate, train on and predict TpuGraphs files"};
-    app.require_subcommand(1);
-    app.set_help_all_flag("--help-all", "Help for every command");
-    tpg::cli::addInspectCommand(app);
-    tpg::cli::addSynthCommand(app);
-    // Listed for --help; never parsed here (main hands them over above).
-    for (const auto& c : tpg::cli::kLearnCommands)
-        app.add_subcommand(c.name, c.description)->allow_extras();
-    return tpg::cli::runCommandLine(app, argc, argv);
+    return tpg::cli::runCommandLine(
+        "tpugraphs: inspect, generate, train on and predict TpuGraphs files",
+        [](CLI::App& app) {
+            tpg::cli::addInspectCommand(app);
+            tpg::cli::addSynthCommand(app);
+            // Listed for --help; never parsed here (main hands them over above).
+            for (const auto& c : tpg::cli::kLearnCommands)
+                app.add_subcommand(c.name, c.description)->allow_extras();
+        },
+        argc, argv);
 }

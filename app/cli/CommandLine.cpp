@@ -6,12 +6,19 @@
 
 namespace tpg::cli {
 
-int runCommandLine(CLI::App& app, int argc, char** argv) {
+int runCommandLine(const char* description, const std::function<void(CLI::App&)>& addCommands,
+                   int argc, char** argv) {
     try {
-        app.parse(argc, argv);
-        return 0;
-    } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? 0 : 2;
+        CLI::App app{description, "tpugraphs"};
+        app.require_subcommand(1);
+        app.set_help_all_flag("--help-all", "Help for every command");
+        addCommands(app);
+        try {
+            app.parse(argc, argv);
+            return 0;
+        } catch (const CLI::ParseError& e) {
+            return app.exit(e) == 0 ? 0 : 2;
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tpugraphs: %s\n", e.what());
     } catch (...) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+
 namespace CLI {
 class App;
 }
@@ -17,8 +19,9 @@ void addTrainCommand(CLI::App& app);
 void addEvalCommand(CLI::App& app);
 void addPredictCommand(CLI::App& app);
 
-// Parses and runs with the registered commands. Exit codes: 0 success, 1 bad input (one line on
-// stderr, prefixed "tpugraphs: "), 2 usage error. Never throws.
-int runCommandLine(CLI::App& app, int argc, char** argv);
+// Builds the root app (`addCommands` registers the subcommands), parses and runs. Exit codes:
+// 0 success, 1 bad input (one line on stderr, prefixed "tpugraphs: "), 2 usage error. Never throws.
+int runCommandLine(const char* description, const std::function<void(CLI::App&)>& addCommands,
+                   int argc, char** argv);
 
 }  // namespace tpg::cli

@@ -5,10 +5,11 @@
 #include "Commands.h"
 
 int main(int argc, char** argv) {
-    CLI::App app{"tpugraphs: train on and predict TpuGraphs files", "tpugraphs"};
-    app.require_subcommand(1);
-    tpg::cli::addTrainCommand(app);
-    tpg::cli::addEvalCommand(app);
-    tpg::cli::addPredictCommand(app);
-    return tpg::cli::runCommandLine(app, argc, argv);
+    return tpg::cli::runCommandLine("tpugraphs: train on and predict TpuGraphs files",
+                                    [](CLI::App& app) {
+                                        tpg::cli::addTrainCommand(app);
+                                        tpg::cli::addEvalCommand(app);
+                                        tpg::cli::addPredictCommand(app);
+                                    },
+                                    argc, argv);
 }

@@ -48,13 +48,16 @@ void CompactMatrix::reserveRows(int64_t rows) {
 }
 
 CompactMatrix::Encoding CompactMatrix::encodingFor(const float* v, size_t n, Encoding atLeast) {
+    // Range first, then integrality by a round trip through int (no libm call: this sees every
+    // value of a multi-GB tensor). NaN fails every comparison and lands in Float32.
+    auto integralIn = [](float x, float lo, float hi) {
+        return x >= lo && x <= hi && static_cast<float>(static_cast<int>(x)) == x;
+    };
     Encoding e = atLeast;
     for (size_t i = 0; i < n && e != Encoding::Float32; ++i) {
         const float x = v[i];
-        const bool integral = std::nearbyint(x) == x;  // false for NaN
-        if (e == Encoding::Nibble && (!integral || x < kNibbleMin || x > kNibbleMax))
-            e = Encoding::Int8;
-        if (e == Encoding::Int8 && (!integral || x < -128.0f || x > 127.0f)) e = Encoding::Float32;
+        if (e == Encoding::Nibble && !integralIn(x, kNibbleMin, kNibbleMax)) e = Encoding::Int8;
+        if (e == Encoding::Int8 && !integralIn(x, -128.0f, 127.0f)) e = Encoding::Float32;
     }
     return e;
 }
@@ -80,26 +83,41 @@ void CompactMatrix::resizeRows(int64_t rows) {
     m_rows = rows;
 }
 
-void CompactMatrix::store(int64_t row, int64_t col, float v) {
-    uint8_t* r = m_bytes.data() + static_cast<size_t>(row) * rowBytes(m_encoding);
-    switch (m_encoding) {
-        case Encoding::Nibble: {
-            const auto q = static_cast<uint8_t>(static_cast<int>(v) + 1);
-            uint8_t& b = r[col >> 1];
-            b = (col & 1) ? static_cast<uint8_t>((b & 0x0f) | (q << 4)) : static_cast<uint8_t>((b & 0xf0) | q);
-            break;
-        }
-        case Encoding::Int8: r[col] = static_cast<uint8_t>(static_cast<int8_t>(v)); break;
-        case Encoding::Float32: std::memcpy(r + col * 4, &v, 4); break;
-    }
-}
-
 void CompactMatrix::writeColumns(const int64_t* cols, int64_t count, const float* values) {
     const Encoding need = encodingFor(values, static_cast<size_t>(count * m_rows), m_encoding);
     if (need != m_encoding) reencode(need);
-    // Row by row, so each row's bytes are touched once per block of columns.
-    for (int64_t r = 0; r < m_rows; ++r)
-        for (int64_t k = 0; k < count; ++k) store(r, cols[k], values[k * m_rows + r]);
+    // In tiles of rows: a tile's rows stay in cache while every column of the block is written
+    // into them, and each column is read sequentially. One loop per encoding (this runs once
+    // per value of a multi-GB tensor).
+    constexpr size_t kTileRows = 64;
+    const size_t rb = rowBytes(m_encoding);
+    const auto rows = static_cast<size_t>(m_rows);
+    uint8_t* base = m_bytes.data();
+    for (size_t r0 = 0; r0 < rows; r0 += kTileRows) {
+        const size_t r1 = std::min(rows, r0 + kTileRows);
+        for (int64_t k = 0; k < count; ++k) {
+            const auto c = static_cast<size_t>(cols[k]);
+            const float* v = values + static_cast<size_t>(k) * rows;
+            switch (m_encoding) {
+                case Encoding::Nibble: {
+                    const unsigned shift = (c & 1) ? 4 : 0;
+                    const auto keep = static_cast<uint8_t>(0xf0 >> shift);
+                    for (size_t r = r0; r < r1; ++r) {
+                        uint8_t& b = base[r * rb + (c >> 1)];
+                        b = static_cast<uint8_t>((b & keep) | ((static_cast<int>(v[r]) + 1) << shift));
+                    }
+                    break;
+                }
+                case Encoding::Int8:
+                    for (size_t r = r0; r < r1; ++r)
+                        base[r * rb + c] = static_cast<uint8_t>(static_cast<int8_t>(v[r]));
+                    break;
+                case Encoding::Float32:
+                    for (size_t r = r0; r < r1; ++r) std::memcpy(base + r * rb + c * 4, v + r, 4);
+                    break;
+            }
+        }
+    }
 }
 
 void CompactMatrix::appendRows(const float* values, int64_t rows) {

@@ -38,7 +38,6 @@ public:
 
 private:
     size_t rowBytes(Encoding e) const;
-    void store(int64_t row, int64_t col, float v);
     void reencode(Encoding e);
     static Encoding encodingFor(const float* values, size_t n, Encoding atLeast);
 

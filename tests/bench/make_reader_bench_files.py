@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the reader benchmark's layout files: 5,000 nodes, 500 configurable, 60,000 configs
-(node_config_feat is 2.16 GB of float32), as np.savez (stored) and np.savez_compressed.
+(node_config_feat is 2.16 GB of float32), as np.savez (stored) and np.savez_compressed, and a
+stored copy with every array in Fortran order (as community "cleaned" copies store them).
 Each configurable node picks among a few layouts, as real search spaces do, so the compressed
 file is small like the real ones. Usage: make_reader_bench_files.py OUT_DIR"""
 import os
@@ -32,4 +33,7 @@ arrays = dict(node_feat=node_feat, node_opcode=node_opcode, edge_index=edges, no
               node_config_feat=cfg, config_runtime=runtime, node_splits=np.array([[0, 2500]], np.int64))
 np.savez(os.path.join(out, "layout_2gb_stored.npz"), **arrays)
 np.savez_compressed(os.path.join(out, "layout_2gb_compressed.npz"), **arrays)
+fortran = {k: np.asfortranarray(v) for k, v in arrays.items()}
+del cfg, arrays
+np.savez(os.path.join(out, "layout_2gb_fortran_stored.npz"), **fortran)
 print("written", out)

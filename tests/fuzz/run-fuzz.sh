@@ -27,10 +27,13 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 cd "$out/findings"
 log="$out/fuzz.log"
 status=0
+parallel=()  # with -jobs, libFuzzer runs workers that log to fuzz-N.log here
+[ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
+rm -f fuzz-*.log
 "$out/tests/fuzz/fuzz_reader" "$out/corpus" "$seeds" -max_total_time="$seconds" -max_len=65536 \
     -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=2048 -error_exitcode=1 -timeout_exitcode=1 \
-    -jobs="$jobs" -workers="$jobs" -print_final_stats=1 >"$log" 2>&1 || status=$?
-[ "$jobs" -gt 1 ] && cat fuzz-*.log >>"$log" 2>/dev/null
+    -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
+cat fuzz-*.log >>"$log" 2>/dev/null || true
 runs=$(grep -h '^stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
 echo "fuzz_reader: $runs executions in ${seconds}s, exit status $status (log: $log)"
 if [ "$status" -ne 0 ]; then
