@@ -18,6 +18,7 @@ void addSynthCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);
 void addEvalCommand(CLI::App& app);
 void addPredictCommand(CLI::App& app);
+void addWhatIfCommand(CLI::App& app);
 
 // Builds the root app (`addCommands` registers the subcommands), parses and runs. Exit codes:
 // 0 success, 1 bad input (one line on stderr, prefixed "tpugraphs: "), 2 usage error. Never throws.

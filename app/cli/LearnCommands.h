@@ -19,6 +19,9 @@ inline constexpr LearnCommand kLearnCommands[] = {
     {"predict",
      "Rank the configs of every file and write the competition CSV (ID,TopConfigs; best first: "
      "all configs for layout, 5 for tile)"},
+    {"whatif",
+     "Edit a configuration of a file and predict its runtime and rank among the file's configs, "
+     "beside the synthetic TPU's runtime"},
 };
 
 inline const LearnCommand* findLearnCommand(const char* name) {

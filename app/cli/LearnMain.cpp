@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
                                         tpg::cli::addTrainCommand(app);
                                         tpg::cli::addEvalCommand(app);
                                         tpg::cli::addPredictCommand(app);
+                                        tpg::cli::addWhatIfCommand(app);
                                     },
                                     argc, argv);
 }

@@ -1,0 +1,160 @@
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "Commands.h"
+#include "DefaultModels.h"
+#include "LearnCommands.h"
+#include "ProgressBar.h"
+#include "graph/GraphFile.h"
+#include "io/Error.h"
+#include "whatif/ConfigEdit.h"
+#include "whatif/WhatIfPredictor.h"
+
+namespace tpg::cli {
+
+namespace {
+
+struct WhatIfOptions {
+    std::string file, model, from = "default";
+    std::vector<std::string> layoutEdits, tileEdits;
+    bool json = false;
+};
+
+std::string ns(double v) {
+    if (v < 0) return "unknown";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    std::string s = buf, out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i && (s.size() - i) % 3 == 0) out += ',';
+        out += s[i];
+    }
+    return out + " ns";
+}
+
+std::string change(double now, double reference) {
+    if (now < 0 || reference <= 0) return "";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * (now / reference - 1.0));
+    return buf;
+}
+
+nlohmann::json reportJson(const whatif::WhatIfReport& r) {
+    return {{"score", r.score},
+            {"predicted_ns", r.predictedNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.predictedNs)},
+            {"rank", r.rank},
+            {"configs", r.configs},
+            {"synthetic_tpu_ns", r.synthNs},
+            {"matching_config", r.matchingRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRow)},
+            {"matching_runtime_ns",
+             r.matchingRuntimeNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRuntimeNs)},
+            {"nearest_config", r.nearestRow},
+            {"nearest_distance", r.nearestDistance},
+            {"extrapolating", r.extrapolating}};
+}
+
+void printReport(const char* label, const whatif::WhatIfReport& r, const whatif::WhatIfPredictor& p,
+                 const whatif::WhatIfReport* start) {
+    const bool one = r.nearestDistance == 1;
+    const char* unit = p.graph().isLayout() ? (one ? "node differs" : "nodes differ") : (one ? "bound differs" : "bounds differ");
+    std::printf("%s\n", label);
+    std::printf("  %-14s %s (score %.4f)", "predicted", ns(r.predictedNs).c_str(), r.score);
+    if (start && r.predictedNs >= 0) std::printf("  %s vs start", change(r.predictedNs, start->predictedNs).c_str());
+    if (r.predictedNs >= 0 && p.bestMeasuredNs() > 0)
+        std::printf("  %s vs best measured", change(r.predictedNs, p.bestMeasuredNs()).c_str());
+    std::printf("\n  %-14s would rank %lld of %lld (by predicted score)\n", "rank", static_cast<long long>(r.rank),
+                static_cast<long long>(r.configs));
+    std::printf("  %-14s %s (%s)\n", "synthetic TPU", ns(r.synthNs).c_str(),
+                p.synthIsGroundTruth() ? "ground truth: this file is synthetic"
+                                       : "an analytic estimate, not this file's hardware");
+    if (r.matchingRow >= 0)
+        std::printf("  %-14s config %lld, measured %s\n", "matches", static_cast<long long>(r.matchingRow),
+                    ns(r.matchingRuntimeNs).c_str());
+    else
+        std::printf("  %-14s config %lld, %lld %s%s\n", "nearest", static_cast<long long>(r.nearestRow),
+                    static_cast<long long>(r.nearestDistance), unit,
+                    r.extrapolating ? "  (extrapolating: further from every measured config than they are "
+                                      "from each other)"
+                                    : "");
+}
+
+void run(const WhatIfOptions& o) {
+    auto graph = std::make_shared<const TpuGraph>(loadTpuGraph(o.file));
+    const TpuGraph& g = *graph;
+    if (!o.tileEdits.empty() && g.isLayout())
+        throw FormatError(o.file + ": --tile edits need a tile file (this is a layout file: use --set)");
+    if (!o.layoutEdits.empty() && !g.isLayout())
+        throw FormatError(o.file + ": --set edits layouts; this is a tile file (use --tile NAME=VALUE)");
+    // Parse every edit before the slow scoring, so a typo fails at once.
+    std::vector<whatif::LayoutEdit> layoutEdits;
+    for (const auto& e : o.layoutEdits) layoutEdits.push_back(whatif::parseLayoutEdit(g, e));
+    std::vector<whatif::TileEdit> tileEdits;
+    for (const auto& e : o.tileEdits) tileEdits.push_back(whatif::parseTileEdit(g, e));
+    const whatif::StartPoint start = whatif::StartPoint::parse(o.from);
+    start.check(g);
+
+    nn::CostModel model = o.model.empty() ? nn::defaultModel(g.collection()) : nn::CostModel::load(o.model);
+    std::unique_ptr<ProgressBar> bar;
+    if (!o.json) bar = std::make_unique<ProgressBar>("scoring the file's configs", g.numConfigs());
+    const whatif::WhatIfPredictor p(graph, model, [&](int64_t done, int64_t) {
+        if (bar) bar->update(done);
+    });
+    if (bar) bar->finish();
+
+    std::vector<float> row = p.startRow(start);
+    const whatif::WhatIfReport before = p.evaluate(row);
+    for (const auto& e : layoutEdits) whatif::applyLayoutEdit(g, row, e);
+    for (const auto& e : tileEdits) whatif::applyTileEdit(row, e);
+    const whatif::WhatIfReport after = p.evaluate(row);
+
+    if (o.json) {
+        nlohmann::json j = {{"file", o.file},
+                            {"model", model.label()},
+                            {"from", o.from},
+                            {"edits", o.layoutEdits.empty() ? o.tileEdits : o.layoutEdits},
+                            {"synthetic_tpu_is_ground_truth", p.synthIsGroundTruth()},
+                            {"best_measured_ns", p.bestMeasuredNs() < 0 ? nlohmann::json(nullptr)
+                                                                        : nlohmann::json(p.bestMeasuredNs())},
+                            {"start", reportJson(before)},
+                            {"edited", reportJson(after)},
+                            {"config", row}};
+        std::printf("%s\n", j.dump(2).c_str());
+        return;
+    }
+    std::printf("%-16s %s (%s, %lld configs)\n", "file", o.file.c_str(), collectionName(g.collection()),
+                static_cast<long long>(g.numConfigs()));
+    std::printf("%-16s %s\n", "model", model.label().c_str());
+    std::printf("%-16s %s\n", "best measured", ns(p.bestMeasuredNs()).c_str());
+    printReport(("start: " + start.text()).c_str(), before, p, nullptr);
+    if (layoutEdits.empty() && tileEdits.empty()) return;
+    std::string edits;
+    for (const auto& e : layoutEdits) {
+        const whatif::SlotTensor t = whatif::slotTensor(g, e.node, e.slot);
+        edits += (edits.empty() ? "" : ", ") + e.text() + " (" + g.opcodeName(e.node) + ", " +
+                 whatif::slotName(e.slot) + " " + t.shapeText() + ")";
+    }
+    for (const auto& e : tileEdits) edits += (edits.empty() ? "" : ", ") + e.text();
+    printReport(("edited: " + edits).c_str(), after, p, &before);
+}
+
+}  // namespace
+
+void addWhatIfCommand(CLI::App& app) {
+    auto o = std::make_shared<WhatIfOptions>();
+    auto* cmd = app.add_subcommand("whatif", learnCommandDescription("whatif"));
+    cmd->add_option("FILE", o->file, "A layout or tile .npz file")->required();
+    cmd->add_option("--model", o->model, "Model file (default: the built-in model for the file's kind)");
+    cmd->add_option("--from", o->from, "Start from: a config index, default, best (measured) or predicted-best")
+        ->capture_default_str();
+    cmd->add_option("--set", o->layoutEdits,
+                    "Layout edit NODE.SLOT=LAYOUT (SLOT: output, input, kernel; LAYOUT: a minor-to-major "
+                    "permutation such as 3,0,2,1, or default); repeatable");
+    cmd->add_option("--tile", o->tileEdits, "Tile edit NAME=SIZE, e.g. output_bounds_0=128; repeatable");
+    cmd->add_flag("--json", o->json, "Print JSON instead of text");
+    cmd->callback([o] { run(*o); });
+}
+
+}  // namespace tpg::cli

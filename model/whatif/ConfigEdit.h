@@ -1,0 +1,60 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/TpuGraph.h"
+
+// Editing one configuration row of a file: which layout slots a configurable node can use, with
+// the tensor each lays out, and edits checked against them. Text forms (the CLI's, the JSON's):
+//   layout  NODE.output=3,0,2,1   NODE.input=default   NODE.kernel={1,0}
+//   tile    kernel_bounds_0=4   output_bounds_1=128
+namespace tpg::whatif {
+
+enum class LayoutSlot { Output = 0, Input = 1, Kernel = 2 };
+const char* slotName(LayoutSlot slot);  // "output", "input", "kernel"
+
+// The tensor a layout slot of a configurable node lays out.
+struct SlotTensor {
+    bool usable = false;          // false: the compiler ignores this slot for this node
+    std::string why;              // when not usable
+    int32_t tensorNode = -1;      // the node whose output the slot lays out
+    std::vector<int64_t> dims;    // its shape; the slot takes a permutation of 0..rank-1
+    std::string shapeText() const;  // "[16,256,7,7]"
+    int rank() const { return static_cast<int>(dims.size()); }
+};
+SlotTensor slotTensor(const TpuGraph& g, int32_t node, LayoutSlot slot);
+
+// Empty when `g`'s layout configs can be edited by slot; else why not (trimmed widths).
+std::string layoutEditingUnavailable(const TpuGraph& g);
+
+struct LayoutEdit {
+    int32_t node = -1;
+    LayoutSlot slot = LayoutSlot::Output;
+    std::vector<int> minorToMajor;  // empty: the compiler's default (all -1)
+    std::string text() const;       // "44.output=3,0,2,1"
+};
+// Parses and checks "NODE.SLOT=PERM": a configurable node, a usable slot, a permutation of the
+// tensor's rank. Throws FormatError naming the edit and what was expected.
+LayoutEdit parseLayoutEdit(const TpuGraph& g, const std::string& text);
+// Checks an edit built in code (as parseLayoutEdit does); throws FormatError.
+void checkLayoutEdit(const TpuGraph& g, const LayoutEdit& edit);
+// Writes the edit into a layout row (numConfigurable x 18 values).
+void applyLayoutEdit(const TpuGraph& g, std::vector<float>& row, const LayoutEdit& edit);
+// The minor-to-major list a row holds for a node's slot (empty = default).
+std::vector<int> layoutOf(const TpuGraph& g, const std::vector<float>& row, int32_t node, LayoutSlot slot);
+
+struct TileEdit {
+    int column = -1;  // a bounds column of the 24 (not a sum or product)
+    float value = 0;
+    std::string text() const;  // "kernel_bounds_0=4"
+};
+TileEdit parseTileEdit(const TpuGraph& g, const std::string& text);
+// Writes the bound and re-derives its group's sum and product.
+void applyTileEdit(std::vector<float>& row, const TileEdit& edit);
+
+// "{3,0,2,1}", or "default" for an empty list.
+std::string layoutText(const std::vector<int>& minorToMajor);
+
+}  // namespace tpg::whatif

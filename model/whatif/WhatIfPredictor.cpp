@@ -1,0 +1,199 @@
+#include "whatif/WhatIfPredictor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "io/Error.h"
+#include "synth/TpuCostModel.h"
+#include "whatif/WhatIfLimits.h"
+
+namespace tpg::whatif {
+
+StartPoint StartPoint::parse(const std::string& text) {
+    StartPoint p;
+    if (text == "default") p.kind = Kind::Default;
+    else if (text == "best") p.kind = Kind::BestMeasured;
+    else if (text == "predicted-best") p.kind = Kind::BestPredicted;
+    else if (!text.empty() && text.size() < 12 && text.find_first_not_of("0123456789") == std::string::npos) {
+        p.kind = Kind::Row;
+        p.row = std::stoll(text);
+    } else {
+        throw FormatError("--from: expected a configuration index, 'default', 'best' or 'predicted-best', got '" +
+                          text + "'");
+    }
+    return p;
+}
+
+void StartPoint::check(const TpuGraph& g) const {
+    if (kind == Kind::Row && (row < 0 || row >= g.numConfigs()))
+        throw FormatError(g.path() + ": no configuration " + std::to_string(row) + " (the file has " +
+                          std::to_string(g.numConfigs()) + ")");
+    if (kind == Kind::BestMeasured && !g.runtimesKnown())
+        throw FormatError(g.path() + ": runtimes unknown (a test split): no best measured config");
+    if (kind == Kind::BestPredicted && g.numConfigs() == 0)
+        throw FormatError(g.path() + ": no configurations to predict the best of");
+}
+
+std::string StartPoint::text() const {
+    switch (kind) {
+        case Kind::Row: return "config " + std::to_string(row);
+        case Kind::Default: return "the compiler default";
+        case Kind::BestMeasured: return "the best measured config";
+        case Kind::BestPredicted: return "the best predicted config";
+    }
+    return {};
+}
+
+WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, nn::CostModel model,
+                                 const nn::CostModel::Progress& progress, const nn::CancelToken* cancel)
+    : m_graph(std::move(graph)), m_model(std::move(model)) {
+    const TpuGraph& g = *m_graph;
+    m_model.requireCompatible(g);
+    m_synth = std::make_unique<synth::TpuCostModel>(g);
+    m_scores = m_model.scoreAll(g, progress, cancel);
+    if (cancel && cancel->cancelled()) throw FormatError(g.path() + ": scoring cancelled");
+    m_sortedScores = m_scores;
+    std::sort(m_sortedScores.begin(), m_sortedScores.end());
+    if (!m_scores.empty())
+        m_bestPredictedRow = std::min_element(m_scores.begin(), m_scores.end()) - m_scores.begin();
+    if (g.runtimesKnown()) {
+        const std::vector<double>& runtime = g.runtimes();
+        m_fit = metrics::IsotonicFit(m_scores, runtime);
+        m_bestMeasuredRow = std::min_element(runtime.begin(), runtime.end()) - runtime.begin();
+        m_bestMeasuredNs = runtime[static_cast<size_t>(m_bestMeasuredRow)];
+        // A synthetic file holds the synthetic TPU's own runtimes (rounded to whole ns).
+        m_synthIsGroundTruth = true;
+        for (int64_t c = 0; c < std::min<int64_t>(limits::kGroundTruthChecks, g.numConfigs()); ++c) {
+            const std::vector<float> r = row(c);
+            const double synth = g.isLayout() ? m_synth->layoutRuntime(r.data()) : m_synth->tileRuntime(r.data());
+            if (std::llround(synth) != std::llround(runtime[static_cast<size_t>(c)])) m_synthIsGroundTruth = false;
+        }
+    }
+    learnTypicalDistance();
+}
+
+WhatIfPredictor::~WhatIfPredictor() = default;
+
+double WhatIfPredictor::predictedNs(double score) const { return m_fit.empty() ? -1.0 : m_fit(score); }
+
+int64_t WhatIfPredictor::rowWidth() const {
+    const TpuGraph& g = *m_graph;
+    return g.isLayout() ? g.layoutConfigs()->rowSize() : g.configFeatureWidth();
+}
+
+std::vector<float> WhatIfPredictor::row(int64_t config) const {
+    const TpuGraph& g = *m_graph;
+    if (config < 0 || config >= g.numConfigs())
+        throw FormatError(g.path() + ": no configuration " + std::to_string(config) + " (the file has " +
+                          std::to_string(g.numConfigs()) + ")");
+    if (g.isLayout()) return g.layoutConfigs()->config(config);
+    const float* f = g.tileConfig(config);
+    return {f, f + g.configFeatureWidth()};
+}
+
+std::vector<float> WhatIfPredictor::defaultRow() const {
+    if (m_graph->isLayout()) return std::vector<float>(static_cast<size_t>(rowWidth()), -1.0f);
+    return m_synth->defaultTileConfig();
+}
+
+std::vector<float> WhatIfPredictor::startRow(const StartPoint& start) const {
+    start.check(*m_graph);
+    switch (start.kind) {
+        case StartPoint::Kind::Row: return row(start.row);
+        case StartPoint::Kind::Default: return defaultRow();
+        case StartPoint::Kind::BestMeasured: return row(m_bestMeasuredRow);
+        case StartPoint::Kind::BestPredicted: return row(m_bestPredictedRow);
+    }
+    return defaultRow();
+}
+
+template <typename Visit>
+void WhatIfPredictor::forEachRowBatch(Visit&& visit) const {
+    const TpuGraph& g = *m_graph;
+    if (!g.isLayout()) {
+        visit(int64_t{0}, g.numConfigs(), g.numConfigs() ? g.tileConfig(0) : nullptr);
+        return;
+    }
+    const auto& table = *g.layoutConfigs();
+    std::vector<float> buf;
+    for (int64_t b = 0; b < table.numConfigs(); b += limits::kScanBatchRows) {
+        const int64_t n = std::min(limits::kScanBatchRows, table.numConfigs() - b);
+        buf.resize(static_cast<size_t>(n * table.rowSize()));
+        table.read(b, n, buf.data());
+        visit(b, n, buf.data());
+    }
+}
+
+int64_t WhatIfPredictor::distance(const float* a, const float* b) const {
+    const TpuGraph& g = *m_graph;
+    int64_t d = 0;
+    if (g.isLayout()) {
+        const int64_t w = g.configFeatureWidth();
+        for (int64_t k = 0; k < g.numConfigurable(); ++k)
+            d += std::memcmp(a + k * w, b + k * w, static_cast<size_t>(w) * sizeof(float)) != 0;
+    } else {
+        for (int64_t i = 0; i < g.configFeatureWidth(); ++i) d += a[i] != b[i];
+    }
+    return d;
+}
+
+void WhatIfPredictor::learnTypicalDistance() {
+    const int64_t width = rowWidth();
+    std::vector<std::vector<float>> sample;
+    const int64_t stride = std::max<int64_t>(1, m_graph->numConfigs() / limits::kDistanceSampleRows);
+    forEachRowBatch([&](int64_t first, int64_t count, const float* rows) {
+        for (int64_t r = 0; r < count; ++r) {
+            const float* v = rows + r * width;
+            if ((first + r) % stride == 0) sample.emplace_back(v, v + width);
+        }
+    });
+    // The typical distance from a measured config to its nearest other one, over a sample.
+    std::vector<int64_t> nearest;
+    for (size_t i = 0; i < sample.size() && i < static_cast<size_t>(limits::kDistanceProbes); ++i) {
+        int64_t best = -1;
+        for (size_t j = 0; j < sample.size(); ++j) {
+            if (i == j) continue;
+            const int64_t d = distance(sample[i].data(), sample[j].data());
+            if (d > 0 && (best < 0 || d < best)) best = d;
+        }
+        if (best > 0) nearest.push_back(best);
+    }
+    if (!nearest.empty()) {
+        std::nth_element(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(nearest.size() / 2), nearest.end());
+        m_typicalDistance = std::max<int64_t>(1, nearest[nearest.size() / 2]);
+    }
+}
+
+WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
+    const TpuGraph& g = *m_graph;
+    if (static_cast<int64_t>(edited.size()) != rowWidth())
+        throw FormatError(g.path() + ": a configuration row has " + std::to_string(rowWidth()) + " values, got " +
+                          std::to_string(edited.size()));
+    WhatIfReport r;
+    r.configs = g.numConfigs();
+    r.score = m_model.scoreRows(g, edited.data(), 1).at(0);
+    r.predictedNs = predictedNs(r.score);
+    r.rank = 1 + (std::lower_bound(m_sortedScores.begin(), m_sortedScores.end(), r.score) - m_sortedScores.begin());
+    r.synthNs = g.isLayout() ? m_synth->layoutRuntime(edited.data()) : m_synth->tileRuntime(edited.data());
+    const int64_t width = rowWidth();
+    int64_t nearest = -1;
+    forEachRowBatch([&](int64_t first, int64_t count, const float* rows) {
+        for (int64_t i = 0; i < count; ++i) {
+            const int64_t c = first + i;
+            const int64_t d = distance(edited.data(), rows + i * width);
+            if (d == 0 && r.matchingRow < 0) r.matchingRow = c;
+            if (nearest < 0 || d < r.nearestDistance) {
+                nearest = c;
+                r.nearestDistance = d;
+            }
+        }
+    });
+    r.nearestRow = nearest;
+    if (r.matchingRow >= 0 && g.runtimesKnown()) r.matchingRuntimeNs = g.runtimes()[static_cast<size_t>(r.matchingRow)];
+    r.extrapolating = r.nearestDistance > m_typicalDistance;
+    return r;
+}
+
+}  // namespace tpg::whatif

@@ -1,0 +1,92 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "CancelToken.h"
+#include "CostModel.h"
+#include "graph/TpuGraph.h"
+#include "metrics/IsotonicFit.h"
+
+namespace tpg::synth {
+class TpuCostModel;
+}
+
+// The what-if predictor: a file's configurations scored once by a cost model, so that any edited
+// configuration row can be placed among them at once (the explorer's editor and `tpugraphs
+// whatif` share it).
+namespace tpg::whatif {
+
+struct WhatIfReport {
+    double score = 0;           // the model's score (lower = faster)
+    double predictedNs = -1;    // the score through the monotone fit on measured configs; -1 unknown
+    int64_t rank = 0;           // 1-based among the file's configs by predicted score (ties share)
+    int64_t configs = 0;
+    int64_t matchingRow = -1;   // a row of the file equal to this configuration, if any
+    double matchingRuntimeNs = -1;  // its measured runtime (-1: unknown, e.g. test split)
+    double synthNs = 0;         // the synthetic TPU's runtime for this configuration
+    int64_t nearestRow = -1;    // the closest measured configuration...
+    int64_t nearestDistance = 0;  // ...differing in this many configurable nodes (tile: bounds)
+    bool extrapolating = false;   // further from every measured config than they are from each other
+};
+
+// Where a what-if session starts: a row of the file, the compiler default, the best measured or
+// the best predicted configuration. Parsed from "C", "default", "best" or "predicted-best".
+struct StartPoint {
+    enum class Kind { Row, Default, BestMeasured, BestPredicted } kind = Kind::Default;
+    int64_t row = 0;
+    static StartPoint parse(const std::string& text);  // throws FormatError
+    // Throws FormatError when `g` has no such start (a row out of range, no runtimes for "best").
+    void check(const TpuGraph& g) const;
+    std::string text() const;
+};
+
+class WhatIfPredictor {
+public:
+    // Scores every configuration of `graph` (progress and cancel as CostModel::scoreAll): the
+    // reference for ranks. Throws FormatError when the model cannot score the file.
+    WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, nn::CostModel model,
+                    const nn::CostModel::Progress& progress = {}, const nn::CancelToken* cancel = nullptr);
+    ~WhatIfPredictor();
+    WhatIfPredictor(const WhatIfPredictor&) = delete;
+    WhatIfPredictor& operator=(const WhatIfPredictor&) = delete;
+
+    const TpuGraph& graph() const { return *m_graph; }
+    const nn::CostModel& model() const { return m_model; }
+    const std::vector<double>& scores() const { return m_scores; }  // per file config
+    // True when the file's runtimes are the synthetic TPU's own (a synthetic file); else its
+    // runtime is an analytic estimate.
+    bool synthIsGroundTruth() const { return m_synthIsGroundTruth; }
+    double bestMeasuredNs() const { return m_bestMeasuredNs; }  // -1 when runtimes are unknown
+    int64_t bestMeasuredRow() const { return m_bestMeasuredRow; }
+    int64_t bestPredictedRow() const { return m_bestPredictedRow; }
+    double predictedNs(double score) const;  // -1 when runtimes are unknown
+
+    int64_t rowWidth() const;  // values per configuration row
+    std::vector<float> row(int64_t config) const;
+    std::vector<float> defaultRow() const;  // layout: all -1; tile: the compiler-like default
+    std::vector<float> startRow(const StartPoint& start) const;
+
+    WhatIfReport evaluate(const std::vector<float>& row) const;
+
+private:
+    int64_t distance(const float* a, const float* b) const;
+    // Calls visit(firstConfig, count, rows) over every configuration row, in batches.
+    template <typename Visit>
+    void forEachRowBatch(Visit&& visit) const;
+    void learnTypicalDistance();
+
+    std::shared_ptr<const TpuGraph> m_graph;
+    nn::CostModel m_model;
+    std::unique_ptr<synth::TpuCostModel> m_synth;
+    std::vector<double> m_scores, m_sortedScores;
+    metrics::IsotonicFit m_fit;
+    bool m_synthIsGroundTruth = false;
+    double m_bestMeasuredNs = -1;
+    int64_t m_bestMeasuredRow = -1, m_bestPredictedRow = -1;
+    int64_t m_typicalDistance = 1;
+};
+
+}  // namespace tpg::whatif

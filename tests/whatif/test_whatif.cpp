@@ -1,0 +1,184 @@
+// The what-if core: edits checked against the tensors they lay out, and an edited configuration
+// placed among a synthetic file's scored configurations.
+#include <QtTest>
+#include <cmath>
+#include <numeric>
+
+#include "DefaultModels.h"
+#include "io/Error.h"
+#include "metrics/IsotonicFit.h"
+#include "synth/SyntheticDataset.h"
+#include "synth/TpuCostModel.h"
+#include "whatif/ConfigEdit.h"
+#include "whatif/WhatIfPredictor.h"
+
+using namespace tpg;
+using namespace tpg::whatif;
+
+namespace {
+
+QString errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const FormatError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+int32_t firstConfigurable(const TpuGraph& g, const char* opcode) {
+    for (int32_t n : g.configurableNodes())
+        if (g.opcodeName(n) == opcode) return n;
+    return -1;
+}
+
+}  // namespace
+
+class TestWhatIf : public QObject {
+    Q_OBJECT
+    std::shared_ptr<const TpuGraph> m_layout, m_tile;
+
+private slots:
+    void initTestCase() {
+        m_layout = std::make_shared<const TpuGraph>(
+            synth::makeLayoutGraph(synth::Recipe::Transformer, 5, 300, 120, synth::LayoutSearch::Random, "t"));
+        m_tile = std::make_shared<const TpuGraph>(synth::makeTileGraph(synth::Recipe::ConvKernel, 5, 60, "k"));
+    }
+
+    void slotsKnowTheirTensors() {
+        const TpuGraph& g = *m_layout;
+        const int32_t dot = firstConfigurable(g, "dot");
+        const int32_t reshape = firstConfigurable(g, "reshape");
+        QVERIFY(dot >= 0 && reshape >= 0);
+        const SlotTensor out = slotTensor(g, dot, LayoutSlot::Output);
+        QVERIFY(out.usable);
+        QCOMPARE(out.tensorNode, dot);
+        QVERIFY(out.rank() >= 2);
+        const SlotTensor kernel = slotTensor(g, dot, LayoutSlot::Kernel);
+        QVERIFY(kernel.usable);
+        QCOMPARE(kernel.tensorNode, g.producers(dot)[1]);
+        const SlotTensor none = slotTensor(g, reshape, LayoutSlot::Kernel);
+        QVERIFY(!none.usable);
+        QVERIFY(QString::fromStdString(none.why).contains("only a convolution or dot has a kernel"));
+    }
+
+    void editsAreCheckedWithOneClearMessage() {
+        const TpuGraph& g = *m_layout;
+        const int32_t dot = firstConfigurable(g, "dot");
+        const int rank = slotTensor(g, dot, LayoutSlot::Output).rank();
+        const std::string node = std::to_string(dot);
+        QVERIFY(errorOf([&] { parseLayoutEdit(g, node + ".output=0,0"); }).contains("expected a permutation of 0.."));
+        QVERIFY(errorOf([&] { parseLayoutEdit(g, node + ".output=0"); }).contains("rank " + QString::number(rank)));
+        QVERIFY(errorOf([&] { parseLayoutEdit(g, "0.output=0,1"); }).contains("is not configurable"));
+        QVERIFY(errorOf([&] { parseLayoutEdit(g, "999999.output=0"); }).contains("no node 999999"));
+        QVERIFY(errorOf([&] { parseLayoutEdit(g, node + ".weights=0"); }).contains("output, input or kernel"));
+        QVERIFY(errorOf([&] { parseLayoutEdit(g, node + ".output=a,b"); }).contains("minor-to-major list"));
+        QVERIFY(errorOf([&] { parseLayoutEdit(g, "garbage"); }).contains("expected NODE.SLOT=LAYOUT"));
+        QVERIFY(errorOf([&] { parseLayoutEdit(g, node + ".output=default"); }).isEmpty());
+    }
+
+    void editsWriteTheRow() {
+        const TpuGraph& g = *m_layout;
+        const int32_t dot = firstConfigurable(g, "dot");
+        const int rank = slotTensor(g, dot, LayoutSlot::Output).rank();
+        std::vector<int> perm(static_cast<size_t>(rank));
+        for (int i = 0; i < rank; ++i) perm[static_cast<size_t>(i)] = rank - 1 - i;
+        std::vector<float> row(static_cast<size_t>(g.layoutConfigs()->rowSize()), -1.0f);
+        const LayoutEdit e = parseLayoutEdit(g, std::to_string(dot) + ".output=" + layoutText(perm).substr(1));
+        applyLayoutEdit(g, row, e);
+        QCOMPARE(layoutOf(g, row, dot, LayoutSlot::Output), perm);
+        QVERIFY(layoutOf(g, row, dot, LayoutSlot::Input).empty());  // untouched: default
+        applyLayoutEdit(g, row, parseLayoutEdit(g, std::to_string(dot) + ".output=default"));
+        QVERIFY(std::all_of(row.begin(), row.end(), [](float v) { return v == -1.0f; }));
+    }
+
+    void tileEditsDeriveSumAndProduct() {
+        const TpuGraph& g = *m_tile;
+        std::vector<float> row(24, 0.0f);
+        applyTileEdit(row, parseTileEdit(g, "output_bounds_0=8"));
+        applyTileEdit(row, parseTileEdit(g, "output_bounds_1=128"));
+        QCOMPARE(row[14], 136.0f);
+        QCOMPARE(row[15], 1024.0f);
+        QVERIFY(errorOf([&] { parseTileEdit(g, "output_bounds_sum=3"); }).contains("derived"));
+        QVERIFY(errorOf([&] { parseTileEdit(g, "output_bounds_0=-2"); }).contains("whole non-negative"));
+        QVERIFY(errorOf([&] { parseTileEdit(*m_layout, "output_bounds_0=2"); }).contains("tile file"));
+    }
+
+    void trimmedFilesRefuseSlotEdits() {
+        TpuGraphData d = m_layout->data();
+        d.nodeFeatureWidth = 70;
+        d.nodeFeatures.resize(static_cast<size_t>(d.numNodes * 70));
+        const TpuGraph trimmed(std::move(d));
+        QVERIFY(QString::fromStdString(layoutEditingUnavailable(trimmed)).contains("trimmed copy"));
+        const std::string node = std::to_string(trimmed.configurableNodes().front());
+        QVERIFY(errorOf([&] { parseLayoutEdit(trimmed, node + ".output=0,1"); }).contains("trimmed copy"));
+    }
+
+    void editedConfigIsPlacedAmongTheFiles() {
+        const WhatIfPredictor p(m_layout, nn::defaultModel(Collection::Layout));
+        const TpuGraph& g = *m_layout;
+        QVERIFY(p.synthIsGroundTruth());  // a synthetic file: its runtimes are the synthetic TPU's
+        QCOMPARE(static_cast<int64_t>(p.scores().size()), g.numConfigs());
+        // A row of the file is found, with its measured runtime and a rank consistent with the scores.
+        const int64_t c = 17;
+        const WhatIfReport r = p.evaluate(p.row(c));
+        QCOMPARE(p.row(r.matchingRow), p.row(c));
+        QCOMPARE(r.matchingRuntimeNs, g.runtimes()[static_cast<size_t>(r.matchingRow)]);
+        QCOMPARE(r.nearestDistance, int64_t{0});
+        QVERIFY(std::abs(r.score - p.scores()[static_cast<size_t>(c)]) < 1e-4);
+        const auto below = std::count_if(p.scores().begin(), p.scores().end(), [&](double s) { return s < r.score - 1e-4; });
+        QVERIFY(std::abs(r.rank - 1 - below) <= 1);
+        QCOMPARE(std::llround(r.synthNs), std::llround(g.runtimes()[static_cast<size_t>(c)]));
+        // One node edited: not in the file, one node from the start, timed by the synthetic TPU.
+        std::vector<float> row = p.row(c);
+        const int32_t dot = firstConfigurable(g, "dot");
+        const bool wasDefault = layoutOf(g, row, dot, LayoutSlot::Output).empty();
+        const int rank = slotTensor(g, dot, LayoutSlot::Output).rank();
+        std::vector<int> perm(static_cast<size_t>(rank));
+        std::iota(perm.begin(), perm.end(), 0);
+        LayoutEdit e{dot, LayoutSlot::Output, wasDefault ? perm : std::vector<int>{}};
+        applyLayoutEdit(g, row, e);
+        const WhatIfReport edited = p.evaluate(row);
+        QVERIFY(edited.nearestDistance <= 1);
+        QCOMPARE(edited.synthNs, synth::TpuCostModel(g).layoutRuntime(row.data()));
+        QVERIFY(edited.predictedNs > 0);
+        QVERIFY(edited.rank >= 1 && edited.rank <= g.numConfigs() + 1);
+        // The score-to-runtime map is monotone.
+        QVERIFY(p.predictedNs(-10) <= p.predictedNs(0) && p.predictedNs(0) <= p.predictedNs(10));
+        // Start points.
+        QCOMPARE(p.startRow(StartPoint::parse("best")), p.row(p.bestMeasuredRow()));
+        const std::vector<float> compilerDefault = p.defaultRow();
+        QVERIFY(std::all_of(compilerDefault.begin(), compilerDefault.end(), [](float v) { return v == -1; }));
+        QVERIFY(errorOf([] { StartPoint::parse("fastest"); }).contains("--from"));
+        QVERIFY(errorOf([&] { p.row(g.numConfigs()); }).contains("no configuration"));
+    }
+
+    void tileFilesToo() {
+        const WhatIfPredictor p(m_tile, nn::defaultModel(Collection::Tile));
+        QVERIFY(p.synthIsGroundTruth());
+        std::vector<float> row = p.row(3);
+        const WhatIfReport same = p.evaluate(row);
+        QVERIFY(same.matchingRow >= 0);
+        applyTileEdit(row, parseTileEdit(*m_tile, "output_bounds_0=1"));
+        const WhatIfReport r = p.evaluate(row);
+        QCOMPARE(r.synthNs, synth::TpuCostModel(*m_tile).tileRuntime(row.data()));
+    }
+
+    void incompatibleModelIsOneMessage() {
+        QVERIFY(errorOf([&] { WhatIfPredictor(m_tile, nn::defaultModel(Collection::Layout)); })
+                    .contains("cannot score"));
+    }
+
+    void isotonicFitIsMonotone() {
+        const metrics::IsotonicFit fit({1, 2, 3, 4, 5}, {10, 30, 20, 40, 50});
+        QCOMPARE(fit(1), 10.0);
+        QCOMPARE(fit(2.5), 25.0);  // 30 and 20 pooled into one block at x = 2.5
+        QCOMPARE(fit(0), 10.0);    // clamped
+        QCOMPARE(fit(9), 50.0);
+        QVERIFY(fit(2) <= fit(3) && fit(3) <= fit(4));
+        QVERIFY(std::isnan(metrics::IsotonicFit()(1.0)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWhatIf)
+#include "test_whatif.moc"
