@@ -28,6 +28,8 @@
 #include "JobRunner.h"
 #include "NodeInspector.h"
 #include "SampleLocator.h"
+#include "ModelSession.h"
+#include "FilePredictions.h"
 
 Q_DECLARE_METATYPE(tpg::TpuGraph)
 
@@ -65,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_inspector = new NodeInspector(this);
     m_configPanel = new ConfigPanel(this);
     m_browser = new DatasetBrowser(m_ioRunner, this);
+    m_models = new ModelSession(this);
     createDocks();
     createMenus();
 
@@ -76,9 +79,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_progress->setMaximumWidth(160);
     m_progress->setRange(0, 0);
     m_progress->hide();
+    m_modelLabel = new QLabel(this);
+    m_modelLabel->setToolTip(tr("The cost model that predicts runtimes (Model menu to change it)"));
     statusBar()->addPermanentWidget(m_warningLabel);
     statusBar()->addPermanentWidget(m_graphLabel);
+    statusBar()->addPermanentWidget(m_modelLabel);
     statusBar()->addPermanentWidget(m_progress);
+    connectModelSession();
     setStatus(tr("Open a .npz file or a dataset folder (File menu, or drop it here)."));
 
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_inspector, [this](int node) {
@@ -201,6 +208,13 @@ void MainWindow::createMenus() {
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu* model = menuBar()->addMenu(tr("&Model"));
+    model->addAction(tr("&Load Model…"), this, &MainWindow::loadModelFromDialog);
+    model->addAction(tr("Use &Built-in Model"), this, [this] {
+        m_models->useBuiltIn(m_graph.isNull() ? Collection::Layout : m_graph.collection(), m_currentFile, m_graph);
+    });
+    model->addAction(tr("&Cancel Prediction"), m_models, &ModelSession::cancel);
+
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     GraphView* view = m_graphPanel->view();
     m_viewMenu->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), view, &GraphView::fitAll);
@@ -246,6 +260,52 @@ void MainWindow::createMenus() {
                "their node features and their compiler configurations.</p>")
                 .arg(QCoreApplication::applicationVersion()));
     });
+}
+
+void MainWindow::connectModelSession() {
+    connect(m_models, &ModelSession::progressed, this, [this](double fraction, const QString& what) {
+        if (m_loadJob != 0) return;  // the loading bar has the status bar
+        m_progress->setRange(0, 100);
+        m_progress->setValue(static_cast<int>(fraction * 100));
+        m_progress->setFormat(tr("predicting %p%"));
+        m_progress->show();
+        statusBar()->showMessage(tr("%1… (Model › Cancel Prediction to stop)").arg(what));
+    });
+    auto done = [this] {
+        if (m_loadJob == 0) m_progress->hide();
+        m_progress->setRange(0, 0);
+    };
+    connect(m_models, &ModelSession::predictionsReady, this,
+            [this, done](const std::shared_ptr<const FilePredictions>& p) {
+                if (p->file != m_currentFile) return;  // a file opened since
+                done();
+                m_configPanel->setPredictions(p);
+                setStatus(tr("Predicted %1 configurations with %2").arg(grouped(m_graph.numConfigs()), p->modelName));
+            });
+    connect(m_models, &ModelSession::predictionFailed, this, [this, done](const QString& message) {
+        done();
+        setStatus(tr("No predictions: %1").arg(message));
+    });
+    connect(m_models, &ModelSession::predictionCancelled, this, [this, done] {
+        done();
+        setStatus(tr("Prediction cancelled."));
+    });
+    connect(m_models, &ModelSession::modelChanged, this, [this](const QString& name) {
+        m_modelLabel->setText(tr("Model: %1").arg(name));
+        setStatus(tr("Model in use: %1").arg(name));
+    });
+    connect(m_models, &ModelSession::modelRejected, this, [this](const QString& message) {
+        showError(tr("Cannot use that model"), message + tr("\n\nThe previous model stays in use."));
+    });
+    m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(Collection::Layout)));
+}
+
+QString MainWindow::modelLabelText() const { return m_modelLabel->text(); }
+
+void MainWindow::loadModelFromDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load Cost Model"), QString(),
+                                                      tr("Cost models (*.tpgm);;All files (*)"));
+    if (!path.isEmpty()) m_models->loadModel(path, m_graph);
 }
 
 void MainWindow::setStatus(const QString& text) {
@@ -324,6 +384,8 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_graphPanel->setGraph(graph, path);
     m_inspector->setGraph(graph);
     m_configPanel->setGraph(graph);
+    m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(graph.collection())));
+    m_models->predict(path, graph);
     m_browser->selectFile(path);
     setWindowTitle(tr("%1 — TpuGraphs Explorer").arg(QString::fromStdString(graph.name())));
     QString summary =

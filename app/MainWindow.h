@@ -21,6 +21,7 @@ class ConfigPanel;
 class DatasetBrowser;
 class GraphPanel;
 class JobRunner;
+class ModelSession;
 class NodeInspector;
 
 // The explorer: graph in the middle, dataset browser (left), node inspector (right),
@@ -68,6 +69,8 @@ public:
     DatasetBrowser* datasetBrowser() const { return m_browser; }
     JobRunner* layoutRunner() const { return m_layoutRunner; }
     JobRunner* ioRunner() const { return m_ioRunner; }
+    ModelSession* modelSession() const { return m_models; }
+    QString modelLabelText() const;
 
 signals:
     void graphLoaded(const QString& path);
@@ -88,6 +91,8 @@ private:
     void exportView(bool svg);
     void saveWindowState();
     void setStatus(const QString& text);
+    void connectModelSession();
+    void loadModelFromDialog();
 
     JobRunner* m_ioRunner;      // file loading, dataset scanning
     JobRunner* m_layoutRunner;  // every Graphviz call
@@ -95,6 +100,8 @@ private:
     NodeInspector* m_inspector;
     ConfigPanel* m_configPanel;
     DatasetBrowser* m_browser;
+    ModelSession* m_models;
+    QLabel* m_modelLabel = nullptr;
     QDockWidget* m_browserDock = nullptr;
     QDockWidget* m_inspectorDock = nullptr;
     QDockWidget* m_configDock = nullptr;

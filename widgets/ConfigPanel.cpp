@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "ConfigTableModel.h"
+#include "FilePredictions.h"
 #include "graph/Schema.h"
 #include "TensorText.h"
 
@@ -33,6 +34,12 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
         tr("A config index, \"top N\" (best N by runtime), or <X / >X on the ranking value "
            "(normalised runtime for tile, runtime in ns for layout)"));
     m_summary = new QLabel(this);
+    m_agreement = new QLabel(this);
+    m_agreement->setWordWrap(true);
+    m_agreement->setToolTip(tr("How well the model's ranking of this file's configurations matches the "
+                               "measured runtimes: Kendall's tau and ordered-pair accuracy (1 = perfect), "
+                               "and how much slower the best of the model's top 1 / top 5 is than the best."));
+    m_agreement->hide();
     m_table = new QTableView(this);
     m_table->setModel(m_model);
     m_table->setSortingEnabled(true);
@@ -57,6 +64,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(m_filter);
     topLayout->addWidget(m_summary);
+    topLayout->addWidget(m_agreement);
     topLayout->addWidget(m_table, 1);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(top);
@@ -94,14 +102,31 @@ void ConfigPanel::setGraph(const TpuGraph& graph) {
     m_filter->clear();
     m_filter->blockSignals(false);
     m_model->setGraph(graph);
-    for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
-        m_table->setColumnHidden(c, !m_model->isColumnShown(c));
-    m_table->resizeColumnsToContents();
+    m_agreement->hide();
+    showColumns();
     updateSummary();
     showDetails();
     emit nodeMarksChanged({});
     emit configChosen(-1);
 }
+
+void ConfigPanel::showColumns() {
+    for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
+        m_table->setColumnHidden(c, !m_model->isColumnShown(c));
+    m_table->resizeColumnsToContents();
+}
+
+void ConfigPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
+    m_agreement->setVisible(predictions != nullptr);
+    if (predictions)
+        m_agreement->setText(tr("%1 — %2").arg(predictions->modelName, predictions->agreementText()));
+    m_model->setPredictions(std::move(predictions));
+    showColumns();
+    const int row = m_model->rowOf(m_config);
+    if (row >= 0) m_table->selectRow(row);
+}
+
+QString ConfigPanel::agreementText() const { return m_agreement->isVisible() ? m_agreement->text() : QString(); }
 
 void ConfigPanel::updateSummary() {
     if (m_graph.isNull()) {

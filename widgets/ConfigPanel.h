@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <QWidget>
+#include <memory>
 
 #include "graph/TpuGraph.h"
 
@@ -14,6 +15,7 @@ class QTreeWidget;
 namespace tpg {
 
 class ConfigTableModel;
+struct FilePredictions;
 
 // The configurations of a graph: a sortable, filterable table (lazy: cells are computed on
 // demand) and, for the chosen configuration, what it sets: the 24 tile features by name, or
@@ -24,6 +26,9 @@ public:
     explicit ConfigPanel(QWidget* parent = nullptr);
 
     void setGraph(const TpuGraph& graph);
+    // A model's predictions for the current graph: predicted columns and the agreement line.
+    void setPredictions(std::shared_ptr<const FilePredictions> predictions);
+    QString agreementText() const;
     // Chooses `config` (selects its row when shown); -1 clears the choice.
     void chooseConfig(int64_t config);
     int64_t chosenConfig() const { return m_config; }
@@ -43,12 +48,14 @@ signals:
 private:
     void showDetails();
     void updateSummary();
+    void showColumns();
 
     TpuGraph m_graph;
     int64_t m_config = -1;
     ConfigTableModel* m_model;
     QLineEdit* m_filter;
     QLabel* m_summary;
+    QLabel* m_agreement;
     QTableView* m_table;
     QTreeWidget* m_details;
     QTimer* m_decodePoll;  // re-shows details while a deflated config table is still decoding

@@ -1,5 +1,7 @@
 #include "ConfigTableModel.h"
 
+#include "FilePredictions.h"
+
 #include <QLocale>
 #include <QRegularExpression>
 #include <algorithm>
@@ -23,16 +25,12 @@ void ConfigTableModel::setGraph(const TpuGraph& graph) {
     m_best = -1;
     m_filter.clear();
     const int64_t c = graph.isNull() ? 0 : graph.numConfigs();
+    m_predictions.reset();
     if (c > 0 && graph.runtimesKnown()) {
-        std::vector<int64_t> order(static_cast<size_t>(c));
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-            return graph.normalizedRuntime(a) < graph.normalizedRuntime(b);
-        });
-        m_rank.resize(static_cast<size_t>(c));
-        for (size_t i = 0; i < order.size(); ++i)
-            m_rank[static_cast<size_t>(order[i])] = static_cast<int64_t>(i) + 1;
-        m_best = order.front();
+        std::vector<double> value(static_cast<size_t>(c));
+        for (int64_t i = 0; i < c; ++i) value[static_cast<size_t>(i)] = graph.normalizedRuntime(i);
+        m_rank = sharedRanks(value);
+        m_best = std::min_element(value.begin(), value.end()) - value.begin();
     }
     m_rows.resize(static_cast<size_t>(c));
     std::iota(m_rows.begin(), m_rows.end(), 0);
@@ -40,9 +38,18 @@ void ConfigTableModel::setGraph(const TpuGraph& graph) {
     endResetModel();
 }
 
+void ConfigTableModel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
+    beginResetModel();
+    m_predictions = std::move(predictions);
+    applyOrder();
+    endResetModel();
+}
+
 bool ConfigTableModel::isColumnShown(int column) const {
     if (column == NormalizerColumn || column == NormalizedColumn)
         return !m_graph.isNull() && !m_graph.isLayout();
+    if (column == PredictedColumn || column == PredictedRankColumn || column == SynthColumn)
+        return m_predictions != nullptr;
     return true;
 }
 
@@ -70,6 +77,13 @@ QVariant ConfigTableModel::headerData(int section, Qt::Orientation orientation, 
             return tr("vs best");
         case RankColumn:
             return tr("Rank");
+        case PredictedColumn:
+            return m_predictions && m_predictions->predictedNs.empty() ? tr("Predicted (score)")
+                                                                      : tr("Predicted (ns)");
+        case PredictedRankColumn:
+            return tr("Predicted rank");
+        case SynthColumn:
+            return tr("Synthetic TPU (ns)");
     }
     return {};
 }
@@ -80,6 +94,12 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
     const bool known = m_graph.runtimesKnown();
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() >= PredictedColumn && m_predictions)
+        return index.column() == SynthColumn
+                   ? (m_predictions->synthIsGroundTruth()
+                          ? tr("The synthetic TPU timed this synthetic file: its runtimes are ground truth.")
+                          : tr("An analytic estimate of the synthetic TPU, not this file's hardware."))
+                   : tr("%1; equal scores share a predicted rank.").arg(m_predictions->modelName);
     if (role == Qt::ToolTipRole && !known)
         return tr("This file's runtimes are all 0: a test-split file, runtimes unknown.");
     if (role != Qt::DisplayRole) return {};
@@ -106,6 +126,16 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
             return m_rank.empty()
                        ? QVariant()
                        : QVariant(static_cast<qlonglong>(m_rank[static_cast<size_t>(c)]));
+        case PredictedColumn:
+            if (!m_predictions) return {};
+            return m_predictions->predictedNs.empty()
+                       ? QVariant(QString::number(m_predictions->scores()[static_cast<size_t>(c)], 'f', 4))
+                       : QVariant(grouped(m_predictions->predictedNs[static_cast<size_t>(c)]));
+        case PredictedRankColumn:
+            return m_predictions ? QVariant(static_cast<qlonglong>(m_predictions->predictedRank[static_cast<size_t>(c)]))
+                                 : QVariant();
+        case SynthColumn:
+            return m_predictions ? QVariant(grouped(m_predictions->synthNs[static_cast<size_t>(c)])) : QVariant();
     }
     return {};
 }
@@ -133,6 +163,11 @@ void ConfigTableModel::applyOrder() {
             case RankColumn:
                 return m_rank.empty() ? static_cast<double>(c)
                                       : static_cast<double>(m_rank[static_cast<size_t>(c)]);
+            case PredictedColumn:
+            case PredictedRankColumn:
+                return m_predictions ? m_predictions->scores()[static_cast<size_t>(c)] : static_cast<double>(c);
+            case SynthColumn:
+                return m_predictions ? m_predictions->synthNs[static_cast<size_t>(c)] : static_cast<double>(c);
             default:
                 return static_cast<double>(c);
         }

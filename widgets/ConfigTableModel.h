@@ -1,14 +1,18 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <memory>
 #include <vector>
 
 #include "graph/TpuGraph.h"
 
 namespace tpg {
 
+struct FilePredictions;
+
 // One row per configuration: index, runtime, normalised runtime (tile), relative to the best,
-// rank. Cells are computed when the view asks for them; sorting and filtering permute row
+// rank (equal runtimes share one), and once a model has scored the file its predicted runtime,
+// predicted rank and the synthetic TPU's runtime. Cells are computed when the view asks for them; sorting and filtering permute row
 // indices (no copies, no QVariant sorting), so 100,000 layout configurations stay instant.
 // Configuration features are not read here: the panel reads one row when it is chosen.
 class ConfigTableModel : public QAbstractTableModel {
@@ -21,6 +25,9 @@ public:
         NormalizedColumn,
         RelativeColumn,
         RankColumn,
+        PredictedColumn,
+        PredictedRankColumn,
+        SynthColumn,
         ColumnCount
     };
 
@@ -28,6 +35,9 @@ public:
 
     void setGraph(const TpuGraph& graph);
     const TpuGraph& graph() const { return m_graph; }
+    // Predictions for the current graph (null clears them).
+    void setPredictions(std::shared_ptr<const FilePredictions> predictions);
+    const std::shared_ptr<const FilePredictions>& predictions() const { return m_predictions; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -55,6 +65,7 @@ private:
     void applyOrder();
 
     TpuGraph m_graph;
+    std::shared_ptr<const FilePredictions> m_predictions;
     std::vector<int64_t> m_rank;  // 1 = fastest; empty when runtimes are unknown (test split)
     std::vector<int64_t> m_rows;  // configs in display order, after filtering
     int64_t m_best = -1;

@@ -1,0 +1,96 @@
+#include "ModelSession.h"
+
+#include <QFileInfo>
+
+#include "DefaultModels.h"
+#include "JobRunner.h"
+
+Q_DECLARE_METATYPE(tpg::nn::CostModel)
+
+namespace tpg {
+
+ModelSession::ModelSession(QObject* parent) : QObject(parent) {
+    m_runner = new JobRunner(QStringLiteral("model"), this);
+    connect(m_runner, &JobRunner::progressed, this, [this](quint64 id, double f, const QString& what) {
+        if (id == m_job) emit progressed(f, what);
+    });
+    connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
+        if (id == m_job) {
+            m_job = 0;
+            m_predictions = result.value<std::shared_ptr<const FilePredictions>>();
+            if (m_predictions) emit predictionsReady(m_predictions);
+        } else if (id == m_loadJob) {
+            m_loadJob = 0;
+            const auto model = result.value<nn::CostModel>();
+            m_loaded[model.kind()] = model;
+            emit modelChanged(QString::fromStdString(model.label()));
+            if (!m_loadTarget.isNull() && m_loadTarget.collection() == model.kind()) predict(m_file, m_loadTarget);
+        }
+    });
+    connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id == m_job) {
+            m_job = 0;
+            emit predictionFailed(message);
+        } else if (id == m_loadJob) {
+            m_loadJob = 0;
+            emit modelRejected(message);
+        }
+    });
+    connect(m_runner, &JobRunner::cancelled, this, [this](quint64 id) {
+        if (id != m_job) return;
+        m_job = 0;
+        emit predictionCancelled();
+    });
+}
+
+nn::CostModel ModelSession::modelFor(Collection kind) const {
+    const auto it = m_loaded.find(kind);
+    return it != m_loaded.end() ? it->second : nn::defaultModel(kind);
+}
+
+QString ModelSession::modelName(Collection kind) const {
+    const auto it = m_loaded.find(kind);
+    return it != m_loaded.end() ? QString::fromStdString(it->second.label())
+                                : tr("built-in %1 model").arg(QLatin1String(collectionName(kind)));
+}
+
+void ModelSession::predict(const QString& file, const TpuGraph& graph) {
+    m_predictions.reset();
+    m_file = file;
+    if (graph.isNull()) {
+        cancel();
+        return;
+    }
+    const Collection kind = graph.collection();
+    auto shared = std::make_shared<const TpuGraph>(graph);
+    // The user's model is picked here (the map is the GUI thread's); the built-in one is built on
+    // the worker.
+    const auto it = m_loaded.find(kind);
+    const nn::CostModel chosen = it != m_loaded.end() ? it->second : nn::CostModel();
+    m_job = m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen](JobControl& control) {
+        const nn::CostModel model = chosen.isNull() ? nn::defaultModel(kind) : chosen;
+        return QVariant::fromValue(std::shared_ptr<const FilePredictions>(predictFile(file, shared, model, control)));
+    });
+}
+
+void ModelSession::cancel() {
+    m_runner->cancelLane(QStringLiteral("predict"));
+}
+
+void ModelSession::loadModel(const QString& path, const TpuGraph& current) {
+    m_loadPath = path;
+    m_loadTarget = current;
+    m_loadJob = m_runner->submit(QStringLiteral("load"), [path, current](JobControl&) {
+        nn::CostModel model = nn::CostModel::load(path.toStdString());
+        if (!current.isNull() && current.collection() == model.kind()) model.requireCompatible(current);
+        return QVariant::fromValue(model);
+    });
+}
+
+void ModelSession::useBuiltIn(Collection kind, const QString& file, const TpuGraph& current) {
+    m_loaded.erase(kind);
+    emit modelChanged(modelName(kind));
+    if (!current.isNull() && current.collection() == kind) predict(file, current);
+}
+
+}  // namespace tpg

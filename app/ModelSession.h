@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <map>
+#include <memory>
+
+#include "CostModel.h"
+#include "FilePredictions.h"
+#include "graph/TpuGraph.h"
+
+namespace tpg {
+
+class JobRunner;
+
+// The cost model in use (per kind of file: one the user loaded, else the built-in one) and what
+// it predicts for the open file. Scoring runs on the model worker (newest request wins); results
+// arrive by queued signal, and a result for a file or model no longer current is dropped.
+class ModelSession : public QObject {
+    Q_OBJECT
+public:
+    explicit ModelSession(QObject* parent = nullptr);
+
+    JobRunner* runner() const { return m_runner; }
+    nn::CostModel modelFor(Collection kind) const;
+    QString modelName(Collection kind) const;
+    std::shared_ptr<const FilePredictions> predictions() const { return m_predictions; }
+
+    // Scores every configuration of `graph` (the open `file`) with the model for its kind.
+    void predict(const QString& file, const TpuGraph& graph);
+    void cancel();
+    bool busy() const { return m_job != 0; }
+    // Loads a model file for its kind. When it cannot score `current`, it is refused with one
+    // message and the previous model stays.
+    void loadModel(const QString& path, const TpuGraph& current);
+    void useBuiltIn(Collection kind, const QString& file, const TpuGraph& current);
+
+signals:
+    void predictionsReady(std::shared_ptr<const tpg::FilePredictions> predictions);
+    void progressed(double fraction, const QString& what);
+    void predictionFailed(const QString& message);
+    void predictionCancelled();
+    void modelChanged(const QString& name);
+    void modelRejected(const QString& message);
+
+private:
+    JobRunner* m_runner;
+    std::map<Collection, nn::CostModel> m_loaded;  // user-chosen models by kind
+    std::shared_ptr<const FilePredictions> m_predictions;
+    quint64 m_job = 0, m_loadJob = 0;
+    QString m_file, m_loadPath;
+    TpuGraph m_loadTarget;
+};
+
+}  // namespace tpg
+
+Q_DECLARE_METATYPE(std::shared_ptr<const tpg::FilePredictions>)

@@ -1,0 +1,77 @@
+#include "FilePredictions.h"
+
+#include <QObject>
+#include <algorithm>
+#include <numeric>
+
+#include "JobRunner.h"
+#include "metrics/Metrics.h"
+#include "synth/TpuCostModel.h"
+
+namespace tpg {
+
+std::vector<int64_t> sharedRanks(const std::vector<double>& values) {
+    std::vector<int64_t> order(values.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return values[static_cast<size_t>(a)] < values[static_cast<size_t>(b)]; });
+    std::vector<int64_t> rank(values.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        const auto c = static_cast<size_t>(order[i]);
+        const bool tied = i > 0 && values[c] == values[static_cast<size_t>(order[i - 1])];
+        rank[c] = tied ? rank[static_cast<size_t>(order[i - 1])] : static_cast<int64_t>(i) + 1;
+    }
+    return rank;
+}
+
+QString FilePredictions::agreementText() const {
+    if (std::isnan(kendall)) return QObject::tr("Runtimes unknown: no agreement with measurements to show.");
+    auto pct = [](double v) { return std::isnan(v) ? QStringLiteral("–") : QStringLiteral("%1%").arg(100 * v, 0, 'f', 1); };
+    return QObject::tr("Model vs measured on this file: Kendall %1 · OPA %2 · top-1 slowdown %3 · top-5 %4")
+        .arg(kendall, 0, 'f', 3)
+        .arg(opa, 0, 'f', 3)
+        .arg(pct(top1), pct(top5));
+}
+
+std::shared_ptr<FilePredictions> predictFile(const QString& file, std::shared_ptr<const TpuGraph> graph,
+                                             const nn::CostModel& model, JobControl& control) {
+    const TpuGraph& g = *graph;
+    auto out = std::make_shared<FilePredictions>();
+    out->file = file;
+    out->modelName = QString::fromStdString(model.label());
+    const int64_t n = g.numConfigs();
+    const QString scoring = QObject::tr("Predicting %1 configurations").arg(n);
+    nn::CancelToken cancel;
+    out->predictor = std::make_shared<whatif::WhatIfPredictor>(
+        graph, model,
+        [&](int64_t done, int64_t total) {
+            if (control.cancelled()) cancel.cancel();
+            control.setProgress(0.8 * static_cast<double>(done) / static_cast<double>(std::max<int64_t>(1, total)), scoring);
+        },
+        &cancel);
+    if (control.cancelled()) return nullptr;
+    const std::vector<double>& scores = out->predictor->scores();
+    out->predictedRank = sharedRanks(scores);
+    if (g.runtimesKnown()) {
+        out->predictedNs.reserve(scores.size());
+        for (double s : scores) out->predictedNs.push_back(out->predictor->predictedNs(s));
+        std::vector<double> truth(static_cast<size_t>(n));
+        for (int64_t c = 0; c < n; ++c) truth[static_cast<size_t>(c)] = g.normalizedRuntime(c);
+        out->kendall = metrics::kendallTau(scores, truth);
+        out->opa = metrics::orderedPairAccuracy(scores, truth);
+        out->top1 = metrics::topKSlowdown(scores, truth, 1);
+        out->top5 = metrics::topKSlowdown(scores, truth, 5);
+    }
+    const synth::TpuCostModel tpu(g);
+    out->synthNs.resize(static_cast<size_t>(n));
+    const QString timing = QObject::tr("Timing %1 configurations on the synthetic TPU").arg(n);
+    for (int64_t c = 0; c < n; ++c) {
+        if (control.cancelled()) return nullptr;
+        const std::vector<float> row = out->predictor->row(c);
+        out->synthNs[static_cast<size_t>(c)] = g.isLayout() ? tpu.layoutRuntime(row.data()) : tpu.tileRuntime(row.data());
+        control.setProgress(0.8 + 0.2 * static_cast<double>(c + 1) / static_cast<double>(n), timing);
+    }
+    return out;
+}
+
+}  // namespace tpg

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QString>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "CostModel.h"
+#include "graph/TpuGraph.h"
+#include "whatif/WhatIfPredictor.h"
+
+namespace tpg {
+
+class JobControl;
+
+// What a cost model says about every configuration of one open file, and how far to trust it
+// there: computed once per (file, model) on a worker, then shown by the configuration table and
+// used by the what-if editor (through `predictor`).
+struct FilePredictions {
+    QString file;
+    QString modelName;
+    std::shared_ptr<whatif::WhatIfPredictor> predictor;
+    std::vector<double> predictedNs;       // the score through the monotone fit; empty: unknown
+    std::vector<int64_t> predictedRank;    // 1 = predicted fastest; equal scores share a rank
+    std::vector<double> synthNs;           // the synthetic TPU, per config
+    // Model vs measured on this file (NaN when runtimes are unknown).
+    double kendall = std::nan(""), opa = std::nan(""), top1 = std::nan(""), top5 = std::nan("");
+
+    const std::vector<double>& scores() const { return predictor->scores(); }
+    bool synthIsGroundTruth() const { return predictor->synthIsGroundTruth(); }
+    // "Kendall 0.71 · OPA 0.86 · top-1 slowdown 3.2% · top-5 0.0%", or why there is none.
+    QString agreementText() const;
+};
+
+// Scores every configuration of `graph` with `model` and times each with the synthetic TPU,
+// reporting progress through `control`; returns null when cancelled. Throws FormatError when the
+// model cannot score the file.
+std::shared_ptr<FilePredictions> predictFile(const QString& file, std::shared_ptr<const TpuGraph> graph,
+                                             const nn::CostModel& model, JobControl& control);
+
+// Competition ranks (1, 2, 2, 4): lower values first, equal values share a rank.
+std::vector<int64_t> sharedRanks(const std::vector<double>& values);
+
+}  // namespace tpg
