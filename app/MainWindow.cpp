@@ -8,6 +8,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QUndoStack>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -29,6 +30,7 @@
 #include "NodeInspector.h"
 #include "SampleLocator.h"
 #include "ModelSession.h"
+#include "WhatIfPanel.h"
 #include "FilePredictions.h"
 
 Q_DECLARE_METATYPE(tpg::TpuGraph)
@@ -68,8 +70,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_configPanel = new ConfigPanel(this);
     m_browser = new DatasetBrowser(m_ioRunner, this);
     m_models = new ModelSession(this);
+    m_whatIf = new WhatIfPanel(m_models->runner(), this);
     createDocks();
     createMenus();
+    addToolDock(tr("What-if"), m_whatIf);
+    m_configDock->raise();
+    connectWhatIf();
 
     m_graphLabel = new QLabel(this);
     m_warningLabel = new QLabel(this);
@@ -103,8 +109,10 @@ MainWindow::MainWindow(QWidget* parent)
             setStatus(
                 tr("Configuration %1 chosen: nodes it sets a layout for are marked").arg(config));
     });
-    connect(m_configPanel, &ConfigPanel::nodeMarksChanged, m_graphPanel,
-            &GraphPanel::setMarkedNodes);
+    connect(m_configPanel, &ConfigPanel::nodeMarksChanged, this, [this](const QHash<int32_t, QString>& marks) {
+        m_configMarks = marks;
+        updateMarks();
+    });
     connect(m_configPanel, &ConfigPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_browser, &DatasetBrowser::fileActivated, this, &MainWindow::openFile);
     connect(m_browser, &DatasetBrowser::scanFailed, this, [this](const QString& message) {
@@ -208,6 +216,14 @@ void MainWindow::createMenus() {
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_whatIf->undoStack()->createUndoAction(this, tr("&Undo What-if Edit"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_whatIf->undoStack()->createRedoAction(this, tr("&Redo What-if Edit"));
+    redo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    edit->addAction(undo);
+    edit->addAction(redo);
+
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     model->addAction(tr("&Load Model…"), this, &MainWindow::loadModelFromDialog);
     model->addAction(tr("Use &Built-in Model"), this, [this] {
@@ -302,6 +318,23 @@ void MainWindow::connectModelSession() {
 
 QString MainWindow::modelLabelText() const { return m_modelLabel->text(); }
 
+void MainWindow::connectWhatIf() {
+    connect(m_whatIf, &WhatIfPanel::editedNodesChanged, this, [this](const QHash<int32_t, QString>& marks) {
+        m_whatIfMarks = marks;
+        updateMarks();
+    });
+    connect(m_whatIf, &WhatIfPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, &WhatIfPanel::selectNode);
+    connect(m_configPanel, &ConfigPanel::configChosen, m_whatIf, &WhatIfPanel::setChosenConfig);
+    connect(m_models, &ModelSession::predictionsReady, m_whatIf, &WhatIfPanel::setPredictions);
+}
+
+void MainWindow::updateMarks() {
+    QHash<int32_t, QString> marks = m_configMarks;
+    for (auto it = m_whatIfMarks.begin(); it != m_whatIfMarks.end(); ++it) marks.insert(it.key(), it.value());
+    m_graphPanel->setMarkedNodes(marks);
+}
+
 void MainWindow::loadModelFromDialog() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Load Cost Model"), QString(),
                                                       tr("Cost models (*.tpgm);;All files (*)"));
@@ -384,6 +417,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_graphPanel->setGraph(graph, path);
     m_inspector->setGraph(graph);
     m_configPanel->setGraph(graph);
+    m_whatIf->setGraph(graph, path);
     m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(graph.collection())));
     m_models->predict(path, graph);
     m_browser->selectFile(path);

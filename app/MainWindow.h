@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
@@ -23,6 +24,7 @@ class GraphPanel;
 class JobRunner;
 class ModelSession;
 class NodeInspector;
+class WhatIfPanel;
 
 // The explorer: graph in the middle, dataset browser (left), node inspector (right),
 // configurations (bottom; further tool panels tab beside it). Files load in the background;
@@ -70,6 +72,7 @@ public:
     JobRunner* layoutRunner() const { return m_layoutRunner; }
     JobRunner* ioRunner() const { return m_ioRunner; }
     ModelSession* modelSession() const { return m_models; }
+    WhatIfPanel* whatIfPanel() const { return m_whatIf; }
     QString modelLabelText() const;
 
 signals:
@@ -93,6 +96,8 @@ private:
     void setStatus(const QString& text);
     void connectModelSession();
     void loadModelFromDialog();
+    void connectWhatIf();
+    void updateMarks();
 
     JobRunner* m_ioRunner;      // file loading, dataset scanning
     JobRunner* m_layoutRunner;  // every Graphviz call
@@ -101,6 +106,8 @@ private:
     ConfigPanel* m_configPanel;
     DatasetBrowser* m_browser;
     ModelSession* m_models;
+    WhatIfPanel* m_whatIf = nullptr;
+    QHash<int32_t, QString> m_configMarks, m_whatIfMarks;  // both drawn on the graph
     QLabel* m_modelLabel = nullptr;
     QDockWidget* m_browserDock = nullptr;
     QDockWidget* m_inspectorDock = nullptr;

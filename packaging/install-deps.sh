@@ -14,7 +14,7 @@ packages=(
 if [[ "${1:-}" == "--tests" || "${1:-}" == "--fuzz" ]]; then
     # Test-time tools: numpy writes real fixtures; Xvfb + ImageMagick for the window screenshot;
     # clang with its runtime (libFuzzer, sanitizers) for the reader's fuzzer.
-    packages+=(python3 python3-numpy xvfb xauth imagemagick clang libclang-rt-14-dev)
+    packages+=(python3 python3-numpy xvfb xauth imagemagick xdotool clang libclang-rt-14-dev)
 fi
 
 missing=()

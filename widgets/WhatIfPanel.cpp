@@ -1,0 +1,669 @@
+#include "WhatIfPanel.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QUndoCommand>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "FilePredictions.h"
+#include "JobRunner.h"
+#include "graph/GraphFile.h"
+#include "graph/Schema.h"
+#include "io/CompactMatrix.h"
+#include "io/Error.h"
+
+Q_DECLARE_METATYPE(tpg::whatif::WhatIfReport)
+
+namespace tpg {
+
+namespace {
+
+constexpr int kSlots = 3;
+constexpr int kTileGroupWidth = 8;  // bounds 0-5, sum, product
+const QString kFormat = QStringLiteral("tpugraphs-whatif");
+constexpr int kFormatVersion = 1;
+
+QString ns(double v) {
+    return v < 0 ? QObject::tr("unknown") : QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(v))) + QStringLiteral(" ns");
+}
+
+QString change(double now, double reference) {
+    if (now < 0 || reference <= 0) return QStringLiteral("–");
+    return QStringLiteral("%1%2%").arg(now >= reference ? QStringLiteral("+") : QString()).arg(100.0 * (now / reference - 1.0), 0, 'f', 1);
+}
+
+// Every permutation of 0..rank-1 in lexicographic order (rank 6: 720).
+std::vector<std::vector<int>> permutations(int rank) {
+    std::vector<int> p(static_cast<size_t>(rank));
+    for (int i = 0; i < rank; ++i) p[static_cast<size_t>(i)] = i;
+    std::vector<std::vector<int>> out;
+    do out.push_back(p);
+    while (std::next_permutation(p.begin(), p.end()));
+    return out;
+}
+
+// Sizes a tile bound can take: the compiler's candidates (powers of two, lane multiples), the
+// current value, and 0 for the whole dimension.
+std::vector<int> tileSizes(int current) {
+    std::vector<int> s = {0};
+    for (int v = 1; v <= 4096; v *= 2) s.push_back(v);
+    for (int v = 384; v <= 4096; v += 128) s.push_back(v);
+    s.push_back(current);
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+    return s;
+}
+
+bool isTileBound(int column) { return column % kTileGroupWidth < schema::kMaxRank; }
+
+// One edit: the whole row before and after, so undo and redo are exact; consecutive edits of
+// one node (or one tile bound) merge into one step.
+class RowEditCommand : public QUndoCommand {
+public:
+    RowEditCommand(WhatIfPanel* panel, std::vector<float> before, std::vector<float> after, const QString& text,
+                   int mergeKey)
+        : QUndoCommand(text), m_panel(panel), m_before(std::move(before)), m_after(std::move(after)),
+          m_key(mergeKey) {}
+    void redo() override { m_panel->applyRow(m_after, text()); }
+    void undo() override { m_panel->applyRow(m_before, QObject::tr("undo: %1").arg(text())); }
+    int id() const override { return 1; }
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* o = static_cast<const RowEditCommand*>(other);
+        if (o->m_key != m_key) return false;
+        m_after = o->m_after;
+        setText(o->text());
+        return true;
+    }
+
+private:
+    WhatIfPanel* m_panel;
+    std::vector<float> m_before, m_after;
+    int m_key;
+};
+
+}  // namespace
+
+WhatIfPanel::WhatIfPanel(JobRunner* modelRunner, QWidget* parent) : QWidget(parent), m_runner(modelRunner) {
+    m_undo = new QUndoStack(this);
+    buildUi();
+    connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
+        if (id != m_pendingJob) return;  // superseded by a newer edit
+        m_pendingJob = 0;
+        showReport(result.value<whatif::WhatIfReport>());
+    });
+    connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id != m_pendingJob) return;
+        m_pendingJob = 0;
+        m_result->setText(tr("Cannot predict this configuration: %1").arg(message));
+        emit evaluated();
+    });
+    setGraph(TpuGraph(), QString());
+}
+
+void WhatIfPanel::buildUi() {
+    m_start = new QComboBox(this);
+    m_start->addItems({tr("the chosen configuration"), tr("the compiler default"), tr("the best measured"),
+                       tr("the best predicted")});
+    auto* startButton = new QPushButton(tr("Start"), this);
+    startButton->setToolTip(tr("Start a what-if session from this configuration (clears the undo history)"));
+    connect(startButton, &QPushButton::clicked, this, [this] {
+        switch (m_start->currentIndex()) {
+            case 0: {
+                whatif::StartPoint p;
+                p.kind = m_chosenConfig >= 0 ? whatif::StartPoint::Kind::Row : whatif::StartPoint::Kind::Default;
+                p.row = std::max<int64_t>(0, m_chosenConfig);
+                startFrom(p);
+                break;
+            }
+            case 1: startFrom(whatif::StartPoint::parse("default")); break;
+            case 2: startFrom(whatif::StartPoint::parse("best")); break;
+            default: startFrom(whatif::StartPoint::parse("predicted-best")); break;
+        }
+    });
+    auto* undo = new QToolButton(this);
+    undo->setDefaultAction(m_undo->createUndoAction(this, tr("Undo")));
+    auto* redo = new QToolButton(this);
+    redo->setDefaultAction(m_undo->createRedoAction(this, tr("Redo")));
+    m_modelLabel = new QLabel(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Start from"), this));
+    top->addWidget(m_start);
+    top->addWidget(startButton);
+    top->addWidget(undo);
+    top->addWidget(redo);
+    top->addStretch(1);
+    top->addWidget(m_modelLabel);
+
+    m_nodes = new QTreeWidget(this);
+    m_nodes->setRootIsDecorated(false);
+    m_nodes->setUniformRowHeights(true);
+    m_nodes->setAlternatingRowColors(true);
+    connect(m_nodes, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        if (!item) return;
+        m_node = item->data(0, Qt::UserRole).toInt();
+        refreshEditor();
+        if (isLayoutFile()) emit nodeActivated(m_node);
+    });
+
+    auto* editor = new QWidget(this);
+    auto* grid = new QGridLayout(editor);
+    m_editorTitle = new QLabel(editor);
+    m_editorTitle->setWordWrap(true);
+    grid->addWidget(m_editorTitle, 0, 0, 1, 2);
+    for (int s = 0; s < kSlots; ++s) {
+        m_slotLabels[s] = new QLabel(editor);
+        m_slotBoxes[s] = new QComboBox(editor);
+        m_slotBoxes[s]->setMaxVisibleItems(24);
+        grid->addWidget(m_slotLabels[s], 1 + s, 0);
+        grid->addWidget(m_slotBoxes[s], 1 + s, 1);
+        connect(m_slotBoxes[s], &QComboBox::activated, this, [this, s](int index) {
+            const QVariant v = m_slotBoxes[s]->itemData(index);
+            if (isLayoutFile()) {
+                std::vector<int> m;
+                for (const QVariant& x : v.toList()) m.push_back(x.toInt());
+                setLayout(m_node, static_cast<whatif::LayoutSlot>(s), m);
+            } else {
+                setTileBound(m_node, v.toFloat());
+            }
+        });
+    }
+    m_defaultButton = new QPushButton(tr("Default"), editor);
+    m_defaultButton->setToolTip(tr("Let the compiler choose every layout of this node (all -1)"));
+    connect(m_defaultButton, &QPushButton::clicked, this, [this] {
+        std::vector<float> row = m_row;
+        for (int s = 0; s < kSlots; ++s) {
+            const whatif::LayoutEdit e{m_node, static_cast<whatif::LayoutSlot>(s), {}};
+            if (whatif::slotTensor(m_graph, m_node, e.slot).usable) whatif::applyLayoutEdit(m_graph, row, e);
+        }
+        pushEdit(row, tr("#%1 all default").arg(m_node), m_node);
+    });
+    grid->addWidget(m_defaultButton, 4, 1);
+    grid->setRowStretch(5, 1);
+
+    m_result = new QLabel(this);
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_runList = new QTreeWidget(this);
+    m_runList->setHeaderLabels({tr("#"), tr("Configuration"), tr("Predicted"), tr("vs previous"), tr("Rank"), tr("Pin")});
+    m_runList->setRootIsDecorated(false);
+    m_runList->setUniformRowHeights(true);
+    connect(m_runList, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
+        if (column != 5) return;
+        const int run = item->data(0, Qt::UserRole).toInt();
+        if (run >= 0 && run < static_cast<int>(m_runs.size()))
+            m_runs[static_cast<size_t>(run)].pinned = item->checkState(5) == Qt::Checked;
+    });
+    connect(m_runList, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        const int run = item->data(0, Qt::UserRole).toInt();
+        if (run >= 0 && run < static_cast<int>(m_runs.size()))
+            pushEdit(m_runs[static_cast<size_t>(run)].row, tr("back to run %1").arg(run + 1), -1);
+    });
+    auto* save = new QPushButton(tr("Save…"), this);
+    auto* load = new QPushButton(tr("Load…"), this);
+    auto* exportButton = new QPushButton(tr("Export .npz…"), this);
+    save->setToolTip(tr("Save this session's configurations as JSON"));
+    exportButton->setToolTip(tr("Write the evaluated configurations as an .npz that `tpugraphs predict` scores"));
+    auto fileAction = [this](bool saving, bool npz) {
+        const QString filter = npz ? tr("TpuGraphs files (*.npz)") : tr("What-if sessions (*.json)");
+        const QString path = saving ? QFileDialog::getSaveFileName(this, tr("Save"), QString(), filter)
+                                    : QFileDialog::getOpenFileName(this, tr("Load"), QString(), filter);
+        if (path.isEmpty()) return;
+        QString error;
+        const bool ok = npz ? exportNpz(path, &error) : saving ? saveSession(path, &error) : loadSession(path, &error);
+        if (!ok) m_result->setText(error);
+    };
+    connect(save, &QPushButton::clicked, this, [fileAction] { fileAction(true, false); });
+    connect(load, &QPushButton::clicked, this, [fileAction] { fileAction(false, false); });
+    connect(exportButton, &QPushButton::clicked, this, [fileAction] { fileAction(true, true); });
+    auto* files = new QHBoxLayout;
+    files->addWidget(save);
+    files->addWidget(load);
+    files->addWidget(exportButton);
+    files->addStretch(1);
+
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(m_result);
+    rightLayout->addWidget(m_runList, 1);
+    rightLayout->addLayout(files);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_nodes);
+    split->addWidget(editor);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+}
+
+bool WhatIfPanel::isLayoutFile() const { return !m_graph.isNull() && m_graph.isLayout(); }
+
+void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
+    m_graph = graph;
+    m_file = file;
+    m_predictions.reset();
+    m_predictor.reset();
+    m_runner->cancelLane(QStringLiteral("whatif"));
+    m_pendingJob = 0;
+    m_undo->clear();
+    m_row.clear();
+    m_startRow.clear();
+    m_runs.clear();
+    m_report.reset();
+    m_startReport.reset();
+    m_chosenConfig = -1;
+    m_node = -1;
+    m_runList->clear();
+    m_nodes->clear();
+    m_result->setText(graph.isNull() ? tr("No graph open.") : tr("Waiting for the model's predictions of this file…"));
+    m_modelLabel->clear();
+    refreshEditor();
+    setEnabled(!graph.isNull());
+    emit editedNodesChanged({});
+}
+
+void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
+    if (!predictions || predictions->file != m_file) return;
+    m_predictions = std::move(predictions);
+    m_predictor = m_predictions->predictor;
+    m_modelLabel->setText(m_predictions->modelName);
+    if (isLayoutFile()) {
+        if (const std::string why = whatif::layoutEditingUnavailable(m_graph); !why.empty()) {
+            m_result->setText(QString::fromStdString(why));
+            return;
+        }
+    }
+    startFrom(m_chosenConfig >= 0 ? whatif::StartPoint{whatif::StartPoint::Kind::Row, m_chosenConfig}
+                                  : whatif::StartPoint::parse("default"));
+}
+
+void WhatIfPanel::startFrom(const whatif::StartPoint& start) {
+    if (!m_predictor) return;
+    try {
+        m_startRow = m_predictor->startRow(start);
+    } catch (const FormatError& e) {
+        m_error = QString::fromUtf8(e.what());
+        m_result->setText(m_error);
+        return;
+    }
+    m_startLabel = tr("start: %1").arg(QString::fromStdString(start.text()));
+    m_undo->clear();
+    m_runs.clear();
+    m_runList->clear();
+    m_startReport.reset();
+    applyRow(m_startRow, m_startLabel);
+}
+
+void WhatIfPanel::applyRow(const std::vector<float>& row, const QString& label) {
+    m_row = row;
+    refreshNodeList();
+    refreshEditor();
+    emit editedNodesChanged(editedNodes());
+    evaluate(label);
+}
+
+void WhatIfPanel::evaluate(const QString& label) {
+    if (!m_predictor) return;
+    auto predictor = m_predictor;
+    const std::vector<float> row = m_row;
+    m_pendingLabel = label;
+    m_pendingJob = m_runner->submit(QStringLiteral("whatif"), [predictor, row](JobControl&) {
+        return QVariant::fromValue(predictor->evaluate(row));
+    });
+}
+
+bool WhatIfPanel::pushEdit(const std::vector<float>& after, const QString& text, int mergeKey) {
+    if (after == m_row) return true;
+    m_undo->push(new RowEditCommand(this, m_row, after, text, mergeKey));
+    return true;
+}
+
+QString WhatIfPanel::describeLayoutEdit(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& m) const {
+    return tr("#%1 %2 %3").arg(node).arg(QLatin1String(whatif::slotName(slot)), QString::fromStdString(whatif::layoutText(m)));
+}
+
+bool WhatIfPanel::setLayout(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& minorToMajor) {
+    if (!m_predictor) {
+        m_error = tr("No predictions yet for this file.");
+        return false;
+    }
+    const whatif::LayoutEdit edit{node, slot, minorToMajor};
+    try {
+        whatif::checkLayoutEdit(m_graph, edit);
+    } catch (const FormatError& e) {
+        m_error = QString::fromUtf8(e.what());
+        return false;
+    }
+    std::vector<float> row = m_row;
+    whatif::applyLayoutEdit(m_graph, row, edit);
+    return pushEdit(row, describeLayoutEdit(node, slot, minorToMajor), node);
+}
+
+bool WhatIfPanel::setTileBound(int column, float value) {
+    if (!m_predictor || isLayoutFile() || column < 0 || column >= static_cast<int>(m_row.size()) ||
+        !isTileBound(column) || value < 0) {
+        m_error = tr("Not a tile bound of this file.");
+        return false;
+    }
+    std::vector<float> row = m_row;
+    const whatif::TileEdit edit{column, value};
+    whatif::applyTileEdit(row, edit);
+    return pushEdit(row, QString::fromStdString(edit.text()), column);
+}
+
+void WhatIfPanel::selectNode(int32_t node) {
+    if (!isLayoutFile() || node < 0 || node >= m_graph.numNodes() || m_graph.configurableIndex(node) < 0) return;
+    m_node = node;  // remembered even before the list is filled
+    const QSignalBlocker block(m_nodes);  // the graph already shows it
+    for (int i = 0; i < m_nodes->topLevelItemCount(); ++i)
+        if (m_nodes->topLevelItem(i)->data(0, Qt::UserRole).toInt() == node) {
+            m_nodes->setCurrentItem(m_nodes->topLevelItem(i));
+            m_nodes->scrollToItem(m_nodes->topLevelItem(i));
+        }
+    refreshEditor();
+}
+
+QHash<int32_t, QString> WhatIfPanel::editedNodes() const {
+    QHash<int32_t, QString> out;
+    if (!isLayoutFile() || m_row.empty() || m_row.size() != m_startRow.size()) return out;
+    for (int32_t node : m_graph.configurableNodes()) {
+        QStringList parts;
+        for (int s = 0; s < kSlots; ++s) {
+            const auto slot = static_cast<whatif::LayoutSlot>(s);
+            const auto now = whatif::layoutOf(m_graph, m_row, node, slot);
+            if (now != whatif::layoutOf(m_graph, m_startRow, node, slot))
+                parts << QStringLiteral("%1 %2").arg(QLatin1String(whatif::slotName(slot)),
+                                                     QString::fromStdString(whatif::layoutText(now)));
+        }
+        if (!parts.isEmpty()) out.insert(node, tr("what-if edit: %1").arg(parts.join(QStringLiteral(" · "))));
+    }
+    return out;
+}
+
+void WhatIfPanel::refreshNodeList() {
+    const int32_t keep = m_node;
+    const QSignalBlocker block(m_nodes);
+    m_nodes->clear();
+    if (m_row.empty()) return;
+    const QHash<int32_t, QString> edited = editedNodes();
+    if (isLayoutFile()) {
+        m_nodes->setHeaderLabels({tr("Node"), tr("Opcode"), tr("Output"), tr("Input"), tr("Kernel")});
+        for (int32_t node : m_graph.configurableNodes()) {
+            auto* item = new QTreeWidgetItem(m_nodes);
+            item->setText(0, QStringLiteral("#%1").arg(node));
+            item->setData(0, Qt::UserRole, node);
+            item->setText(1, QString::fromStdString(m_graph.opcodeName(node)));
+            for (int s = 0; s < kSlots; ++s)
+                item->setText(2 + s, QString::fromStdString(whatif::layoutText(
+                                         whatif::layoutOf(m_graph, m_row, node, static_cast<whatif::LayoutSlot>(s)))));
+            if (edited.contains(node)) {
+                QFont f = item->font(0);
+                f.setBold(true);
+                for (int c = 0; c < 5; ++c) item->setFont(c, f);
+                item->setToolTip(0, edited.value(node));
+            }
+            if (node == keep) m_nodes->setCurrentItem(item);
+        }
+    } else {
+        m_nodes->setHeaderLabels({tr("Tile bound"), tr("Value")});
+        const auto& names = schema::tileConfigFeatureNames();
+        for (int c = 0; c < static_cast<int>(m_row.size()) && c < static_cast<int>(names.size()); ++c) {
+            if (!isTileBound(c)) continue;
+            auto* item = new QTreeWidgetItem(m_nodes, {QString::fromStdString(names[static_cast<size_t>(c)]),
+                                                        QString::number(m_row[static_cast<size_t>(c)])});
+            item->setData(0, Qt::UserRole, c);
+            if (!m_startRow.empty() && m_row[static_cast<size_t>(c)] != m_startRow[static_cast<size_t>(c)]) {
+                QFont f = item->font(0);
+                f.setBold(true);
+                item->setFont(0, f);
+                item->setFont(1, f);
+            }
+            if (c == keep) m_nodes->setCurrentItem(item);
+        }
+    }
+    for (int c = 0; c < m_nodes->columnCount(); ++c) m_nodes->resizeColumnToContents(c);
+}
+
+void WhatIfPanel::refreshEditor() {
+    const bool layout = isLayoutFile();
+    const bool have = !m_row.empty() && m_node >= 0 &&
+                      (layout ? m_graph.configurableIndex(m_node) >= 0 : m_node < static_cast<int>(m_row.size()));
+    m_defaultButton->setVisible(layout);
+    m_defaultButton->setEnabled(have);
+    if (!have) {
+        m_editorTitle->setText(m_row.empty() ? QString()
+                                             : layout ? tr("Choose a configurable node (here or in the graph).")
+                                                      : tr("Choose a tile bound."));
+        for (int s = 0; s < kSlots; ++s) {
+            m_slotLabels[s]->hide();
+            m_slotBoxes[s]->hide();
+        }
+        return;
+    }
+    if (!layout) {
+        const int current = static_cast<int>(m_row[static_cast<size_t>(m_node)]);
+        m_editorTitle->setText(tr("%1 (0 = the whole dimension)")
+                                   .arg(QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(m_node)])));
+        m_slotLabels[0]->setText(tr("size"));
+        const QSignalBlocker block(m_slotBoxes[0]);
+        m_slotBoxes[0]->clear();
+        for (int v : tileSizes(current)) {
+            m_slotBoxes[0]->addItem(v == 0 ? tr("0 (whole)") : QString::number(v), v);
+            if (v == current) m_slotBoxes[0]->setCurrentIndex(m_slotBoxes[0]->count() - 1);
+        }
+        m_slotLabels[0]->show();
+        m_slotBoxes[0]->show();
+        for (int s = 1; s < kSlots; ++s) {
+            m_slotLabels[s]->hide();
+            m_slotBoxes[s]->hide();
+        }
+        return;
+    }
+    m_editorTitle->setText(tr("Node #%1 · %2: minor-to-major layouts (first = most minor)")
+                               .arg(m_node)
+                               .arg(QString::fromStdString(m_graph.opcodeName(m_node))));
+    for (int s = 0; s < kSlots; ++s) {
+        const auto slot = static_cast<whatif::LayoutSlot>(s);
+        const whatif::SlotTensor t = whatif::slotTensor(m_graph, m_node, slot);
+        QComboBox* box = m_slotBoxes[s];
+        const QSignalBlocker block(box);
+        box->clear();
+        m_slotLabels[s]->setText(t.usable ? tr("%1 of #%2 %3").arg(QLatin1String(whatif::slotName(slot))).arg(t.tensorNode)
+                                                .arg(QString::fromStdString(t.shapeText()))
+                                          : QLatin1String(whatif::slotName(slot)));
+        box->setEnabled(t.usable);
+        box->setToolTip(t.usable ? tr("Only permutations of this tensor's %1 dimensions").arg(t.rank())
+                                 : QString::fromStdString(t.why));
+        m_slotLabels[s]->show();
+        box->show();
+        const std::vector<int> current = whatif::layoutOf(m_graph, m_row, m_node, slot);
+        box->addItem(tr("default"), QVariantList());
+        if (!t.usable) continue;
+        for (const auto& p : permutations(t.rank())) {
+            QVariantList v;
+            QStringList dims;
+            for (int d : p) {
+                v << d;
+                dims << QString::number(t.dims[static_cast<size_t>(d)]);
+            }
+            box->addItem(tr("%1  (sizes %2)").arg(QString::fromStdString(whatif::layoutText(p)), dims.join(QLatin1Char(','))), v);
+            if (p == current) box->setCurrentIndex(box->count() - 1);
+        }
+    }
+}
+
+void WhatIfPanel::showReport(const whatif::WhatIfReport& r) {
+    const QString label = m_pendingLabel;
+    m_report = r;
+    if (!m_startReport) m_startReport = r;
+    const double previous = m_runs.empty() ? -1 : m_runs.back().report.predictedNs;
+    m_runs.push_back({label, m_row, r, false});
+    const int index = static_cast<int>(m_runs.size()) - 1;
+    auto* item = new QTreeWidgetItem(m_runList);
+    item->setData(0, Qt::UserRole, index);
+    item->setText(0, QString::number(index + 1));
+    item->setText(1, label);
+    item->setText(2, ns(r.predictedNs < 0 ? -1 : r.predictedNs));
+    item->setText(3, previous < 0 ? QStringLiteral("–") : change(r.predictedNs, previous));
+    item->setText(4, QString::number(r.rank));
+    item->setCheckState(5, Qt::Unchecked);
+    m_runList->scrollToItem(item);
+    m_result->setText(resultText());
+    emit evaluated();
+}
+
+QString WhatIfPanel::resultText() const {
+    if (!m_report || !m_predictor) return {};
+    const whatif::WhatIfReport& r = *m_report;
+    QStringList lines;
+    const QString predicted = r.predictedNs >= 0 ? ns(r.predictedNs) : tr("score %1 (runtimes unknown)").arg(r.score, 0, 'f', 4);
+    lines << tr("<b>Predicted %1</b> · %2 vs start · %3 vs best measured (%4)")
+                 .arg(predicted, m_startReport ? change(r.predictedNs, m_startReport->predictedNs) : QStringLiteral("–"),
+                      change(r.predictedNs, m_predictor->bestMeasuredNs()), ns(m_predictor->bestMeasuredNs()));
+    lines << tr("Would rank <b>%1 of %2</b> among this file's configurations (by predicted score)")
+                 .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(r.rank)),
+                      QLocale(QLocale::English).toString(static_cast<qlonglong>(r.configs)));
+    lines << tr("Synthetic TPU: %1 (%2)")
+                 .arg(ns(r.synthNs), m_predictor->synthIsGroundTruth() ? tr("ground truth for this synthetic file")
+                                                                         : tr("an analytic estimate, not this file's hardware"));
+    if (r.matchingRow >= 0)
+        lines << tr("Equals config %1 of the file, measured %2").arg(r.matchingRow).arg(ns(r.matchingRuntimeNs));
+    else if (r.extrapolating)
+        lines << tr("<span style='color:#b35900'>⚠ The model is extrapolating: the nearest measured config (%1) "
+                    "differs in %2 %3, more than measured configs differ from each other.</span>")
+                     .arg(r.nearestRow)
+                     .arg(r.nearestDistance)
+                     .arg(isLayoutFile() ? tr("nodes") : tr("bounds"));
+    else
+        lines << tr("Nearest measured config: %1 (%2 %3 differ)").arg(r.nearestRow).arg(r.nearestDistance)
+                     .arg(isLayoutFile() ? tr("nodes") : tr("bounds"));
+    return lines.join(QStringLiteral("<br>"));
+}
+
+void WhatIfPanel::setPinned(int run, bool pinned) {
+    if (run < 0 || run >= static_cast<int>(m_runs.size())) return;
+    m_runs[static_cast<size_t>(run)].pinned = pinned;
+    if (auto* item = m_runList->topLevelItem(run)) item->setCheckState(5, pinned ? Qt::Checked : Qt::Unchecked);
+}
+
+bool WhatIfPanel::saveSession(const QString& path, QString* error) const {
+    if (m_graph.isNull() || m_runs.empty()) {
+        if (error) *error = tr("Nothing to save: no configuration evaluated yet.");
+        return false;
+    }
+    QJsonArray configs;
+    for (const Run& run : m_runs) {
+        QJsonArray row;
+        for (float v : run.row) row.append(static_cast<double>(v));
+        QJsonObject o{{QStringLiteral("label"), run.label},
+                      {QStringLiteral("config"), row},
+                      {QStringLiteral("score"), run.report.score},
+                      {QStringLiteral("rank"), static_cast<qint64>(run.report.rank)},
+                      {QStringLiteral("synthetic_tpu_ns"), run.report.synthNs},
+                      {QStringLiteral("pinned"), run.pinned}};
+        if (run.report.predictedNs >= 0) o.insert(QStringLiteral("predicted_ns"), run.report.predictedNs);
+        configs.append(o);
+    }
+    const QJsonObject doc{{QStringLiteral("format"), kFormat},
+                          {QStringLiteral("version"), kFormatVersion},
+                          {QStringLiteral("file"), m_file},
+                          {QStringLiteral("collection"), QLatin1String(collectionName(m_graph.collection()))},
+                          {QStringLiteral("model"), m_predictions ? m_predictions->modelName : QString()},
+                          {QStringLiteral("configurations"), configs}};
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        if (error) *error = tr("%1: cannot write (%2)").arg(path, f.errorString());
+        return false;
+    }
+    f.write(QJsonDocument(doc).toJson());
+    return true;
+}
+
+bool WhatIfPanel::loadSession(const QString& path, QString* error) {
+    auto fail = [&](const QString& what) {
+        if (error) *error = tr("%1: %2").arg(path, what);
+        return false;
+    };
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return fail(f.errorString());
+    QJsonParseError parse{};
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parse);
+    if (doc.isNull()) return fail(tr("not JSON (%1)").arg(parse.errorString()));
+    const QJsonObject o = doc.object();
+    if (o.value(QStringLiteral("format")).toString() != kFormat)
+        return fail(tr("key 'format': expected \"%1\"").arg(kFormat));
+    if (!m_predictor) return fail(tr("open the file it belongs to and wait for its predictions first"));
+    const QJsonArray configs = o.value(QStringLiteral("configurations")).toArray();
+    std::vector<std::vector<float>> rows;
+    for (int i = 0; i < configs.size(); ++i) {
+        const QJsonArray values = configs[i].toObject().value(QStringLiteral("config")).toArray();
+        if (values.size() != m_predictor->rowWidth())
+            return fail(tr("key 'configurations[%1].config': expected %2 values for this file, got %3")
+                            .arg(i)
+                            .arg(m_predictor->rowWidth())
+                            .arg(values.size()));
+        std::vector<float> row;
+        for (const QJsonValue& v : values) row.push_back(static_cast<float>(v.toDouble()));
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty()) return fail(tr("key 'configurations': expected at least one configuration"));
+    m_startRow = rows.front();
+    m_startLabel = tr("loaded: %1").arg(configs[0].toObject().value(QStringLiteral("label")).toString());
+    m_undo->clear();
+    m_runs.clear();
+    m_runList->clear();
+    m_startReport.reset();
+    applyRow(m_startRow, m_startLabel);
+    for (size_t i = 1; i < rows.size(); ++i)
+        pushEdit(rows[i], configs[static_cast<int>(i)].toObject().value(QStringLiteral("label")).toString(), -1);
+    return true;
+}
+
+bool WhatIfPanel::exportNpz(const QString& path, QString* error) const {
+    if (m_runs.empty() || m_graph.isNull()) {
+        if (error) *error = tr("Nothing to export: no configuration evaluated yet.");
+        return false;
+    }
+    try {
+        TpuGraphData d = m_graph.data();
+        const auto n = static_cast<int64_t>(m_runs.size());
+        d.runtimes.assign(static_cast<size_t>(n), 0.0);  // not measured: a test-split file
+        if (isLayoutFile()) {
+            CompactMatrix m(m_predictor->rowWidth());
+            for (const Run& run : m_runs) m.appendRows(run.row.data(), 1);
+            d.layoutConfigs = LayoutConfigTable::fromMatrix(std::move(m), m_graph.numConfigurable(), m_graph.configFeatureWidth());
+        } else {
+            d.tileConfigFeatures.clear();
+            for (const Run& run : m_runs) d.tileConfigFeatures.insert(d.tileConfigFeatures.end(), run.row.begin(), run.row.end());
+            d.runtimeNormalizers.assign(static_cast<size_t>(n), 0.0);
+        }
+        saveTpuGraph(TpuGraph(std::move(d)), path.toStdString(), true);
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace tpg

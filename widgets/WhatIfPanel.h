@@ -1,0 +1,116 @@
+#pragma once
+
+#include <QHash>
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "graph/TpuGraph.h"
+#include "whatif/ConfigEdit.h"
+#include "whatif/WhatIfPredictor.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+class QUndoStack;
+
+namespace tpg {
+
+class JobRunner;
+struct FilePredictions;
+
+// The what-if editor: start from a configuration, edit each configurable node's output / input /
+// kernel layout (only valid permutations of the tensor's rank can be chosen) or a tile file's
+// bounds, and read the predicted runtime and rank at once. Every edit is a QUndoCommand (a burst
+// on one node merges into one step); every evaluated configuration joins the run list; the
+// session saves and loads as JSON and exports as an .npz the CLI can score. Predictions run on
+// the model worker: the newest edit wins and stale results are dropped.
+class WhatIfPanel : public QWidget {
+    Q_OBJECT
+public:
+    struct Run {
+        QString label;  // "start: config 12", "#44 output {3,0,2,1}", ...
+        std::vector<float> row;
+        whatif::WhatIfReport report;
+        bool pinned = false;
+    };
+
+    WhatIfPanel(JobRunner* modelRunner, QWidget* parent = nullptr);
+
+    void setGraph(const TpuGraph& graph, const QString& file);
+    void setPredictions(std::shared_ptr<const FilePredictions> predictions);
+    void setChosenConfig(int64_t config) { m_chosenConfig = config; }
+    bool ready() const { return m_predictor != nullptr; }
+
+    // Starts a session from `start` (clears the undo history).
+    void startFrom(const whatif::StartPoint& start);
+    // Edits (each one undoable). Return false with the reason in lastError() when refused.
+    bool setLayout(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& minorToMajor);
+    bool setTileBound(int column, float value);
+    void selectNode(int32_t node);
+
+    QUndoStack* undoStack() const { return m_undo; }
+    const std::vector<float>& currentRow() const { return m_row; }
+    const std::vector<Run>& runs() const { return m_runs; }
+    void setPinned(int run, bool pinned);
+    bool hasReport() const { return m_report.has_value(); }
+    const whatif::WhatIfReport& report() const { return *m_report; }
+    bool busy() const { return m_pendingJob != 0; }
+    QString resultText() const;
+    QString lastError() const { return m_error; }
+    // Nodes whose layouts differ from the start, with a description.
+    QHash<int32_t, QString> editedNodes() const;
+
+    bool saveSession(const QString& path, QString* error) const;
+    bool loadSession(const QString& path, QString* error);
+    bool exportNpz(const QString& path, QString* error) const;
+
+    // Applies a whole row (the undo commands' primitive): re-predicts, refreshes the editors.
+    void applyRow(const std::vector<float>& row, const QString& label);
+
+signals:
+    void editedNodesChanged(const QHash<int32_t, QString>& marks);
+    void nodeActivated(int node);
+    void evaluated();
+
+private:
+    void buildUi();
+    bool isLayoutFile() const;
+    void refreshNodeList();
+    void refreshEditor();
+    void evaluate(const QString& label);
+    void showReport(const whatif::WhatIfReport& r);
+    bool pushEdit(const std::vector<float>& after, const QString& text, int mergeKey);
+    QString describeLayoutEdit(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& m) const;
+
+    JobRunner* m_runner;
+    TpuGraph m_graph;
+    QString m_file;
+    std::shared_ptr<const FilePredictions> m_predictions;
+    std::shared_ptr<whatif::WhatIfPredictor> m_predictor;
+    int64_t m_chosenConfig = -1;
+    std::vector<float> m_startRow, m_row;
+    QString m_startLabel;
+    std::optional<whatif::WhatIfReport> m_report, m_startReport;
+    std::vector<Run> m_runs;
+    int32_t m_node = -1;
+    quint64 m_pendingJob = 0;
+    QString m_pendingLabel;  // what the pending evaluation is of
+    QString m_error;
+
+    QUndoStack* m_undo;
+    QComboBox* m_start;
+    QLabel* m_modelLabel;
+    QTreeWidget* m_nodes;
+    QLabel* m_editorTitle;
+    QComboBox* m_slotBoxes[3] = {nullptr, nullptr, nullptr};
+    QLabel* m_slotLabels[3] = {nullptr, nullptr, nullptr};
+    QPushButton* m_defaultButton;
+    QLabel* m_result;
+    QTreeWidget* m_runList;
+};
+
+}  // namespace tpg
