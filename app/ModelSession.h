@@ -53,5 +53,3 @@ private:
 };
 
 }  // namespace tpg
-
-Q_DECLARE_METATYPE(std::shared_ptr<const tpg::FilePredictions>)

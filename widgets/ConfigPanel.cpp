@@ -126,7 +126,7 @@ void ConfigPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
     if (row >= 0) m_table->selectRow(row);
 }
 
-QString ConfigPanel::agreementText() const { return m_agreement->isVisible() ? m_agreement->text() : QString(); }
+QString ConfigPanel::agreementText() const { return m_agreement->isHidden() ? QString() : m_agreement->text(); }
 
 void ConfigPanel::updateSummary() {
     if (m_graph.isNull()) {

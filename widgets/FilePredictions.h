@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QMetaType>
 #include <QString>
 #include <cmath>
 #include <memory>
@@ -42,3 +43,5 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file, std::shared_pt
 std::vector<int64_t> sharedRanks(const std::vector<double>& values);
 
 }  // namespace tpg
+
+Q_DECLARE_METATYPE(std::shared_ptr<const tpg::FilePredictions>)

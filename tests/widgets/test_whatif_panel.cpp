@@ -1,0 +1,186 @@
+// The what-if dock as a user drives it (offscreen): start, edit, read the prediction, undo and
+// redo, save and load, export; a test-split file; a tile file.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+#include <numeric>
+
+#include "DefaultModels.h"
+#include "FilePredictions.h"
+#include "JobRunner.h"
+#include "WhatIfPanel.h"
+#include "graph/GraphFile.h"
+#include "synth/SyntheticDataset.h"
+
+using namespace tpg;
+using namespace tpg::whatif;
+
+namespace {
+
+std::shared_ptr<const FilePredictions> predict(JobRunner& runner, const QString& file, const TpuGraph& g) {
+    QSignalSpy done(&runner, &JobRunner::finished);
+    auto shared = std::make_shared<const TpuGraph>(g);
+    runner.submit(QStringLiteral("predict"), [file, shared](JobControl& control) {
+        return QVariant::fromValue(std::shared_ptr<const FilePredictions>(
+            predictFile(file, shared, nn::defaultModel(shared->collection()), control)));
+    });
+    if (!done.wait(120000)) return nullptr;
+    return done.takeFirst().at(1).value<std::shared_ptr<const FilePredictions>>();
+}
+
+bool waitEvaluated(WhatIfPanel& panel) {
+    QSignalSpy spy(&panel, &WhatIfPanel::evaluated);
+    return panel.busy() ? spy.wait(60000) : true;
+}
+
+int32_t nodeWithOutputRank(const TpuGraph& g, int minRank) {
+    for (int32_t n : g.configurableNodes())
+        if (slotTensor(g, n, LayoutSlot::Output).rank() >= minRank) return n;
+    return -1;
+}
+
+std::vector<int> reversed(int rank) {
+    std::vector<int> p(static_cast<size_t>(rank));
+    std::iota(p.rbegin(), p.rend(), 0);
+    return p;
+}
+
+}  // namespace
+
+class TestWhatIfPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    TpuGraph m_layout;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 9, 400, 150, synth::LayoutSearch::Random, "r");
+    }
+
+    void editShowsItsPredictionAndRank() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setChosenConfig(5);
+        panel.setPredictions(predict(runner, QStringLiteral("r.npz"), m_layout));
+        QVERIFY(panel.ready());
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.runs().size(), size_t{1});
+        QVERIFY2(panel.resultText().contains(QStringLiteral("Equals config 5")), qPrintable(panel.resultText()));
+        QVERIFY(panel.resultText().contains(QStringLiteral("ground truth for this synthetic file")));
+
+        const int32_t node = nodeWithOutputRank(m_layout, 4);
+        QVERIFY(node >= 0);
+        const std::vector<int> before = layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output);
+        std::vector<int> perm = reversed(4);
+        if (perm == before) std::swap(perm[0], perm[1]);
+        QVERIFY(panel.setLayout(node, LayoutSlot::Output, perm));
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.runs().size(), size_t{2});
+        QCOMPARE(layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output), perm);
+        QVERIFY(panel.editedNodes().contains(node));
+        const QString text = panel.resultText();
+        QVERIFY2(text.contains(QStringLiteral("Would rank")) && text.contains(QStringLiteral("of 150")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("vs start")));
+        QVERIFY(text.contains(QStringLiteral("Synthetic TPU")));
+        QVERIFY(panel.report().predictedNs > 0);
+
+        // A second edit of the same node merges into one undo step; undo returns to the start.
+        std::vector<int> other = perm;
+        std::swap(other[2], other[3]);
+        QVERIFY(panel.setLayout(node, LayoutSlot::Output, other));
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.undoStack()->count(), 1);
+        panel.undoStack()->undo();
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output), before);
+        QVERIFY(panel.editedNodes().isEmpty());
+        panel.undoStack()->redo();
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output), other);
+
+        // Invalid edits are refused with the reason.
+        QVERIFY(!panel.setLayout(node, LayoutSlot::Output, {0, 1}));
+        QVERIFY(panel.lastError().contains(QStringLiteral("permutation")));
+        QVERIFY(!panel.setLayout(m_layout.numNodes() + 5, LayoutSlot::Output, {}));
+    }
+
+    void saveLoadAndExport() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        const auto predictions = predict(runner, QStringLiteral("r.npz"), m_layout);
+        panel.setPredictions(predictions);
+        QVERIFY(waitEvaluated(panel));
+        const int32_t node = nodeWithOutputRank(m_layout, 4);
+        QVERIFY(panel.setLayout(node, LayoutSlot::Output, reversed(4)));
+        QVERIFY(waitEvaluated(panel));
+        panel.setPinned(1, true);
+        const QString json = m_dir.filePath(QStringLiteral("session.json"));
+        QString error;
+        QVERIFY2(panel.saveSession(json, &error), qPrintable(error));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(doc.value(QStringLiteral("format")).toString(), QStringLiteral("tpugraphs-whatif"));
+        QCOMPARE(doc.value(QStringLiteral("configurations")).toArray().size(), 2);
+
+        WhatIfPanel again(&runner);
+        again.setGraph(m_layout, QStringLiteral("r.npz"));
+        again.setPredictions(predictions);
+        QVERIFY(waitEvaluated(again));
+        QVERIFY2(again.loadSession(json, &error), qPrintable(error));
+        QVERIFY(waitEvaluated(again));
+        QCOMPARE(again.currentRow(), panel.currentRow());
+        QCOMPARE(again.undoStack()->count(), 1);
+
+        const QString npz = m_dir.filePath(QStringLiteral("whatif.npz"));
+        QVERIFY2(panel.exportNpz(npz, &error), qPrintable(error));
+        const TpuGraph exported = loadTpuGraph(npz.toStdString());
+        QCOMPARE(exported.numConfigs(), int64_t{2});
+        QVERIFY(!exported.runtimesKnown());
+        QCOMPARE(exported.layoutConfigs()->config(1), panel.currentRow());
+
+        QFile bad(m_dir.filePath(QStringLiteral("bad.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"format\": \"tpugraphs-whatif\", \"configurations\": [{\"config\": [1, 2]}]}");
+        bad.close();
+        QVERIFY(!again.loadSession(bad.fileName(), &error));
+        QVERIFY2(error.contains(QStringLiteral("configurations[0].config")), qPrintable(error));
+    }
+
+    void testSplitFileHasNoRuntimes() {
+        TpuGraphData d = m_layout.data();
+        d.runtimes.assign(d.runtimes.size(), 0.0);
+        const TpuGraph test(std::move(d));
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(test, QStringLiteral("t.npz"));
+        panel.setPredictions(predict(runner, QStringLiteral("t.npz"), test));
+        QVERIFY(waitEvaluated(panel));
+        QVERIFY2(panel.resultText().contains(QStringLiteral("runtimes unknown")), qPrintable(panel.resultText()));
+        QVERIFY(panel.resultText().contains(QStringLiteral("Would rank")));
+    }
+
+    void tileBoundsEdit() {
+        const TpuGraph tile = synth::makeTileGraph(synth::Recipe::DotKernel, 4, 80, "k");
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(tile, QStringLiteral("k.npz"));
+        panel.setPredictions(predict(runner, QStringLiteral("k.npz"), tile));
+        QVERIFY(waitEvaluated(panel));
+        const float bound = panel.currentRow()[8] == 128.0f ? 256.0f : 128.0f;  // output_bounds_0
+        QVERIFY(panel.setTileBound(8, bound));
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.currentRow()[8], bound);
+        QVERIFY(!panel.setTileBound(14, 3));  // a sum is derived, not edited
+        QCOMPARE(panel.runs().size(), size_t{2});
+    }
+};
+
+QTEST_MAIN(TestWhatIfPanel)
+#include "test_whatif_panel.moc"
