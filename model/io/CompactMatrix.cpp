@@ -170,6 +170,24 @@ void CompactMatrix::readRows(int64_t begin, int64_t count, float* out) const {
     }
 }
 
+void CompactMatrix::readColumns(int64_t col, int64_t count, float* out) const {
+    const size_t rb = rowBytes(m_encoding);
+    for (int64_t r = 0; r < m_rows; ++r) {
+        const uint8_t* in = m_bytes.data() + static_cast<size_t>(r) * rb;
+        float* o = out + r * count;
+        for (int64_t k = 0; k < count; ++k) {
+            const int64_t c = col + k;
+            switch (m_encoding) {
+                case Encoding::Nibble:
+                    o[k] = static_cast<float>(((c & 1) ? (in[c >> 1] >> 4) : (in[c >> 1] & 0xf)) - 1);
+                    break;
+                case Encoding::Int8: o[k] = static_cast<float>(static_cast<int8_t>(in[c])); break;
+                case Encoding::Float32: std::memcpy(o + k, in + c * 4, 4); break;
+            }
+        }
+    }
+}
+
 std::array<uint64_t, 2> CompactMatrix::rowHash(int64_t r) const {
     const size_t rb = rowBytes(m_encoding);
     const uint8_t* p = m_bytes.data() + static_cast<size_t>(r) * rb;

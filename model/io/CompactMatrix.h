@@ -31,6 +31,8 @@ public:
     size_t residentBytes() const;
 
     void readRows(int64_t begin, int64_t count, float* out) const;
+    // Columns [col, col + count) of every row, row after row (rows() x count values).
+    void readColumns(int64_t col, int64_t count, float* out) const;
     // A 128-bit hash of row r's values: equal rows hash equal (the encoding is canonical).
     std::array<uint64_t, 2> rowHash(int64_t r) const;
 

@@ -251,6 +251,30 @@ std::vector<float> LayoutConfigTable::config(int64_t c) const {
     return out;
 }
 
+std::vector<float> LayoutConfigTable::readColumns(int64_t col, int64_t count) const {
+    if (col < 0 || count < 0 || col + count > rowSize())
+        throw FormatError(describeProblem(m_path, m_key, "columns " + std::to_string(col) + "+" + std::to_string(count) +
+                                                             " out of range (" + std::to_string(rowSize()) + " per row)"));
+    std::vector<float> out(static_cast<size_t>(m_numConfigs * count));
+    if (m_mode == Mode::OnDemand) {
+        // A stored entry: one short read per configuration.
+        const size_t item = dtypeSize(m_header.dtype);
+        const uint64_t rowBytes = static_cast<uint64_t>(rowSize()) * item;
+        std::vector<uint8_t> raw(static_cast<size_t>(count) * item);
+        for (int64_t r = 0; r < m_numConfigs; ++r) {
+            m_archive->readRange(m_key, m_header, rowBytes * static_cast<uint64_t>(r) + static_cast<uint64_t>(col) * item,
+                                 raw.size(), raw.data());
+            convertToFloat(raw.data(), m_header.dtype, m_header.bigEndian, static_cast<size_t>(count),
+                           out.data() + r * count);
+        }
+        return out;
+    }
+    wait();
+    std::shared_lock<std::shared_mutex> lock(m_matrixMutex);
+    m_matrix.readColumns(col, count, out.data());
+    return out;
+}
+
 int64_t LayoutConfigTable::countDistinct() const {
     std::unordered_set<std::array<uint64_t, 2>, HashPair> seen;
     if (m_mode == Mode::Decoded) {

@@ -65,6 +65,9 @@ public:
     // Rows [begin, begin + count) as float32, rowSize() each. Throws FormatError.
     void read(int64_t begin, int64_t count, float* out) const;
     std::vector<float> config(int64_t c) const;
+    // Columns [col, col + count) of a row (e.g. one node's 18 values) for every configuration:
+    // numConfigs() x count values. Throws FormatError.
+    std::vector<float> readColumns(int64_t col, int64_t count) const;
 
     // Distinct configurations (by 128-bit row hash; decodes or reads every row).
     int64_t countDistinct() const;

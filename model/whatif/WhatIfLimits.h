@@ -14,5 +14,8 @@ constexpr int64_t kGroundTruthChecks = 3;
 constexpr int64_t kDistanceSampleRows = 1024;
 // ...probing the nearest neighbour of this many of them (the median is the "typical" distance).
 constexpr int64_t kDistanceProbes = 64;
+// An evaluated row differing from the previous one in at most this many nodes (tile: columns)
+// updates its distances to the file's configs column by column; more, and a full scan is cheaper.
+constexpr int64_t kIncrementalUnits = 16;
 
 }  // namespace tpg::whatif::limits

@@ -166,6 +166,39 @@ void WhatIfPredictor::learnTypicalDistance() {
     }
 }
 
+const std::vector<int64_t>& WhatIfPredictor::distancesTo(const std::vector<float>& row) const {
+    const TpuGraph& g = *m_graph;
+    const int64_t width = rowWidth();
+    const int64_t unit = g.isLayout() ? g.configFeatureWidth() : 1;  // a node's values, or one tile column
+    const int64_t units = unit > 0 ? width / unit : 0;
+    std::vector<int64_t> changed;
+    if (m_lastRow.size() == row.size())
+        for (int64_t k = 0; k < units; ++k)
+            if (std::memcmp(row.data() + k * unit, m_lastRow.data() + k * unit, static_cast<size_t>(unit) * sizeof(float)) != 0)
+                changed.push_back(k);
+    if (m_lastRow.size() != row.size() || static_cast<int64_t>(changed.size()) > limits::kIncrementalUnits) {
+        m_lastDistances.assign(static_cast<size_t>(g.numConfigs()), 0);
+        forEachRowBatch([&](int64_t first, int64_t count, const float* rows) {
+            for (int64_t i = 0; i < count; ++i)
+                m_lastDistances[static_cast<size_t>(first + i)] = distance(row.data(), rows + i * width);
+        });
+    } else {
+        for (int64_t k : changed) {
+            const float* before = m_lastRow.data() + k * unit;
+            const float* after = row.data() + k * unit;
+            const std::vector<float> column = g.isLayout() ? g.layoutConfigs()->readColumns(k * unit, unit) : std::vector<float>();
+            for (int64_t c = 0; c < g.numConfigs(); ++c) {
+                const float* theirs = g.isLayout() ? column.data() + c * unit : g.tileConfig(c) + k;
+                const size_t bytes = static_cast<size_t>(unit) * sizeof(float);
+                m_lastDistances[static_cast<size_t>(c)] +=
+                    (std::memcmp(after, theirs, bytes) != 0) - (std::memcmp(before, theirs, bytes) != 0);
+            }
+        }
+    }
+    m_lastRow = row;
+    return m_lastDistances;
+}
+
 WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
     const TpuGraph& g = *m_graph;
     if (static_cast<int64_t>(edited.size()) != rowWidth())
@@ -177,19 +210,16 @@ WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
     r.predictedNs = predictedNs(r.score);
     r.rank = 1 + (std::lower_bound(m_sortedScores.begin(), m_sortedScores.end(), r.score) - m_sortedScores.begin());
     r.synthNs = g.isLayout() ? m_synth->layoutRuntime(edited.data()) : m_synth->tileRuntime(edited.data());
-    const int64_t width = rowWidth();
+    std::lock_guard<std::mutex> lock(m_distanceMutex);
+    const std::vector<int64_t>& d = distancesTo(edited);
     int64_t nearest = -1;
-    forEachRowBatch([&](int64_t first, int64_t count, const float* rows) {
-        for (int64_t i = 0; i < count; ++i) {
-            const int64_t c = first + i;
-            const int64_t d = distance(edited.data(), rows + i * width);
-            if (d == 0 && r.matchingRow < 0) r.matchingRow = c;
-            if (nearest < 0 || d < r.nearestDistance) {
-                nearest = c;
-                r.nearestDistance = d;
-            }
+    for (size_t c = 0; c < d.size(); ++c) {
+        if (d[c] == 0 && r.matchingRow < 0) r.matchingRow = static_cast<int64_t>(c);
+        if (nearest < 0 || d[c] < r.nearestDistance) {
+            nearest = static_cast<int64_t>(c);
+            r.nearestDistance = d[c];
         }
-    });
+    }
     r.nearestRow = nearest;
     if (r.matchingRow >= 0 && g.runtimesKnown()) r.matchingRuntimeNs = g.runtimes()[static_cast<size_t>(r.matchingRow)];
     r.extrapolating = r.nearestDistance > m_typicalDistance;

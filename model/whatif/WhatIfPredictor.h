@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ public:
     std::vector<float> defaultRow() const;  // layout: all -1; tile: the compiler-like default
     std::vector<float> startRow(const StartPoint& start) const;
 
+    // Thread-safe. Consecutive calls on rows that differ in a few configurable nodes (an edit)
+    // update the previous call's distances to every measured config instead of rescanning them.
     WhatIfReport evaluate(const std::vector<float>& row) const;
 
 private:
@@ -77,6 +80,9 @@ private:
     template <typename Visit>
     void forEachRowBatch(Visit&& visit) const;
     void learnTypicalDistance();
+    // Distances from `row` to every config: incrementally from the last call's when they differ
+    // in few units (nodes or tile columns), else by a full scan.
+    const std::vector<int64_t>& distancesTo(const std::vector<float>& row) const;
 
     std::shared_ptr<const TpuGraph> m_graph;
     nn::CostModel m_model;
@@ -87,6 +93,9 @@ private:
     double m_bestMeasuredNs = -1;
     int64_t m_bestMeasuredRow = -1, m_bestPredictedRow = -1;
     int64_t m_typicalDistance = 1;
+    mutable std::mutex m_distanceMutex;  // guards the two below
+    mutable std::vector<float> m_lastRow;
+    mutable std::vector<int64_t> m_lastDistances;
 };
 
 }  // namespace tpg::whatif

@@ -3,6 +3,7 @@
 #include <QtTest>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include "DefaultModels.h"
 #include "io/Error.h"
@@ -151,6 +152,34 @@ private slots:
         QVERIFY(std::all_of(compilerDefault.begin(), compilerDefault.end(), [](float v) { return v == -1; }));
         QVERIFY(errorOf([] { StartPoint::parse("fastest"); }).contains("--from"));
         QVERIFY(errorOf([&] { p.row(g.numConfigs()); }).contains("no configuration"));
+    }
+
+    void incrementalDistancesEqualAFullScan() {
+        // Two predictors: one sees a chain of single-node edits (incremental updates), the other
+        // only the final row (a full scan). Their nearest / matching answers must agree.
+        const WhatIfPredictor chained(m_layout, nn::defaultModel(Collection::Layout));
+        const WhatIfPredictor fresh(m_layout, nn::defaultModel(Collection::Layout));
+        const TpuGraph& g = *m_layout;
+        std::vector<float> row = chained.row(3);
+        chained.evaluate(row);
+        std::mt19937_64 rng(5);
+        for (int step = 0; step < 12; ++step) {
+            const int32_t node = g.configurableNodes()[rng() % g.configurableNodes().size()];
+            const SlotTensor t = slotTensor(g, node, LayoutSlot::Output);
+            std::vector<int> perm(static_cast<size_t>(t.rank()));
+            std::iota(perm.begin(), perm.end(), 0);
+            std::shuffle(perm.begin(), perm.end(), rng);
+            applyLayoutEdit(g, row, {node, LayoutSlot::Output, step % 4 == 3 ? std::vector<int>{} : perm});
+            const WhatIfReport a = chained.evaluate(row);
+            if (step % 3 == 2) row = chained.row(static_cast<int64_t>(rng() % 50));  // jump back to a file row
+            const WhatIfReport b = fresh.evaluate(step % 3 == 2 ? chained.row(0) : row);
+            if (step % 3 == 2) continue;
+            QCOMPARE(a.nearestDistance, b.nearestDistance);
+            QCOMPARE(a.matchingRow, b.matchingRow);
+        }
+        const WhatIfReport back = chained.evaluate(chained.row(7));
+        QCOMPARE(back.nearestDistance, int64_t{0});
+        QCOMPARE(chained.row(back.matchingRow), chained.row(7));
     }
 
     void tileFilesToo() {
