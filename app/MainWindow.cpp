@@ -73,8 +73,14 @@ MainWindow::MainWindow(QWidget* parent)
     m_whatIf = new WhatIfPanel(m_models->runner(), this);
     createDocks();
     createMenus();
-    addToolDock(tr("What-if"), m_whatIf);
+    QDockWidget* whatIfDock = addToolDock(tr("What-if"), m_whatIf);
     m_configDock->raise();
+    // The editor wants room: the first time it is shown, the bottom area grows to ~45%.
+    connect(whatIfDock, &QDockWidget::visibilityChanged, this, [this, whatIfDock](bool visible) {
+        if (!visible || whatIfDock->property("grown").toBool()) return;
+        whatIfDock->setProperty("grown", true);
+        resizeDocks({whatIfDock}, {height() * 45 / 100}, Qt::Vertical);
+    });
     connectWhatIf();
 
     m_graphLabel = new QLabel(this);

@@ -13,6 +13,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QUndoCommand>
@@ -23,12 +24,14 @@
 
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "SweepChart.h"
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
 #include "io/CompactMatrix.h"
 #include "io/Error.h"
 
 Q_DECLARE_METATYPE(tpg::whatif::WhatIfReport)
+Q_DECLARE_METATYPE(std::vector<tpg::SweepChart::Point>)
 
 namespace tpg {
 
@@ -107,7 +110,23 @@ WhatIfPanel::WhatIfPanel(JobRunner* modelRunner, QWidget* parent) : QWidget(pare
         m_pendingJob = 0;
         showReport(result.value<whatif::WhatIfReport>());
     });
+    connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
+        if (id != m_sweepJob) return;
+        m_sweepJob = 0;
+        const bool inNs = m_predictor && m_predictor->bestMeasuredNs() > 0;
+        const double start = m_report ? (inNs ? m_report->predictedNs : m_report->score) : -1;
+        m_sweepChart->setSweep(m_sweepLabel, result.value<std::vector<SweepChart::Point>>(), start,
+                               m_predictor ? m_predictor->bestMeasuredNs() : -1, inNs);
+        m_tabs->setCurrentWidget(m_sweepChart);
+        emit swept();
+    });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id == m_sweepJob) {
+            m_sweepJob = 0;
+            m_sweepChart->clear(tr("Sweep failed: %1").arg(message));
+            emit swept();
+            return;
+        }
         if (id != m_pendingJob) return;
         m_pendingJob = 0;
         m_result->setText(tr("Cannot predict this configuration: %1").arg(message));
@@ -172,6 +191,11 @@ void WhatIfPanel::buildUi() {
         m_slotBoxes[s]->setMaxVisibleItems(24);
         grid->addWidget(m_slotLabels[s], 1 + s, 0);
         grid->addWidget(m_slotBoxes[s], 1 + s, 1);
+        m_sweepButtons[s] = new QPushButton(QStringLiteral("⇅"), editor);
+        m_sweepButtons[s]->setToolTip(tr("Sweep: predict every value of this slot, everything else fixed"));
+        m_sweepButtons[s]->setMaximumWidth(32);
+        grid->addWidget(m_sweepButtons[s], 1 + s, 2);
+        connect(m_sweepButtons[s], &QPushButton::clicked, this, [this, s] { sweep(s); });
         connect(m_slotBoxes[s], &QComboBox::activated, this, [this, s](int index) {
             const QVariant v = m_slotBoxes[s]->itemData(index);
             if (isLayoutFile()) {
@@ -238,12 +262,25 @@ void WhatIfPanel::buildUi() {
     files->addWidget(exportButton);
     files->addStretch(1);
 
+    auto* runs = new QWidget(this);
+    auto* runsLayout = new QVBoxLayout(runs);
+    runsLayout->setContentsMargins(0, 0, 0, 0);
+    runsLayout->addWidget(m_runList, 1);
+    runsLayout->addLayout(files);
+    m_sweepChart = new SweepChart(this);
+    connect(m_sweepChart, &SweepChart::candidateClicked, this, [this](int candidate) {
+        if (candidate >= 0 && candidate < static_cast<int>(m_sweepCandidates.size()))
+            pushEdit(m_sweepCandidates[static_cast<size_t>(candidate)],
+                     tr("%1 %2 (from the sweep)").arg(m_sweepLabel, m_sweepLabels.value(candidate)), m_node);
+    });
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(runs, tr("Runs"));
+    m_tabs->addTab(m_sweepChart, tr("Sweep"));
     auto* right = new QWidget(this);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(m_result);
-    rightLayout->addWidget(m_runList, 1);
-    rightLayout->addLayout(files);
+    rightLayout->addWidget(m_tabs, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_nodes);
     split->addWidget(editor);
@@ -276,6 +313,10 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_node = -1;
     m_runList->clear();
     m_nodes->clear();
+    m_runner->cancelLane(QStringLiteral("sweep"));
+    m_sweepJob = 0;
+    m_sweepCandidates.clear();
+    m_sweepChart->clear(tr("Sweep a slot: the ⇅ button beside it predicts every value."));
     m_result->setText(graph.isNull() ? tr("No graph open.") : tr("Waiting for the model's predictions of this file…"));
     m_modelLabel->clear();
     refreshEditor();
@@ -372,6 +413,55 @@ bool WhatIfPanel::setTileBound(int column, float value) {
     return pushEdit(row, QString::fromStdString(edit.text()), column);
 }
 
+void WhatIfPanel::sweep(int slot) {
+    if (!m_predictor || m_row.empty() || m_node < 0) return;
+    std::vector<std::vector<float>> rows;
+    QStringList labels;
+    if (isLayoutFile()) {
+        const auto s = static_cast<whatif::LayoutSlot>(slot);
+        const whatif::SlotTensor t = whatif::slotTensor(m_graph, m_node, s);
+        if (!t.usable || m_graph.configurableIndex(m_node) < 0) return;
+        std::vector<std::vector<int>> values = permutations(t.rank());
+        values.insert(values.begin(), std::vector<int>{});
+        for (const auto& v : values) {
+            std::vector<float> row = m_row;
+            whatif::applyLayoutEdit(m_graph, row, {m_node, s, v});
+            rows.push_back(std::move(row));
+            labels << QString::fromStdString(whatif::layoutText(v));
+        }
+        m_sweepLabel = tr("#%1 %2").arg(m_node).arg(QLatin1String(whatif::slotName(s)));
+    } else {
+        if (!isTileBound(m_node)) return;
+        for (int v : tileSizes(static_cast<int>(m_row[static_cast<size_t>(m_node)]))) {
+            std::vector<float> row = m_row;
+            whatif::applyTileEdit(row, {m_node, static_cast<float>(v)});
+            rows.push_back(std::move(row));
+            labels << QString::number(v);
+        }
+        m_sweepLabel = QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(m_node)]);
+    }
+    m_sweepCandidates = rows;
+    m_sweepLabels = labels;
+    m_sweepChart->clear(tr("Sweeping %1 (%2 values)…").arg(m_sweepLabel).arg(rows.size()));
+    m_tabs->setCurrentWidget(m_sweepChart);
+    auto predictor = m_predictor;
+    const TpuGraph graph = m_graph;
+    m_sweepJob = m_runner->submit(QStringLiteral("sweep"), [predictor, graph, rows, labels](JobControl& control) {
+        std::vector<float> flat;
+        for (const auto& r : rows) flat.insert(flat.end(), r.begin(), r.end());
+        const std::vector<double> scores =
+            predictor->model().scoreRows(graph, flat.data(), static_cast<int64_t>(rows.size()));
+        std::vector<SweepChart::Point> points;
+        for (size_t i = 0; i < rows.size() && !control.cancelled(); ++i) {
+            const double ns = predictor->predictedNs(scores[i]);
+            points.push_back({labels[static_cast<int>(i)], ns >= 0 ? ns : scores[i], predictor->synthRuntime(rows[i]),
+                              static_cast<int>(i)});
+            control.setProgress(static_cast<double>(i + 1) / static_cast<double>(rows.size()));
+        }
+        return QVariant::fromValue(points);
+    });
+}
+
 void WhatIfPanel::selectNode(int32_t node) {
     if (!isLayoutFile() || node < 0 || node >= m_graph.numNodes() || m_graph.configurableIndex(node) < 0) return;
     m_node = node;  // remembered even before the list is filled
@@ -458,6 +548,7 @@ void WhatIfPanel::refreshEditor() {
         for (int s = 0; s < kSlots; ++s) {
             m_slotLabels[s]->hide();
             m_slotBoxes[s]->hide();
+            m_sweepButtons[s]->hide();
         }
         return;
     }
@@ -474,9 +565,12 @@ void WhatIfPanel::refreshEditor() {
         }
         m_slotLabels[0]->show();
         m_slotBoxes[0]->show();
+        m_sweepButtons[0]->show();
+        m_sweepButtons[0]->setEnabled(true);
         for (int s = 1; s < kSlots; ++s) {
             m_slotLabels[s]->hide();
             m_slotBoxes[s]->hide();
+            m_sweepButtons[s]->hide();
         }
         return;
     }
@@ -493,6 +587,8 @@ void WhatIfPanel::refreshEditor() {
                                                 .arg(QString::fromStdString(t.shapeText()))
                                           : QLatin1String(whatif::slotName(slot)));
         box->setEnabled(t.usable);
+        m_sweepButtons[s]->show();
+        m_sweepButtons[s]->setEnabled(t.usable);
         box->setToolTip(t.usable ? tr("Only permutations of this tensor's %1 dimensions").arg(t.rank())
                                  : QString::fromStdString(t.why));
         m_slotLabels[s]->show();
@@ -556,8 +652,9 @@ QString WhatIfPanel::resultText() const {
                      .arg(r.nearestDistance)
                      .arg(isLayoutFile() ? tr("nodes") : tr("bounds"));
     else
-        lines << tr("Nearest measured config: %1 (%2 %3 differ)").arg(r.nearestRow).arg(r.nearestDistance)
-                     .arg(isLayoutFile() ? tr("nodes") : tr("bounds"));
+        lines << (isLayoutFile() ? tr("Nearest measured config: %1 (%n node(s) differ)", nullptr, static_cast<int>(r.nearestDistance))
+                                 : tr("Nearest measured config: %1 (%n bound(s) differ)", nullptr, static_cast<int>(r.nearestDistance)))
+                     .arg(r.nearestRow);
     return lines.join(QStringLiteral("<br>"));
 }
 

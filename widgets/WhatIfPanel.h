@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QHash>
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -15,11 +16,13 @@ class QLabel;
 class QPushButton;
 class QTreeWidget;
 class QTreeWidgetItem;
+class QTabWidget;
 class QUndoStack;
 
 namespace tpg {
 
 class JobRunner;
+class SweepChart;
 struct FilePredictions;
 
 // The what-if editor: start from a configuration, edit each configurable node's output / input /
@@ -51,6 +54,10 @@ public:
     bool setLayout(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& minorToMajor);
     bool setTileBound(int column, float value);
     void selectNode(int32_t node);
+    // Predicts every value of one slot of the selected node (tile: the selected bound; slot 0)
+    // with everything else fixed, and draws them in the sweep chart.
+    void sweep(int slot);
+    SweepChart* sweepChart() const { return m_sweepChart; }
 
     QUndoStack* undoStack() const { return m_undo; }
     const std::vector<float>& currentRow() const { return m_row; }
@@ -75,6 +82,7 @@ signals:
     void editedNodesChanged(const QHash<int32_t, QString>& marks);
     void nodeActivated(int node);
     void evaluated();
+    void swept();
 
 private:
     void buildUi();
@@ -111,6 +119,13 @@ private:
     QPushButton* m_defaultButton;
     QLabel* m_result;
     QTreeWidget* m_runList;
+    QTabWidget* m_tabs;
+    SweepChart* m_sweepChart;
+    QPushButton* m_sweepButtons[3] = {nullptr, nullptr, nullptr};
+    quint64 m_sweepJob = 0;
+    std::vector<std::vector<float>> m_sweepCandidates;  // rows, in the order the chart indexes them
+    QString m_sweepLabel;
+    QStringList m_sweepLabels;  // per candidate
 };
 
 }  // namespace tpg

@@ -78,6 +78,10 @@ WhatIfPredictor::~WhatIfPredictor() = default;
 
 double WhatIfPredictor::predictedNs(double score) const { return m_fit.empty() ? -1.0 : m_fit(score); }
 
+double WhatIfPredictor::synthRuntime(const std::vector<float>& row) const {
+    return m_graph->isLayout() ? m_synth->layoutRuntime(row.data()) : m_synth->tileRuntime(row.data());
+}
+
 int64_t WhatIfPredictor::rowWidth() const {
     const TpuGraph& g = *m_graph;
     return g.isLayout() ? g.layoutConfigs()->rowSize() : g.configFeatureWidth();
@@ -209,7 +213,7 @@ WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
     r.score = m_model.scoreRows(g, edited.data(), 1).at(0);
     r.predictedNs = predictedNs(r.score);
     r.rank = 1 + (std::lower_bound(m_sortedScores.begin(), m_sortedScores.end(), r.score) - m_sortedScores.begin());
-    r.synthNs = g.isLayout() ? m_synth->layoutRuntime(edited.data()) : m_synth->tileRuntime(edited.data());
+    r.synthNs = synthRuntime(edited);
     std::lock_guard<std::mutex> lock(m_distanceMutex);
     const std::vector<int64_t>& d = distancesTo(edited);
     int64_t nearest = -1;

@@ -64,6 +64,7 @@ public:
     int64_t bestMeasuredRow() const { return m_bestMeasuredRow; }
     int64_t bestPredictedRow() const { return m_bestPredictedRow; }
     double predictedNs(double score) const;  // -1 when runtimes are unknown
+    double synthRuntime(const std::vector<float>& row) const;  // the synthetic TPU's ns
 
     int64_t rowWidth() const;  // values per configuration row
     std::vector<float> row(int64_t config) const;

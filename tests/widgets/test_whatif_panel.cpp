@@ -11,6 +11,7 @@
 #include "DefaultModels.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "SweepChart.h"
 #include "WhatIfPanel.h"
 #include "graph/GraphFile.h"
 #include "synth/SyntheticDataset.h"
@@ -103,6 +104,22 @@ private slots:
         QVERIFY(waitEvaluated(panel));
         QCOMPARE(layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output), other);
 
+        // Sweep the node's output layout: every permutation (and default) predicted; clicking the
+        // best bar applies it.
+        panel.selectNode(node);
+        QSignalSpy swept(&panel, &WhatIfPanel::swept);
+        panel.sweep(0);
+        QVERIFY(swept.wait(60000));
+        const auto& points = panel.sweepChart()->points();
+        QCOMPARE(points.size(), size_t{25});  // 4! permutations + default
+        QVERIFY(std::is_sorted(points.begin(), points.end(),
+                               [](const auto& a, const auto& b) { return a.model < b.model; }));
+        QVERIFY(points.front().synth > 0);
+        const int undoBefore = panel.undoStack()->count();
+        emit panel.sweepChart()->candidateClicked(points.front().candidate);
+        QVERIFY(waitEvaluated(panel));
+        QVERIFY(panel.undoStack()->count() >= undoBefore);
+
         // Invalid edits are refused with the reason.
         QVERIFY(!panel.setLayout(node, LayoutSlot::Output, {0, 1}));
         QVERIFY(panel.lastError().contains(QStringLiteral("permutation")));
@@ -179,6 +196,10 @@ private slots:
         QCOMPARE(panel.currentRow()[8], bound);
         QVERIFY(!panel.setTileBound(14, 3));  // a sum is derived, not edited
         QCOMPARE(panel.runs().size(), size_t{2});
+        QSignalSpy swept(&panel, &WhatIfPanel::swept);
+        panel.selectNode(8);  // no effect on a tile file: the bound is chosen in the list
+        panel.sweep(0);       // nothing selected yet: no sweep
+        QCOMPARE(swept.count(), 0);
     }
 };
 

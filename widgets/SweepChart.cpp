@@ -1,0 +1,101 @@
+#include "SweepChart.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QLineSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tpg {
+
+namespace {
+// More bars than this are unreadable: the best ones are drawn, and the title says so.
+constexpr size_t kMaxBars = 48;
+}  // namespace
+
+SweepChart::SweepChart(QWidget* parent) : QChartView(parent) {
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(160);
+    clear(tr("Sweep a slot: the ⇅ button beside it predicts every value."));
+}
+
+void SweepChart::clear(const QString& message) {
+    m_points.clear();
+    auto* chart = new QChart;
+    chart->setTitle(message);
+    chart->legend()->hide();
+    setChart(chart);
+}
+
+void SweepChart::setSweep(const QString& title, std::vector<Point> points, double startValue, double bestMeasured,
+                          bool modelInNs) {
+    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.model < b.model; });
+    const size_t total = points.size();
+    if (points.size() > kMaxBars) points.resize(kMaxBars);
+    m_points = points;
+    auto* chart = new QChart;
+    chart->setTitle(total > points.size() ? tr("%1 — best %2 of %3").arg(title).arg(points.size()).arg(total) : title);
+    // Nanoseconds are drawn in milliseconds; scores as they are.
+    const double scale = modelInNs ? 1e-6 : 1.0;
+    auto* model = new QBarSet(modelInNs ? tr("model (ms)") : tr("model (score)"));
+    auto* synth = new QBarSet(tr("synthetic TPU (ms)"));
+    QStringList categories;
+    double top = 0, bottom = std::numeric_limits<double>::infinity();
+    for (const Point& p : m_points) {
+        *model << p.model * scale;
+        *synth << p.synth * scale;
+        categories << p.label;
+        top = std::max({top, p.model * scale, modelInNs ? p.synth * scale : 0.0});
+        bottom = std::min({bottom, p.model * scale, modelInNs ? p.synth * scale : bottom});
+    }
+    auto* bars = new QBarSeries;
+    bars->append(model);
+    if (modelInNs) bars->append(synth);  // on one axis only when both are nanoseconds
+    chart->addSeries(bars);
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setLabelsAngle(-60);
+    x->setTruncateLabels(false);
+    QFont small = x->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    x->setLabelsFont(small);
+    auto* y = new QValueAxis;
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    bars->attachAxis(x);
+    bars->attachAxis(y);
+    auto reference = [&](double v, const QString& name, const QColor& color) {
+        if (v < 0) return;
+        v *= scale;
+        auto* line = new QLineSeries;
+        line->setName(name);
+        line->append(-0.5, v);
+        line->append(static_cast<double>(m_points.size()) - 0.5, v);
+        line->setPen(QPen(color, 1.5, Qt::DashLine));
+        chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+        top = std::max(top, v);
+        bottom = std::min(bottom, v);
+    };
+    reference(startValue, tr("start"), QColor(0x33, 0x66, 0xcc));
+    if (modelInNs) reference(bestMeasured, tr("best measured"), QColor(0x22, 0x99, 0x44));
+    // Differences between layouts are often a few percent: start the axis near the smallest value.
+    const double span = std::max(top - bottom, std::abs(top) * 1e-3);
+    y->setRange(bottom - 0.15 * span, top + 0.05 * span);
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    y->setTitleText(modelInNs ? tr("ms") : tr("score"));
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignTop);
+    connect(bars, &QBarSeries::clicked, this, [this](int index, QBarSet*) {
+        if (index >= 0 && index < static_cast<int>(m_points.size()))
+            emit candidateClicked(m_points[static_cast<size_t>(index)].candidate);
+    });
+    setChart(chart);
+}
+
+}  // namespace tpg
