@@ -194,14 +194,19 @@ std::vector<int64_t> CostModel::Impl::weightsStamp() {
     return stamp;
 }
 
-torch::Tensor CostModel::Impl::forwardCached(const GraphTensors& t, const ConfigBatch& b) {
-    if (!layout || &t != cachedTensors.get()) return forward(t, b);
+const LayoutSharedPass& CostModel::Impl::sharedFor(const GraphTensors& t) {
     auto stamp = weightsStamp();
     if (!cachedShared || stamp != cachedSharedStamp) {
         cachedShared = std::make_shared<LayoutSharedPass>(layout->sharedPass(t));
         cachedSharedStamp = std::move(stamp);
+        editedState.reset();  // built on the old pass
     }
-    return layout->forward(t, *cachedShared, b.config, b.violation);
+    return *cachedShared;
+}
+
+torch::Tensor CostModel::Impl::forwardCached(const GraphTensors& t, const ConfigBatch& b) {
+    if (!layout || &t != cachedTensors.get()) return forward(t, b);
+    return layout->forward(t, sharedFor(t), b.config, b.violation);
 }
 
 int64_t CostModel::Impl::scoringBatchSize(const GraphTensors& t) const {
@@ -222,6 +227,8 @@ std::pair<std::shared_ptr<PreparedGraph>, std::shared_ptr<GraphTensors>> CostMod
         cachedPath = g.path();
         cachedNodes = g.numNodes();
         cachedShared.reset();
+        editedState.reset();
+        adjacency.reset();
     }
     return {cachedPrepared, cachedTensors};
 }
@@ -407,6 +414,42 @@ std::vector<double> CostModel::scoreRows(const TpuGraph& g, const float* rows,
     auto [prepared, tensors] = d->cached(g);
     auto scores = d->forwardCached(*tensors, d->batchForRows(*prepared, rows, count)).contiguous();
     return std::vector<double>(scores.data_ptr<float>(), scores.data_ptr<float>() + count);
+}
+
+}  // namespace tpg::nn
+
+namespace tpg::nn {
+
+double CostModel::scoreEdited(const TpuGraph& g, const float* row) const {
+    if (!d->layout) return scoreRows(g, row, 1).at(0);
+    requireCompatible(g);
+    std::lock_guard<std::mutex> lock(d->mutex);
+    torch::NoGradGuard noGrad;
+    d->module().eval();
+    auto [prepared, tensors] = d->cached(g);
+    const LayoutSharedPass& shared = d->sharedFor(*tensors);
+    const ConfigBatch b = d->batchForRows(*prepared, row, 1);
+    const int64_t w = d->info.configWidth;
+    const auto rowSize = static_cast<size_t>(g.numConfigurable() * w);
+    std::vector<int64_t> changed;
+    if (d->editedState && d->editedRow.size() == rowSize)
+        for (int64_t k = 0; k < g.numConfigurable(); ++k)
+            if (!std::equal(row + k * w, row + (k + 1) * w, d->editedRow.data() + k * w)) changed.push_back(k);
+    torch::Tensor score;
+    if (!d->editedState || d->editedRow.size() != rowSize ||
+        static_cast<int64_t>(changed.size()) > limits::kIncrementalNodes ||
+        d->editsSinceFullPass >= limits::kIncrementalEditsBeforeFullPass) {
+        d->editedState = std::make_shared<LayoutConfigState>();
+        score = d->layout->configState(*tensors, shared, b.config, b.violation, *d->editedState);
+        d->editsSinceFullPass = 0;
+    } else {
+        if (!d->adjacency) d->adjacency = std::make_shared<LocalAdjacency>(*tensors);
+        score = d->layout->rescore(*tensors, shared, *d->adjacency, b.config, changed, b.violation,
+                                   *d->editedState);
+        ++d->editsSinceFullPass;
+    }
+    d->editedRow.assign(row, row + rowSize);
+    return score.item<double>();
 }
 
 }  // namespace tpg::nn

@@ -56,6 +56,10 @@ public:
     // Explicit config rows (e.g. an edited config in the GUI): `count` rows of
     // numConfigurable * configWidth (layout) or configWidth (tile) floats.
     std::vector<double> scoreRows(const TpuGraph& g, const float* rows, int64_t count) const;
+    // One row, scored incrementally from the previous call's row when they differ in a few
+    // configurable nodes (an edit): only the nodes within the network's reach of those are
+    // recomputed. Equal to scoreRows within float tolerance. Tile models score the row whole.
+    double scoreEdited(const TpuGraph& g, const float* row) const;
 
     // Where the model label in messages comes from (file path or "built-in layout model").
     const std::string& label() const;

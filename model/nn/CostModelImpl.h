@@ -37,6 +37,12 @@ struct CostModel::Impl {
     // (weightsStamp). Scoring one config then costs only the per-config pass (~half the work).
     std::shared_ptr<LayoutSharedPass> cachedShared;
     std::vector<int64_t> cachedSharedStamp;
+    // Layout: the last row scored by scoreEdited, its per-layer state, and the local adjacency,
+    // valid with cachedShared (same graph and weights).
+    std::vector<float> editedRow;
+    std::shared_ptr<LayoutConfigState> editedState;
+    std::shared_ptr<LocalAdjacency> adjacency;
+    int editsSinceFullPass = 0;
 
     void build();  // constructs the network from info
     torch::nn::Module& module();
@@ -51,6 +57,8 @@ struct CostModel::Impl {
     // Inference forward on the cached graph's tensors `t`, reusing (or computing) the cached
     // config-free pass. Same scores as forward(t, b). Call under NoGradGuard with the mutex held.
     torch::Tensor forwardCached(const GraphTensors& t, const ConfigBatch& b);
+    // The cached config-free pass for the cached graph's tensors `t`, computed if stale.
+    const LayoutSharedPass& sharedFor(const GraphTensors& t);
     // Identifies the current weights: changes when any parameter or buffer is modified in place
     // (optimizer step, load) or replaced.
     std::vector<int64_t> weightsStamp();

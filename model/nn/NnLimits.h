@@ -33,6 +33,11 @@ constexpr int64_t kDefaultValidConfigsPerGraph = 2000;
 // An epoch samples at most this many configurations of one graph: every config of a typical
 // graph once, while a 100k-config NLP graph does not make one epoch hours long.
 constexpr int64_t kEpochConfigsPerGraph = 16384;
+// scoreEdited: a row differing from the previous one in at most this many configurable nodes is
+// re-scored incrementally (their receptive field only); more, and the full pass is as cheap.
+constexpr int64_t kIncrementalNodes = 8;
+// ...and after this many incremental steps a full pass refreshes the state (bounds any drift).
+constexpr int kIncrementalEditsBeforeFullPass = 256;
 // Metadata block of a model file is JSON; refuse absurd lengths from a corrupt header.
 constexpr uint64_t kMaxMetadataBytes = uint64_t{16} << 20;
 // Tile competition metric: top-5 slowdown.

@@ -210,7 +210,7 @@ WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
                           std::to_string(edited.size()));
     WhatIfReport r;
     r.configs = g.numConfigs();
-    r.score = m_model.scoreRows(g, edited.data(), 1).at(0);
+    r.score = m_model.scoreEdited(g, edited.data());
     r.predictedNs = predictedNs(r.score);
     r.rank = 1 + (std::lower_bound(m_sortedScores.begin(), m_sortedScores.end(), r.score) - m_sortedScores.begin());
     r.synthNs = synthRuntime(edited);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <random>
 #include <vector>
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
     p.evaluate(row);  // warm: the config-free pass is cached by the first scoring of this graph
     const synth::TpuCostModel tpu(*graph);
     const nn::CostModel model = nn::defaultModel(Collection::Layout);
-    std::vector<double> total, score, synthMs;
+    std::vector<double> total, score, incremental, synthMs;
     const auto& ids = graph->configurableNodes();
     for (int e = 0; e < edits; ++e) {
         const int32_t node = ids[std::uniform_int_distribution<size_t>(0, ids.size() - 1)(rng)];
@@ -68,6 +69,13 @@ int main(int argc, char** argv) {
         t = Clock::now();
         p.model().scoreRows(*graph, row.data(), 1);
         score.push_back(msSince(t));
+        // scoreEdited from the row before this edit (as the editor does): undo, then redo.
+        whatif::applyLayoutEdit(*graph, row, {node, whatif::LayoutSlot::Output, {}});
+        p.model().scoreEdited(*graph, row.data());
+        whatif::applyLayoutEdit(*graph, row, {node, whatif::LayoutSlot::Output, perm});
+        t = Clock::now();
+        p.model().scoreEdited(*graph, row.data());
+        incremental.push_back(msSince(t));
         t = Clock::now();
         (void)tpu.layoutRuntime(row.data());
         synthMs.push_back(msSince(t));
@@ -75,7 +83,29 @@ int main(int argc, char** argv) {
     }
     std::printf("%zu edits, edit -> full report:\n", total.size());
     printPercentiles("whole report", total);
-    printPercentiles("  model score (scoreRows)", score);
+    printPercentiles("  model, incremental (scoreEdited)", incremental);
+    printPercentiles("  model, full pass (scoreRows)", score);
     printPercentiles("  synthetic TPU runtime", synthMs);
+
+    // A `default`-search file: its configs differ from the compiler default in a few nodes, so
+    // scoring them one after another incrementally beats a full pass per config.
+    auto dflt = std::make_shared<const TpuGraph>(synth::makeLayoutGraph(
+        synth::Recipe::ResNet, 3, nodes, std::min(configs, 300), synth::LayoutSearch::Default, "bench_default"));
+    const nn::CostModel m = nn::defaultModel(Collection::Layout);
+    t = Clock::now();
+    const std::vector<double> batched = m.scoreAll(*dflt);
+    const double fullMs = msSince(t);
+    t = Clock::now();
+    double worst = 0;
+    for (int64_t c = 0; c < dflt->numConfigs(); ++c) {
+        const std::vector<float> r = dflt->layoutConfigs()->config(c);
+        const double s = m.scoreEdited(*dflt, r.data());
+        worst = std::max(worst, std::abs(s - batched[static_cast<size_t>(c)]));
+    }
+    const double incrementalMs = msSince(t);
+    std::printf("default-search file, %lld configs: batched full passes %.0f configs/s, incremental %.0f configs/s "
+                "(%.1fx; largest score difference %.2g)\n",
+                static_cast<long long>(dflt->numConfigs()), 1000.0 * static_cast<double>(dflt->numConfigs()) / fullMs,
+                1000.0 * static_cast<double>(dflt->numConfigs()) / incrementalMs, fullMs / incrementalMs, worst);
     return 0;
 }

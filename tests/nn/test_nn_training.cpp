@@ -306,6 +306,53 @@ private slots:
         QCOMPARE(readModelInfo(s.outPath).nodeFeatureWidth, int64_t{120});
     }
 
+    void editedRowsScoreIncrementallyAsAFullPass_data() {
+        QTest::addColumn<int>("hops");
+        QTest::addColumn<bool>("violation");
+        QTest::addColumn<bool>("attention");
+        QTest::newRow("1 hop") << 1 << false << false;
+        QTest::newRow("full graph, violation, attention") << -1 << true << true;
+        QTest::newRow("2 hops") << 2 << false << true;
+    }
+    void editedRowsScoreIncrementallyAsAFullPass() {
+        QFETCH(int, hops);
+        QFETCH(bool, violation);
+        QFETCH(bool, attention);
+        const TpuGraph g = tiny::layoutGraph(77, 120, 12);
+        ModelInfo info;
+        info.kind = Collection::Layout;
+        info.collection = "layout:xla:random";
+        info.nodeFeatureWidth = g.nodeFeatureWidth();
+        info.configWidth = g.configFeatureWidth();
+        info.settings.hidden = 32;
+        info.settings.layers = 3;
+        info.settings.pruneHops = hops;
+        info.settings.violationFeature = violation;
+        info.settings.configAttention = attention;
+        info.stats = computeFeatureStats({g});
+        const CostModel model = CostModel::create(info);
+        std::vector<float> row = g.layoutConfigs()->config(0);
+        std::mt19937_64 rng(3);
+        const int64_t w = g.configFeatureWidth();
+        double lowest = 1e300, highest = -1e300;
+        for (int step = 0; step < 30; ++step) {
+            // One to three configurable nodes change (an edit, or a burst of them); sometimes none.
+            const int changes = step % 7 == 6 ? 0 : 1 + static_cast<int>(rng() % 3);
+            for (int c = 0; c < changes; ++c) {
+                const int64_t k = static_cast<int64_t>(rng() % static_cast<uint64_t>(g.numConfigurable()));
+                for (int64_t i = 0; i < w; ++i) row[static_cast<size_t>(k * w + i)] = static_cast<float>(static_cast<int>(rng() % 5) - 1);
+            }
+            if (step == 20) row = g.layoutConfigs()->config(5);  // a jump: many nodes differ
+            const double incremental = model.scoreEdited(g, row.data());
+            const double full = model.scoreRows(g, row.data(), 1).at(0);
+            QVERIFY2(std::abs(incremental - full) <= 1e-4 * std::max(1.0, std::abs(full)),
+                     qPrintable(QStringLiteral("step %1: %2 vs %3").arg(step).arg(incremental).arg(full)));
+            lowest = std::min(lowest, full);
+            highest = std::max(highest, full);
+        }
+        QVERIFY2(highest - lowest > 1e-3, "the edits must change the score, or the comparison proves nothing");
+    }
+
     void epochSeesEveryConfigAboutOnce() {
         TrainSettings s;
         s.configsPerStep = 64;

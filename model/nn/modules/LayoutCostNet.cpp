@@ -59,6 +59,13 @@ torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const LayoutShar
             z = z.index_copy(0, g.haloPos, shared.halo[l].unsqueeze(1).expand({-1, c, -1}));
     }
 
+    return readout(g, shared, z, encodedByConfig, violation);
+}
+
+torch::Tensor LayoutCostNetImpl::readout(const GraphTensors& g, const LayoutSharedPass& shared,
+                                         const torch::Tensor& z, const torch::Tensor& encodedByConfig,
+                                         const torch::Tensor& violation) {
+    const int64_t c = z.size(1);
     // Mean + max over all N nodes: per-config nodes D, plus the config-free rest.
     auto zd = z.index_select(0, g.dependentPos);  // [D, C, H]
     auto sum = zd.sum(0);                         // [C, H]
@@ -78,6 +85,111 @@ torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const LayoutShar
     auto e = torch::relu(project(pooled));  // [C, H]
     if (options.configAttention) e = attention(e);
     return head(e).squeeze(1);  // [C]
+}
+
+LocalAdjacency::LocalAdjacency(const GraphTensors& g) {
+    const int64_t s = g.subset.numel();
+    producers.resize(static_cast<size_t>(s));
+    consumers.resize(static_cast<size_t>(s));
+    halo.assign(static_cast<size_t>(s), 0);
+    auto cons = g.local.consumer.contiguous();
+    auto prod = g.local.producer.contiguous();
+    const int64_t* c = cons.data_ptr<int64_t>();
+    const int64_t* p = prod.data_ptr<int64_t>();
+    for (int64_t e = 0; e < cons.numel(); ++e) {
+        producers[static_cast<size_t>(c[e])].push_back(p[e]);
+        consumers[static_cast<size_t>(p[e])].push_back(c[e]);
+    }
+    auto hp = g.haloPos.contiguous();
+    for (int64_t i = 0; i < hp.numel(); ++i) halo[static_cast<size_t>(hp.data_ptr<int64_t>()[i])] = 1;
+}
+
+torch::Tensor LayoutCostNetImpl::fused(const LayoutSharedPass& shared, const torch::Tensor& encoded,
+                                       const torch::Tensor& rows) {
+    auto enc = encoded.index_select(1, rows).transpose(0, 1);                  // [k, 1, H]
+    auto node = shared.configurableInput.index_select(0, rows).unsqueeze(1);  // [k, 1, H]
+    return fuse(torch::cat({node, enc}, 2));                                  // [k, 1, H]
+}
+
+torch::Tensor LayoutCostNetImpl::configState(const GraphTensors& g, const LayoutSharedPass& shared,
+                                             const torch::Tensor& config, const torch::Tensor& violation,
+                                             LayoutConfigState& state) {
+    // forward() with C = 1, keeping every layer.
+    state.encoded = configEncoder(config);  // [1, nc, H]
+    auto all = torch::arange(state.encoded.size(1), torch::kLong);
+    auto z = shared.subsetInput.unsqueeze(1).clone().index_add(0, g.configPos, fused(shared, state.encoded, all));
+    state.z = {z};
+    for (size_t l = 0; l < layers->size(); ++l) {
+        z = layers[l]->as<SageConv>()->forward(z, g.local);
+        if (!shared.halo.empty()) z = z.index_copy(0, g.haloPos, shared.halo[l].unsqueeze(1));
+        state.z.push_back(z);
+    }
+    return readout(g, shared, z, state.encoded, violation);
+}
+
+torch::Tensor LayoutCostNetImpl::rescore(const GraphTensors& g, const LayoutSharedPass& shared,
+                                         const LocalAdjacency& adj, const torch::Tensor& config,
+                                         const std::vector<int64_t>& changed, const torch::Tensor& violation,
+                                         LayoutConfigState& state) {
+    if (changed.empty()) return readout(g, shared, state.z.back(), state.encoded, violation);
+    auto rows = torch::tensor(changed, torch::kLong);
+    // The edited nodes' encodings, and their layer-0 embeddings (subset input + fused encoding).
+    state.encoded.index_copy_(1, rows, configEncoder(config.index_select(1, rows)));
+    auto positions = g.configPos.index_select(0, rows);
+    state.z[0].index_copy_(0, positions, shared.subsetInput.index_select(0, positions).unsqueeze(1) +
+                                             fused(shared, state.encoded, rows));
+    // Layer by layer, the positions whose inputs changed: the last layer's set and its
+    // neighbours in S, less the halo (whose values are config-free).
+    const auto s = static_cast<size_t>(g.subset.numel());
+    std::vector<char> inSet(s, 0);
+    std::vector<int64_t> affected(changed.size());
+    auto pos = positions.contiguous();
+    for (size_t i = 0; i < changed.size(); ++i) affected[i] = pos.data_ptr<int64_t>()[i];
+    for (int64_t p : affected) inSet[static_cast<size_t>(p)] = 1;
+    for (size_t l = 0; l < layers->size(); ++l) {
+        std::vector<int64_t> grown = affected;
+        for (int64_t p : affected)
+            for (const auto* list : {&adj.producers[static_cast<size_t>(p)], &adj.consumers[static_cast<size_t>(p)]})
+                for (int64_t q : *list)
+                    if (!inSet[static_cast<size_t>(q)]) {
+                        inSet[static_cast<size_t>(q)] = 1;
+                        grown.push_back(q);
+                    }
+        std::vector<int64_t> next;
+        for (int64_t p : grown)
+            if (!adj.halo[static_cast<size_t>(p)]) next.push_back(p);
+        affected = next;
+        // Recompute layer l + 1 at `affected` from layer l (the SageConv of those rows alone).
+        std::vector<int64_t> prodTarget, prodSource, consTarget, consSource;
+        for (size_t i = 0; i < affected.size(); ++i) {
+            for (int64_t q : adj.producers[static_cast<size_t>(affected[i])]) {
+                prodTarget.push_back(static_cast<int64_t>(i));
+                prodSource.push_back(q);
+            }
+            for (int64_t q : adj.consumers[static_cast<size_t>(affected[i])]) {
+                consTarget.push_back(static_cast<int64_t>(i));
+                consSource.push_back(q);
+            }
+        }
+        const auto& x = state.z[l];
+        auto at = torch::tensor(affected, torch::kLong);
+        auto xa = x.index_select(0, at);  // [m, 1, H]
+        auto fromProducers = torch::zeros_like(xa)
+                                 .index_add_(0, torch::tensor(prodTarget, torch::kLong),
+                                             x.index_select(0, torch::tensor(prodSource, torch::kLong)))
+                                 .mul_(g.local.invProducerCount.index_select(0, at).view({-1, 1, 1}));
+        auto fromConsumers = torch::zeros_like(xa)
+                                 .index_add_(0, torch::tensor(consTarget, torch::kLong),
+                                             x.index_select(0, torch::tensor(consSource, torch::kLong)))
+                                 .mul_(g.local.invConsumerCount.index_select(0, at).view({-1, 1, 1}));
+        auto* layer = layers[l]->as<SageConv>();
+        const int64_t h = xa.size(-1);
+        auto mixed = layer->update->forwardColumns(xa, 0, true);
+        mixed.add_(layer->update->forwardColumns(fromProducers, h, false));
+        mixed.add_(layer->update->forwardColumns(fromConsumers, 2 * h, false));
+        state.z[l + 1].index_copy_(0, at, layer->norm(mixed).relu_().add_(xa));
+    }
+    return readout(g, shared, state.z.back(), state.encoded, violation);
 }
 
 }  // namespace tpg::nn

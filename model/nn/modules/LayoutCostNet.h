@@ -24,6 +24,20 @@ struct LayoutSharedPass {
     torch::Tensor restSum, restMax;   // [H] over the N - D config-free nodes; undefined if none
 };
 
+// One configuration's per-layer embeddings (C = 1), kept so that an edit of a few configurable
+// nodes re-scores by recomputing only their receptive field (`layers` hops in S).
+struct LayoutConfigState {
+    torch::Tensor encoded;         // [1, nc, H] config encodings
+    std::vector<torch::Tensor> z;  // per layer 0..L: [S, 1, H]
+};
+
+// The local graph of S as adjacency lists (CPU), to grow an edit's receptive field.
+struct LocalAdjacency {
+    std::vector<std::vector<int64_t>> producers, consumers;  // per S position
+    std::vector<char> halo;                                  // per S position
+    explicit LocalAdjacency(const GraphTensors& graph);
+};
+
 // Layout cost model: predicts a score per config (lower = faster; trained as log runtime).
 // The config-free pass over all N nodes runs once per batch (once per graph and weights when
 // scoring: CostModel caches sharedPass); only the nodes within `layers`
@@ -39,6 +53,28 @@ struct LayoutCostNetImpl : torch::nn::Module {
                           const torch::Tensor& config, const torch::Tensor& violation);
     LayoutSharedPass sharedPass(const GraphTensors& graph);
 
+    // Incremental scoring of one configuration (inference only). configState runs the per-config
+    // pass for config [1, nc, F] and keeps its layers; rescore updates `state` for a config whose
+    // configurable nodes `changed` (indices into nc) differ from the state's, recomputing only
+    // their receptive field. Both return the score [1], equal to forward(...) within float
+    // tolerance.
+    torch::Tensor configState(const GraphTensors& graph, const LayoutSharedPass& shared,
+                              const torch::Tensor& config, const torch::Tensor& violation,
+                              LayoutConfigState& state);
+    torch::Tensor rescore(const GraphTensors& graph, const LayoutSharedPass& shared,
+                          const LocalAdjacency& adjacency, const torch::Tensor& config,
+                          const std::vector<int64_t>& changed, const torch::Tensor& violation,
+                          LayoutConfigState& state);
+
+  private:
+    torch::Tensor readout(const GraphTensors& graph, const LayoutSharedPass& shared,
+                          const torch::Tensor& z, const torch::Tensor& encodedByConfig,
+                          const torch::Tensor& violation);
+    // The fused (node, config) encodings of configurable nodes `rows` (indices into nc).
+    torch::Tensor fused(const LayoutSharedPass& shared, const torch::Tensor& encoded,
+                        const torch::Tensor& rows);
+
+  public:
     CostNetOptions options;
     NodeEncoder nodeEncoder{nullptr};
     LayoutConfigEncoder configEncoder{nullptr};
