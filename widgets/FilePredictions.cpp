@@ -33,7 +33,7 @@ QString FilePredictions::agreementText() const {
         .arg(pct(top1), pct(top5));
 }
 
-std::shared_ptr<FilePredictions> predictFile(const QString& file, std::shared_ptr<const TpuGraph> graph,
+std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::shared_ptr<const TpuGraph>& graph,
                                              const nn::CostModel& model, JobControl& control) {
     const TpuGraph& g = *graph;
     auto out = std::make_shared<FilePredictions>();

@@ -36,7 +36,7 @@ struct FilePredictions {
 // Scores every configuration of `graph` with `model` and times each with the synthetic TPU,
 // reporting progress through `control`; returns null when cancelled. Throws FormatError when the
 // model cannot score the file.
-std::shared_ptr<FilePredictions> predictFile(const QString& file, std::shared_ptr<const TpuGraph> graph,
+std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::shared_ptr<const TpuGraph>& graph,
                                              const nn::CostModel& model, JobControl& control);
 
 // Competition ranks (1, 2, 2, 4): lower values first, equal values share a rank.

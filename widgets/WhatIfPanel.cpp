@@ -721,7 +721,7 @@ bool WhatIfPanel::loadSession(const QString& path, QString* error) {
                             .arg(m_predictor->rowWidth())
                             .arg(values.size()));
         std::vector<float> row;
-        for (const QJsonValue& v : values) row.push_back(static_cast<float>(v.toDouble()));
+        for (const auto& v : values) row.push_back(static_cast<float>(v.toDouble()));
         rows.push_back(std::move(row));
     }
     if (rows.empty()) return fail(tr("key 'configurations': expected at least one configuration"));

@@ -12,8 +12,8 @@ namespace tpg::whatif {
 namespace {
 
 constexpr int kSlotWidth = schema::kMaxRank;       // 6 values per slot
-constexpr int kTileGroupWidth = 8;                 // bounds 0-5, sum, product
-constexpr int kTileBoundsPerGroup = schema::kMaxRank;
+constexpr size_t kTileGroupWidth = 8;              // bounds 0-5, sum, product
+constexpr size_t kTileBoundsPerGroup = schema::kMaxRank;
 
 [[noreturn]] void fail(const std::string& edit, const std::string& what) {
     throw FormatError("edit '" + edit + "': " + what);
@@ -23,6 +23,7 @@ std::vector<int64_t> shapeOf(const TpuGraph& g, int32_t node) {
     const float* f = g.nodeFeatures(node);
     const int rank = schema::shapeRank(f);
     std::vector<int64_t> dims;
+    dims.reserve(static_cast<size_t>(rank));
     for (int d = 0; d < rank; ++d) dims.push_back(static_cast<int64_t>(f[schema::kShapeDimColumn + d]));
     return dims;
 }
@@ -192,7 +193,7 @@ TileEdit parseTileEdit(const TpuGraph& g, const std::string& text) {
     const std::string name = text.substr(0, eq);
     const auto& names = schema::tileConfigFeatureNames();
     const auto it = std::find(names.begin(), names.end(), name);
-    if (it == names.end() || (it - names.begin()) % kTileGroupWidth >= kTileBoundsPerGroup)
+    if (it == names.end() || static_cast<size_t>((it - names.begin()) % kTileGroupWidth) >= kTileBoundsPerGroup)
         fail(text, "expected kernel_, output_ or input_bounds_0..5, got '" + name + "' (sums and products are derived)");
     TileEdit e;
     e.column = static_cast<int>(it - names.begin());
@@ -207,19 +208,19 @@ TileEdit parseTileEdit(const TpuGraph& g, const std::string& text) {
 
 void applyTileEdit(std::vector<float>& row, const TileEdit& e) {
     row[static_cast<size_t>(e.column)] = e.value;
-    const int group = e.column / kTileGroupWidth * kTileGroupWidth;
+    const size_t group = static_cast<size_t>(e.column / kTileGroupWidth) * kTileGroupWidth;
     double sum = 0, product = 1;
     bool any = false;
-    for (int i = 0; i < kTileBoundsPerGroup; ++i) {
-        const double b = row[static_cast<size_t>(group + i)];
+    for (size_t i = 0; i < kTileBoundsPerGroup; ++i) {
+        const double b = row[group + i];
         sum += b;
         if (b > 0) {
             product *= b;
             any = true;
         }
     }
-    row[static_cast<size_t>(group + kTileBoundsPerGroup)] = static_cast<float>(sum);
-    row[static_cast<size_t>(group + kTileBoundsPerGroup + 1)] = any ? static_cast<float>(product) : 0.0f;
+    row[group + kTileBoundsPerGroup] = static_cast<float>(sum);
+    row[group + kTileBoundsPerGroup + 1] = any ? static_cast<float>(product) : 0.0f;
 }
 
 }  // namespace tpg::whatif

@@ -46,9 +46,9 @@ std::string StartPoint::text() const {
     return {};
 }
 
-WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, nn::CostModel model,
+WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn::CostModel& model,
                                  const nn::CostModel::Progress& progress, const nn::CancelToken* cancel)
-    : m_graph(std::move(graph)), m_model(std::move(model)) {
+    : m_graph(std::move(graph)), m_model(model) {
     const TpuGraph& g = *m_graph;
     m_model.requireCompatible(g);
     m_synth = std::make_unique<synth::TpuCostModel>(g);

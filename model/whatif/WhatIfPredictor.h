@@ -48,7 +48,7 @@ class WhatIfPredictor {
 public:
     // Scores every configuration of `graph` (progress and cancel as CostModel::scoreAll): the
     // reference for ranks. Throws FormatError when the model cannot score the file.
-    WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, nn::CostModel model,
+    WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn::CostModel& model,
                     const nn::CostModel::Progress& progress = {}, const nn::CancelToken* cancel = nullptr);
     ~WhatIfPredictor();
     WhatIfPredictor(const WhatIfPredictor&) = delete;
