@@ -1,4 +1,5 @@
 #include <QDir>
+#include <functional>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
@@ -32,6 +33,32 @@
 #include "SyntheticHloGraph.h"
 
 using namespace tpg;
+
+// Ticks on the GUI thread and records the longest gap between ticks: how long the event loop
+// stalled while it ran. `counts` decides which ticks are counted (e.g. only while work is pending).
+class StallWatch {
+public:
+    explicit StallWatch(int intervalMs, std::function<bool()> counts = [] { return true; }) {
+        m_tick.setInterval(intervalMs);
+        QObject::connect(&m_tick, &QTimer::timeout, [this, counts] {
+            const qint64 now = m_clock.elapsed();
+            m_worst = std::max(m_worst, now - m_last);
+            m_last = now;
+            if (counts()) ++m_ticks;
+        });
+        m_clock.start();
+        m_tick.start();
+    }
+    void stop() { m_tick.stop(); }
+    qint64 worstGapMs() const { return m_worst; }
+    int ticks() const { return m_ticks; }
+
+private:
+    QElapsedTimer m_clock;
+    QTimer m_tick;
+    qint64 m_last = 0, m_worst = 0;
+    int m_ticks = 0;
+};
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -192,23 +219,11 @@ private slots:
         QVERIFY(waitLoaded(w, big));
         QTRY_VERIFY_WITH_TIMEOUT(!w.graphPanel()->isLayoutPending(), 120000);
         QVERIFY(w.modelSession()->busy());
-        QElapsedTimer clock;
-        clock.start();
-        qint64 last = 0, worstGap = 0;
-        int ticks = 0;
-        QTimer tick;
-        tick.setInterval(10);
-        connect(&tick, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed();
-            worstGap = std::max(worstGap, now - last);
-            last = now;
-            ++ticks;
-        });
-        tick.start();
+        StallWatch watch(10);
         QVERIFY(ready.count() > 0 || ready.wait(300000));
-        tick.stop();
-        QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks)));
-        QVERIFY2(worstGap <= 100, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(worstGap)));
+        watch.stop();
+        QVERIFY2(watch.ticks() >= 10, qPrintable(QString::number(watch.ticks())));
+        QVERIFY2(watch.worstGapMs() <= 100, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(watch.worstGapMs())));
     }
 
     void badFileShowsTheReadersMessageAndStaysUsable() {
@@ -319,24 +334,12 @@ private slots:
         whole.mode = ViewMode::Whole;
         w.graphPanel()->requestView(whole);
         QVERIFY(w.graphPanel()->isLayoutPending());
-        QElapsedTimer clock;
-        clock.start();
-        qint64 last = 0, worstGap = 0;
-        int ticksWhilePending = 0;
-        QTimer tick;
-        tick.setInterval(20);
-        connect(&tick, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed();
-            worstGap = std::max(worstGap, now - last);
-            last = now;
-            if (w.graphPanel()->isLayoutPending()) ++ticksWhilePending;
-        });
-        tick.start();
+        StallWatch watch(20, [&] { return w.graphPanel()->isLayoutPending(); });
         QVERIFY(ready.wait(120000));
-        tick.stop();
-        QVERIFY2(ticksWhilePending >= 3, qPrintable(QString::number(ticksWhilePending)));
-        QVERIFY2(worstGap < 1000,
-                 qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(worstGap)));
+        watch.stop();
+        QVERIFY2(watch.ticks() >= 3, qPrintable(QString::number(watch.ticks())));
+        QVERIFY2(watch.worstGapMs() < 1000,
+                 qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(watch.worstGapMs())));
         QCOMPARE(w.graphPanel()->scene()->layout()->view.nodeCount(),
                  int64_t{vizlimits::kMaxLayoutNodes});
         // The layout ran on the window's Graphviz thread.
