@@ -492,47 +492,60 @@ QHash<int32_t, QString> WhatIfPanel::editedNodes() const {
 }
 
 void WhatIfPanel::refreshNodeList() {
-    const int32_t keep = m_node;
     const QSignalBlocker block(m_nodes);
-    m_nodes->clear();
-    if (m_row.empty()) return;
-    const QHash<int32_t, QString> edited = editedNodes();
-    if (isLayoutFile()) {
-        m_nodes->setHeaderLabels({tr("Node"), tr("Opcode"), tr("Output"), tr("Input"), tr("Kernel")});
-        for (int32_t node : m_graph.configurableNodes()) {
-            auto* item = new QTreeWidgetItem(m_nodes);
-            item->setText(0, QStringLiteral("#%1").arg(node));
-            item->setData(0, Qt::UserRole, node);
-            item->setText(1, QString::fromStdString(m_graph.opcodeName(node)));
-            for (int s = 0; s < kSlots; ++s)
-                item->setText(2 + s, QString::fromStdString(whatif::layoutText(
-                                         whatif::layoutOf(m_graph, m_row, node, static_cast<whatif::LayoutSlot>(s)))));
-            if (edited.contains(node)) {
-                QFont f = item->font(0);
-                f.setBold(true);
-                for (int c = 0; c < 5; ++c) item->setFont(c, f);
-                item->setToolTip(0, edited.value(node));
+    if (m_row.empty()) {
+        m_nodes->clear();
+        return;
+    }
+    // Items are built once per file and updated in place afterwards: an edit on a program with
+    // thousands of configurable nodes must not rebuild the list.
+    const bool layout = isLayoutFile();
+    const int expected = layout ? static_cast<int>(m_graph.numConfigurable()) : 3 * static_cast<int>(schema::kMaxRank);
+    const bool build = m_nodes->topLevelItemCount() != expected;
+    if (build) {
+        m_nodes->clear();
+        if (layout) {
+            m_nodes->setHeaderLabels({tr("Node"), tr("Opcode"), tr("Output"), tr("Input"), tr("Kernel")});
+            for (int32_t node : m_graph.configurableNodes()) {
+                auto* item = new QTreeWidgetItem(m_nodes);
+                item->setText(0, QStringLiteral("#%1").arg(node));
+                item->setData(0, Qt::UserRole, node);
+                item->setText(1, QString::fromStdString(m_graph.opcodeName(node)));
             }
-            if (node == keep) m_nodes->setCurrentItem(item);
-        }
-    } else {
-        m_nodes->setHeaderLabels({tr("Tile bound"), tr("Value")});
-        const auto& names = schema::tileConfigFeatureNames();
-        for (int c = 0; c < static_cast<int>(m_row.size()) && c < static_cast<int>(names.size()); ++c) {
-            if (!isTileBound(c)) continue;
-            auto* item = new QTreeWidgetItem(m_nodes, {QString::fromStdString(names[static_cast<size_t>(c)]),
-                                                        QString::number(m_row[static_cast<size_t>(c)])});
-            item->setData(0, Qt::UserRole, c);
-            if (!m_startRow.empty() && m_row[static_cast<size_t>(c)] != m_startRow[static_cast<size_t>(c)]) {
-                QFont f = item->font(0);
-                f.setBold(true);
-                item->setFont(0, f);
-                item->setFont(1, f);
-            }
-            if (c == keep) m_nodes->setCurrentItem(item);
+        } else {
+            m_nodes->setHeaderLabels({tr("Tile bound"), tr("Value")});
+            const auto& names = schema::tileConfigFeatureNames();
+            for (int c = 0; c < static_cast<int>(names.size()); ++c)
+                if (isTileBound(c)) {
+                    auto* item = new QTreeWidgetItem(m_nodes, {QString::fromStdString(names[static_cast<size_t>(c)])});
+                    item->setData(0, Qt::UserRole, c);
+                }
         }
     }
-    for (int c = 0; c < m_nodes->columnCount(); ++c) m_nodes->resizeColumnToContents(c);
+    const QHash<int32_t, QString> edited = editedNodes();
+    for (int i = 0; i < m_nodes->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = m_nodes->topLevelItem(i);
+        const int key = item->data(0, Qt::UserRole).toInt();
+        bool bold = false;
+        if (layout) {
+            for (int s = 0; s < kSlots; ++s)
+                item->setText(2 + s, QString::fromStdString(whatif::layoutText(
+                                         whatif::layoutOf(m_graph, m_row, key, static_cast<whatif::LayoutSlot>(s)))));
+            bold = edited.contains(key);
+            item->setToolTip(0, edited.value(key));
+        } else if (key < static_cast<int>(m_row.size())) {
+            item->setText(1, QString::number(m_row[static_cast<size_t>(key)]));
+            bold = !m_startRow.empty() && m_row[static_cast<size_t>(key)] != m_startRow[static_cast<size_t>(key)];
+        }
+        if (item->font(0).bold() != bold) {
+            QFont f = item->font(0);
+            f.setBold(bold);
+            for (int c = 0; c < m_nodes->columnCount(); ++c) item->setFont(c, f);
+        }
+        if (key == m_node && m_nodes->currentItem() != item) m_nodes->setCurrentItem(item);
+    }
+    if (build)
+        for (int c = 0; c < m_nodes->columnCount(); ++c) m_nodes->resizeColumnToContents(c);
 }
 
 void WhatIfPanel::refreshEditor() {
