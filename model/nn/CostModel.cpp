@@ -389,6 +389,17 @@ std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progr
     torch::NoGradGuard noGrad;
     d->module().eval();
     auto [prepared, tensors] = d->cached(g);
+    if (d->layout && configsAreNearEachOther(g)) {
+        // Configs a few nodes apart (a `default` search): one after another, incrementally.
+        std::vector<float> row(static_cast<size_t>(g.layoutConfigs()->rowSize()));
+        for (int64_t c = 0; c < g.numConfigs(); ++c) {
+            if (cancel && cancel->cancelled()) break;
+            g.layoutConfigs()->read(c, 1, row.data());
+            out[static_cast<size_t>(c)] = d->scoreIncrementally(g, *prepared, *tensors, row.data());
+            if (progress && (c % 64 == 63 || c + 1 == g.numConfigs())) progress(c + 1, g.numConfigs());
+        }
+        return out;
+    }
     const int64_t batch = d->scoringBatchSize(*tensors);
     std::vector<int64_t> ids;
     for (int64_t begin = 0; begin < g.numConfigs(); begin += batch) {
@@ -420,6 +431,31 @@ std::vector<double> CostModel::scoreRows(const TpuGraph& g, const float* rows,
 
 namespace tpg::nn {
 
+double CostModel::Impl::scoreIncrementally(const TpuGraph& g, const PreparedGraph& prepared,
+                                           const GraphTensors& tensors, const float* row) {
+    const LayoutSharedPass& shared = sharedFor(tensors);
+    const ConfigBatch b = batchForRows(prepared, row, 1);
+    const int64_t w = info.configWidth;
+    const auto rowSize = static_cast<size_t>(g.numConfigurable() * w);
+    std::vector<int64_t> changed;
+    if (editedState && editedRow.size() == rowSize)
+        for (int64_t k = 0; k < g.numConfigurable(); ++k)
+            if (!std::equal(row + k * w, row + (k + 1) * w, editedRow.data() + k * w)) changed.push_back(k);
+    torch::Tensor score;
+    if (!editedState || editedRow.size() != rowSize || static_cast<int64_t>(changed.size()) > limits::kIncrementalNodes ||
+        editsSinceFullPass >= limits::kIncrementalEditsBeforeFullPass) {
+        editedState = std::make_shared<LayoutConfigState>();
+        score = layout->configState(tensors, shared, b.config, b.violation, *editedState);
+        editsSinceFullPass = 0;
+    } else {
+        if (!adjacency) adjacency = std::make_shared<LocalAdjacency>(tensors);
+        score = layout->rescore(tensors, shared, *adjacency, b.config, changed, b.violation, *editedState);
+        ++editsSinceFullPass;
+    }
+    editedRow.assign(row, row + rowSize);
+    return score.item<double>();
+}
+
 double CostModel::scoreEdited(const TpuGraph& g, const float* row) const {
     if (!d->layout) return scoreRows(g, row, 1).at(0);
     requireCompatible(g);
@@ -427,29 +463,29 @@ double CostModel::scoreEdited(const TpuGraph& g, const float* row) const {
     torch::NoGradGuard noGrad;
     d->module().eval();
     auto [prepared, tensors] = d->cached(g);
-    const LayoutSharedPass& shared = d->sharedFor(*tensors);
-    const ConfigBatch b = d->batchForRows(*prepared, row, 1);
-    const int64_t w = d->info.configWidth;
-    const auto rowSize = static_cast<size_t>(g.numConfigurable() * w);
-    std::vector<int64_t> changed;
-    if (d->editedState && d->editedRow.size() == rowSize)
-        for (int64_t k = 0; k < g.numConfigurable(); ++k)
-            if (!std::equal(row + k * w, row + (k + 1) * w, d->editedRow.data() + k * w)) changed.push_back(k);
-    torch::Tensor score;
-    if (!d->editedState || d->editedRow.size() != rowSize ||
-        static_cast<int64_t>(changed.size()) > limits::kIncrementalNodes ||
-        d->editsSinceFullPass >= limits::kIncrementalEditsBeforeFullPass) {
-        d->editedState = std::make_shared<LayoutConfigState>();
-        score = d->layout->configState(*tensors, shared, b.config, b.violation, *d->editedState);
-        d->editsSinceFullPass = 0;
-    } else {
-        if (!d->adjacency) d->adjacency = std::make_shared<LocalAdjacency>(*tensors);
-        score = d->layout->rescore(*tensors, shared, *d->adjacency, b.config, changed, b.violation,
-                                   *d->editedState);
-        ++d->editsSinceFullPass;
+    return d->scoreIncrementally(g, *prepared, *tensors, row);
+}
+
+bool configsAreNearEachOther(const TpuGraph& g) {
+    // Consecutive configs of a `default`-search file differ in a few nodes; a `random` one's in
+    // most. The median over the first ones decides.
+    const auto& table = *g.layoutConfigs();
+    const int64_t n = std::min<int64_t>(table.numConfigs(), limits::kNearnessProbeConfigs);
+    if (n < 2 || table.rowSize() == 0 || g.numNodes() < limits::kIncrementalMinNodes) return false;
+    std::vector<float> rows(static_cast<size_t>(n * table.rowSize()));
+    table.read(0, n, rows.data());
+    const int64_t w = table.width();
+    std::vector<int64_t> differing;
+    for (int64_t c = 1; c < n; ++c) {
+        const float* a = rows.data() + (c - 1) * table.rowSize();
+        const float* b = rows.data() + c * table.rowSize();
+        int64_t d = 0;
+        for (int64_t k = 0; k < table.numNodes(); ++k) d += !std::equal(a + k * w, a + (k + 1) * w, b + k * w);
+        differing.push_back(d);
     }
-    d->editedRow.assign(row, row + rowSize);
-    return score.item<double>();
+    std::nth_element(differing.begin(), differing.begin() + static_cast<std::ptrdiff_t>(differing.size() / 2), differing.end());
+    const int64_t median = differing[differing.size() / 2];
+    return median <= limits::kIncrementalNodes && 4 * median <= table.numNodes();
 }
 
 }  // namespace tpg::nn

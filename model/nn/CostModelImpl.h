@@ -59,6 +59,10 @@ struct CostModel::Impl {
     torch::Tensor forwardCached(const GraphTensors& t, const ConfigBatch& b);
     // The cached config-free pass for the cached graph's tensors `t`, computed if stale.
     const LayoutSharedPass& sharedFor(const GraphTensors& t);
+    // Layout: one row, from the last row's state when they differ in a few configurable nodes
+    // (CostModel::scoreEdited). Call under NoGradGuard with the mutex held.
+    double scoreIncrementally(const TpuGraph& g, const PreparedGraph& prepared, const GraphTensors& tensors,
+                              const float* row);
     // Identifies the current weights: changes when any parameter or buffer is modified in place
     // (optimizer step, load) or replaced.
     std::vector<int64_t> weightsStamp();

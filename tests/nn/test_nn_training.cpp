@@ -353,6 +353,46 @@ private slots:
         QVERIFY2(highest - lowest > 1e-3, "the edits must change the score, or the comparison proves nothing");
     }
 
+    void nearbyConfigsAreScoredIncrementallyByScoreAll() {
+        // A `default`-search-like file: every config is the compiler default with one or two
+        // nodes set. scoreAll takes the incremental path; its scores equal full passes.
+        const TpuGraph base = tiny::layoutGraph(91, static_cast<int>(limits::kIncrementalMinNodes), 2);
+        TpuGraphData d = base.data();
+        const int64_t w = base.configFeatureWidth(), nc = base.numConfigurable();
+        CompactMatrix m(nc * w);
+        std::mt19937_64 rng(4);
+        const int configs = 40;
+        for (int c = 0; c < configs; ++c) {
+            std::vector<float> row(static_cast<size_t>(nc * w), -1.0f);
+            for (int e = 0; e < 1 + c % 2; ++e) {
+                const int64_t k = static_cast<int64_t>(rng() % static_cast<uint64_t>(nc));
+                for (int64_t i = 0; i < w; ++i) row[static_cast<size_t>(k * w + i)] = static_cast<float>(rng() % 4);
+            }
+            m.appendRows(row.data(), 1);
+        }
+        d.layoutConfigs = LayoutConfigTable::fromMatrix(std::move(m), nc, w);
+        d.runtimes.assign(configs, 1000.0);
+        const TpuGraph g(std::move(d));
+        QVERIFY(configsAreNearEachOther(g));
+        QVERIFY(!configsAreNearEachOther(tiny::layoutGraph(92, static_cast<int>(limits::kIncrementalMinNodes), 40)));  // random
+        QVERIFY(!configsAreNearEachOther(base));  // 2 configs: nothing to judge by
+        ModelInfo info;
+        info.kind = Collection::Layout;
+        info.collection = "layout:xla:default";
+        info.nodeFeatureWidth = g.nodeFeatureWidth();
+        info.configWidth = w;
+        info.settings.hidden = 32;
+        info.stats = computeFeatureStats({g});
+        const CostModel model = CostModel::create(info);
+        const std::vector<double> all = model.scoreAll(g);
+        std::vector<float> rows(static_cast<size_t>(configs * nc * w));
+        g.layoutConfigs()->read(0, configs, rows.data());
+        const std::vector<double> full = model.scoreRows(g, rows.data(), configs);
+        for (int c = 0; c < configs; ++c)
+            QVERIFY2(std::abs(all[static_cast<size_t>(c)] - full[static_cast<size_t>(c)]) <= 1e-4,
+                     qPrintable(QStringLiteral("config %1: %2 vs %3").arg(c).arg(all[static_cast<size_t>(c)]).arg(full[static_cast<size_t>(c)])));
+    }
+
     void epochSeesEveryConfigAboutOnce() {
         TrainSettings s;
         s.configsPerStep = 64;
