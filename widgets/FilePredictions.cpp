@@ -6,7 +6,6 @@
 
 #include "JobRunner.h"
 #include "metrics/Metrics.h"
-#include "synth/TpuCostModel.h"
 
 namespace tpg {
 
@@ -62,13 +61,12 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::sha
         out->top1 = metrics::topKSlowdown(scores, truth, 1);
         out->top5 = metrics::topKSlowdown(scores, truth, 5);
     }
-    const synth::TpuCostModel tpu(g);
     out->synthNs.resize(static_cast<size_t>(n));
     const QString timing = QObject::tr("Timing %1 configurations on the synthetic TPU").arg(n);
     for (int64_t c = 0; c < n; ++c) {
         if (control.cancelled()) return nullptr;
         const std::vector<float> row = out->predictor->row(c);
-        out->synthNs[static_cast<size_t>(c)] = g.isLayout() ? tpu.layoutRuntime(row.data()) : tpu.tileRuntime(row.data());
+        out->synthNs[static_cast<size_t>(c)] = out->predictor->synthRuntime(row);
         control.setProgress(0.8 + 0.2 * static_cast<double>(c + 1) / static_cast<double>(n), timing);
     }
     return out;

@@ -358,9 +358,10 @@ void WhatIfPanel::startFrom(const whatif::StartPoint& start) {
 
 void WhatIfPanel::applyRow(const std::vector<float>& row, const QString& label) {
     m_row = row;
-    refreshNodeList();
+    const QHash<int32_t, QString> edited = editedNodes();
+    refreshNodeList(edited);
     refreshEditor();
-    emit editedNodesChanged(editedNodes());
+    emit editedNodesChanged(edited);
     evaluate(label);
 }
 
@@ -491,7 +492,7 @@ QHash<int32_t, QString> WhatIfPanel::editedNodes() const {
     return out;
 }
 
-void WhatIfPanel::refreshNodeList() {
+void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     const QSignalBlocker block(m_nodes);
     if (m_row.empty()) {
         m_nodes->clear();
@@ -522,7 +523,6 @@ void WhatIfPanel::refreshNodeList() {
                 }
         }
     }
-    const QHash<int32_t, QString> edited = editedNodes();
     for (int i = 0; i < m_nodes->topLevelItemCount(); ++i) {
         QTreeWidgetItem* item = m_nodes->topLevelItem(i);
         const int key = item->data(0, Qt::UserRole).toInt();
@@ -544,8 +544,11 @@ void WhatIfPanel::refreshNodeList() {
         }
         if (key == m_node && m_nodes->currentItem() != item) m_nodes->setCurrentItem(item);
     }
-    if (build)
-        for (int c = 0; c < m_nodes->columnCount(); ++c) m_nodes->resizeColumnToContents(c);
+    if (build)  // sized once, with room for a bold (edited) row: resizing per edit would scan every item
+        for (int c = 0; c < m_nodes->columnCount(); ++c) {
+            m_nodes->resizeColumnToContents(c);
+            m_nodes->setColumnWidth(c, m_nodes->columnWidth(c) * 115 / 100 + 4);
+        }
 }
 
 void WhatIfPanel::refreshEditor() {

@@ -87,7 +87,7 @@ signals:
 private:
     void buildUi();
     bool isLayoutFile() const;
-    void refreshNodeList();
+    void refreshNodeList(const QHash<int32_t, QString>& edited);
     void refreshEditor();
     void evaluate(const QString& label);
     void showReport(const whatif::WhatIfReport& r);

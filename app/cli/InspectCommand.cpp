@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "Commands.h"
+#include "NumberText.h"
 #include "graph/GraphFile.h"
 #include "io/NpzArchive.h"
 #include "ProgressBar.h"
@@ -22,12 +23,6 @@ struct InspectOptions {
     std::string file;
     bool distinct = false;
 };
-
-std::string withCommas(int64_t v) {
-    std::string s = std::to_string(v);
-    for (int i = static_cast<int>(s.size()) - 3; i > (v < 0 ? 1 : 0); i -= 3) s.insert(static_cast<size_t>(i), ",");
-    return s;
-}
 
 void printRuntimes(const TpuGraph& g) {
     if (g.numConfigs() == 0) {

@@ -7,6 +7,7 @@
 #include "Commands.h"
 #include "DefaultModels.h"
 #include "LearnCommands.h"
+#include "NumberText.h"
 #include "ProgressBar.h"
 #include "graph/GraphFile.h"
 #include "io/Error.h"
@@ -23,17 +24,7 @@ struct WhatIfOptions {
     bool json = false;
 };
 
-std::string ns(double v) {
-    if (v < 0) return "unknown";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    std::string s = buf, out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i && (s.size() - i) % 3 == 0) out += ',';
-        out += s[i];
-    }
-    return out + " ns";
-}
+std::string ns(double v) { return v < 0 ? "unknown" : withCommas(std::llround(v)) + " ns"; }
 
 std::string change(double now, double reference) {
     if (now < 0 || reference <= 0) return "";

@@ -65,11 +65,9 @@ WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn
         m_bestMeasuredNs = runtime[static_cast<size_t>(m_bestMeasuredRow)];
         // A synthetic file holds the synthetic TPU's own runtimes (rounded to whole ns).
         m_synthIsGroundTruth = true;
-        for (int64_t c = 0; c < std::min<int64_t>(limits::kGroundTruthChecks, g.numConfigs()); ++c) {
-            const std::vector<float> r = row(c);
-            const double synth = g.isLayout() ? m_synth->layoutRuntime(r.data()) : m_synth->tileRuntime(r.data());
-            if (std::llround(synth) != std::llround(runtime[static_cast<size_t>(c)])) m_synthIsGroundTruth = false;
-        }
+        for (int64_t c = 0; c < std::min<int64_t>(limits::kGroundTruthChecks, g.numConfigs()); ++c)
+            if (std::llround(synthRuntime(row(c))) != std::llround(runtime[static_cast<size_t>(c)]))
+                m_synthIsGroundTruth = false;
     }
     learnTypicalDistance();
 }
@@ -144,15 +142,10 @@ int64_t WhatIfPredictor::distance(const float* a, const float* b) const {
 }
 
 void WhatIfPredictor::learnTypicalDistance() {
-    const int64_t width = rowWidth();
+    // Only the sampled rows are read (a stored table seeks to each).
     std::vector<std::vector<float>> sample;
     const int64_t stride = std::max<int64_t>(1, m_graph->numConfigs() / limits::kDistanceSampleRows);
-    forEachRowBatch([&](int64_t first, int64_t count, const float* rows) {
-        for (int64_t r = 0; r < count; ++r) {
-            const float* v = rows + r * width;
-            if ((first + r) % stride == 0) sample.emplace_back(v, v + width);
-        }
-    });
+    for (int64_t c = 0; c < m_graph->numConfigs(); c += stride) sample.push_back(row(c));
     // The typical distance from a measured config to its nearest other one, over a sample.
     std::vector<int64_t> nearest;
     for (size_t i = 0; i < sample.size() && i < static_cast<size_t>(limits::kDistanceProbes); ++i) {
