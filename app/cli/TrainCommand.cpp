@@ -5,6 +5,7 @@
 
 #include "Commands.h"
 #include "LearnCommands.h"
+#include "graph/DatasetIndex.h"
 #include "io/Error.h"
 #include "ProgressBar.h"
 #include "Trainer.h"
@@ -57,6 +58,12 @@ std::string etaText(double seconds) {
 
 void run(TrainOptions& o) {
     nn::TrainSettings& s = o.settings;
+    if (s.dataDir.empty() == s.trainFile.empty())
+        throw FormatError("train: give --data FOLDER (with --collection) or --file FILE.npz, not both");
+    if (!s.dataDir.empty() && s.collection.empty())
+        throw FormatError("train: --data needs --collection (e.g. layout:xla:random or tile:xla)");
+    if (!s.trainFile.empty() && s.heldOutConfigFraction <= 0)
+        s.heldOutConfigFraction = nn::limits::kSingleFileHeldOutFraction;
     if (!nn::parseLoss(o.loss, s.loss))
         throw FormatError("--loss: expected hinge, listmle or mse, got '" + o.loss + "'");
     if (o.hops == "full")
@@ -79,7 +86,9 @@ void run(TrainOptions& o) {
     std::unique_ptr<ProgressBar> bar;
     int barEpoch = -1;
     int64_t trainSteps = 0;
-    Collection kind = s.collection.rfind("tile", 0) == 0 ? Collection::Tile : Collection::Layout;
+    const Collection kind = !s.trainFile.empty()               ? describeFile(s.trainFile).kind
+                            : s.collection.rfind("tile", 0) == 0 ? Collection::Tile
+                                                                 : Collection::Layout;
     auto onProgress = [&](const nn::TrainProgress& p) {
         char detail[160];
         switch (p.phase) {
@@ -116,6 +125,8 @@ void run(TrainOptions& o) {
             case nn::TrainProgress::Phase::Finished:
                 if (bar) bar->finish(p.message);
                 break;
+            case nn::TrainProgress::Phase::Checkpointed:
+                break;
         }
     };
     const nn::TrainResult r = nn::trainCostModel(s, onProgress);
@@ -127,8 +138,9 @@ void run(TrainOptions& o) {
     if (!r.saved)
         throw FormatError("train: no model saved (" + std::string(why) +
                           " before the first validation)");
-    std::printf("%s after %d epochs, %.1fs. best valid %s -> %s\n", why, r.epochsRun, r.seconds,
-                validationText(kind, r.best).c_str(), s.outPath.c_str());
+    std::printf("%s after %d epochs, %lld steps, %.1fs. best valid %s -> %s\n", why, r.epochsRun,
+                static_cast<long long>(r.steps), r.seconds, validationText(kind, r.best).c_str(),
+                s.outPath.c_str());
 }
 
 }  // namespace
@@ -137,12 +149,13 @@ void addTrainCommand(CLI::App& app) {
     auto o = std::make_shared<TrainOptions>();
     nn::TrainSettings& s = o->settings;
     auto* cmd = app.add_subcommand("train", learnCommandDescription("train"));
-    cmd->add_option("--data", s.dataDir, "Dataset folder (with npz/{tile,layout}/... below it)")
-        ->required();
+    cmd->add_option("--data", s.dataDir, "Dataset folder (with npz/{tile,layout}/... below it)");
     cmd->add_option("--collection", s.collection,
                     "layout:xla:random, layout:nlp:default, tile:xla, ... ('layout' = every layout "
-                    "collection)")
-        ->required();
+                    "collection)");
+    cmd->add_option("--file", s.trainFile,
+                    "Train on this one file's measured configs instead of --data, validating on "
+                    "the --held-out-configs share of them (default 0.2)");
     cmd->add_option("--out", s.outPath,
                     "Model file to write (the best epoch; MODEL.state keeps the training state)")
         ->required();
@@ -195,6 +208,13 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--cache-mb", o->cacheMiB, "Memory for prepared graphs (LRU), MiB")
         ->capture_default_str();
     cmd->add_flag("--resume", s.resume, "Continue from MODEL.state if it exists");
+    cmd->add_option("--log", s.logPath,
+                    "Write the metrics the explorer plots as JSON lines: a start record, one per "
+                    "optimiser step and epoch, an end record (resumed runs continue it)");
+    cmd->add_option("--checkpoint-seconds", s.checkpointSeconds,
+                    "Also save the training state this often within an epoch (a killed run "
+                    "resumes from it with --resume)")
+        ->capture_default_str();
     cmd->callback([o] { run(*o); });
 }
 

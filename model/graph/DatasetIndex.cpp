@@ -47,6 +47,22 @@ const std::vector<std::string>& knownCollections() {
     return c;
 }
 
+DatasetFile describeFile(const std::string& path) {
+    DatasetFile f;
+    f.path = path;
+    f.name = fs::path(path).stem().string();
+    if (!placeByPath(fs::path(path), f)) {
+        try {
+            f.kind = detectCollection(f.path);
+            f.collection = collectionName(f.kind);
+        } catch (const FormatError& e) {
+            f.error = e.what();
+            f.collection = "unreadable";
+        }
+    }
+    return f;
+}
+
 std::vector<DatasetFile> scanDataset(const std::string& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throwFormatError(dir, "", "not a folder");
@@ -56,19 +72,7 @@ std::vector<DatasetFile> scanDataset(const std::string& dir) {
     for (; it != end; it.increment(ec)) {
         if (ec) break;
         if (!it->is_regular_file(ec) || it->path().extension() != ".npz") continue;
-        DatasetFile f;
-        f.path = it->path().string();
-        f.name = it->path().stem().string();
-        if (!placeByPath(it->path(), f)) {
-            try {
-                f.kind = detectCollection(f.path);
-                f.collection = collectionName(f.kind);
-            } catch (const FormatError& e) {
-                f.error = e.what();
-                f.collection = "unreadable";
-            }
-        }
-        out.push_back(std::move(f));
+        out.push_back(describeFile(it->path().string()));
     }
     std::sort(out.begin(), out.end(), [](const DatasetFile& a, const DatasetFile& b) {
         return std::tie(a.collection, a.split, a.name) < std::tie(b.collection, b.split, b.name);

@@ -23,6 +23,10 @@ struct DatasetFile {
     std::string competitionId() const { return collection + ":" + name; }
 };
 
+// One file, placed by its path in the real tree or else by its keys; `error` says when neither
+// works.
+DatasetFile describeFile(const std::string& path);
+
 // Every .npz below `dir`, sorted by collection, split and name. Files in the real tree are placed
 // by their path; loose ones by their keys (cheap: only the zip directory is read).
 std::vector<DatasetFile> scanDataset(const std::string& dir);

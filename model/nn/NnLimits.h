@@ -46,6 +46,11 @@ constexpr int64_t kNearnessProbeConfigs = 64;
 constexpr int64_t kIncrementalMinNodes = 5000;
 // Metadata block of a model file is JSON; refuse absurd lengths from a corrupt header.
 constexpr uint64_t kMaxMetadataBytes = uint64_t{16} << 20;
+// Training state is saved mid-epoch this often (seconds): a killed run redoes at most this much,
+// while a checkpoint (ms for our model sizes) stays a negligible share of the time.
+constexpr double kDefaultCheckpointSeconds = 30;
+// "This file only" training holds out this share of the file's configurations to validate on.
+constexpr double kSingleFileHeldOutFraction = 0.2;
 // Tile competition metric: top-5 slowdown.
 constexpr int kTileTopK = 5;
 

@@ -3,8 +3,11 @@
 #include <chrono>
 #include <filesystem>
 #include <cmath>
+#include <memory>
 #include <random>
+#include <sstream>
 
+#include "TrainingLog.h"
 #include "TrainingRun.h"
 #include "io/Error.h"
 
@@ -21,6 +24,9 @@ void checkSettings(const TrainSettings& st) {
     if (st.minutes < 0) throw FormatError("train: minutes must be 0 (no budget) or more");
     if (st.epochs == 0 && st.minutes == 0)
         throw FormatError("train: give a time budget (minutes) or an epoch limit");
+    if (st.checkpointSeconds < 0) throw FormatError("train: checkpoint seconds must be 0 (every step) or more");
+    if (st.heldOutConfigFraction < 0 || st.heldOutConfigFraction >= 1)
+        throw FormatError("train: the held-out config fraction must lie in [0, 1)");
 }
 
 // The run's clock: wall time (including runs this one resumes), the budget, throughput, ETA.
@@ -30,7 +36,7 @@ public:
         : m_budget(st.minutes * 60.0), m_epochs(st.epochs), m_resumed(resumedSeconds) {}
 
     double elapsed() const {
-        return m_resumed + std::chrono::duration<double>(Clock::now() - m_start).count();
+        return m_resumed + std::chrono::duration<double>(Clock::now() - m_start).count() - m_paused;
     }
     // True when another step (and the validation that must follow it) would overrun the budget.
     bool outOfTime() const { return m_budget > 0 && elapsed() + m_lastValidation >= m_budget; }
@@ -48,6 +54,7 @@ public:
         m_steps += 1;
     }
     void setValidationSeconds(double s) { m_lastValidation = s; }
+    void addPaused(double seconds) { m_paused += seconds; }
     int64_t configs() const { return m_configs; }
     double configsPerSecond() const { return m_trainSeconds > 0 ? static_cast<double>(m_configs) / m_trainSeconds : 0.0; }
     double eta(int epoch, int64_t step, int64_t stepsPerEpoch) const {
@@ -68,10 +75,56 @@ private:
     int m_epochs;
     double m_resumed;
     double m_lastValidation = 0;
+    double m_paused = 0;
     double m_trainSeconds = 0;
     int64_t m_configs = 0;
     int64_t m_steps = 0;
 };
+
+// Where an epoch starts: step 0 with a fresh sampler, or a mid-epoch checkpoint's step, sampler
+// state and loss so far (the steps after a checkpoint are redone exactly as they would have run).
+struct EpochCursor {
+    int64_t nextStep = 0;
+    std::mt19937_64 rng;
+    double lossSum = 0;
+    int64_t lossCount = 0;
+};
+
+EpochCursor startEpoch(RunState& state, const TrainSettings& st, int epoch) {
+    EpochCursor c;
+    c.rng.seed(st.seed * 1000003ull + static_cast<uint64_t>(epoch) * 7919ull + 1);
+    if (state.stepInEpoch > 0) {
+        std::istringstream in(state.rngState);
+        in >> c.rng;
+        c.nextStep = state.stepInEpoch;
+        c.lossSum = state.epochLossSum;
+        c.lossCount = state.epochLossCount;
+    }
+    state.stepInEpoch = 0;
+    return c;
+}
+
+// Puts the cursor into the run state so the next checkpoint resumes inside this epoch.
+void keepCursor(RunState& state, const EpochCursor& c) {
+    std::ostringstream out;
+    out << c.rng;
+    state.stepInEpoch = c.nextStep;
+    state.rngState = out.str();
+    state.epochLossSum = c.lossSum;
+    state.epochLossCount = c.lossCount;
+}
+
+std::string describeTraining(const TrainingData& d, const TrainSettings& st) {
+    if (!st.trainFile.empty())
+        return st.trainFile + " (" + std::to_string(static_cast<int>(std::lround((1 - st.heldOutConfigFraction) * 100))) +
+               "% of its configs)";
+    std::string s = d.info.collection + ": " + std::to_string(d.train.size()) + " train graphs, ";
+    return s + (d.validateOnHeldOutConfigs ? "held-out configs" : std::to_string(d.valid.size()) + " valid graphs");
+}
+
+const char* endReason(const TrainResult& r) {
+    return r.cancelled ? "cancelled" : r.timedOut ? "time budget reached" : r.earlyStopped ? "stopped early" : "done";
+}
 
 double cosineLearningRate(double base, double fraction) {
     return base * (0.05 + 0.95 * 0.5 * (1.0 + std::cos(M_PI * fraction)));  // down to 5%
@@ -79,109 +132,216 @@ double cosineLearningRate(double base, double fraction) {
 
 }  // namespace
 
-TrainResult trainCostModel(const TrainSettings& st, const TrainCallback& callback,
-                           const CancelToken* cancel) {
-    checkSettings(st);
-    TrainResult result;
-    TrainProgress progress;
-    progress.epochs = st.epochs;
-    auto report = [&](TrainProgress::Phase phase, const std::string& message = {}) {
-        progress.phase = phase;
-        progress.message = message;
-        if (callback) callback(progress);
-    };
-    auto cancelled = [&] { return cancel && cancel->cancelled(); };
-    if (st.threads > 0) torch::set_num_threads(st.threads);
-    torch::manual_seed(st.seed);
+void PauseGate::pause() {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    m_paused = true;
+}
 
-    TrainingData data = loadTrainingData(st, [&](const std::string& m) { report(TrainProgress::Phase::Preparing, m); });
-    result.warnings = data.warnings;
-    TrainingRun run(st, std::move(data));
-    std::string why;
-    if (run.resume(why))
-        report(TrainProgress::Phase::Preparing, "resuming after epoch " + std::to_string(run.state().epoch));
-    else if (!why.empty())
-        result.warnings.push_back(why);
-    RunState& state = run.state();
-    RunClock clock(st, state.elapsed);
-    const int perStep = graphsPerStep(st, run.data().info.kind);
+void PauseGate::resume() {
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_paused = false;
+    }
+    m_changed.notify_all();
+}
 
-    for (int epoch = state.epoch + 1; st.epochs == 0 || epoch <= st.epochs; ++epoch) {
-        if (cancelled()) break;
-        if (clock.outOfTime()) {
-            result.timedOut = true;
-            break;
+bool PauseGate::paused() const {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    return m_paused;
+}
+
+double PauseGate::waitWhilePaused(const CancelToken* cancel) {
+    const auto start = Clock::now();
+    std::unique_lock<std::mutex> lock(m_mutex);
+    // Wakes every 50 ms to notice a cancel (CancelToken has no condition variable to wait on).
+    while (m_paused && !(cancel && cancel->cancelled()))
+        m_changed.wait_for(lock, std::chrono::milliseconds(50));
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+namespace {
+
+// The training loop: epochs of steps, each epoch validated and recorded, checkpoints between.
+// It reports through `progress`, writes the JSON-lines log and keeps the state resumable.
+class TrainingLoop {
+public:
+    TrainingLoop(const TrainSettings& st, const TrainCallback& callback, const CancelToken* cancel, PauseGate* pause)
+        : m_st(st), m_callback(callback), m_cancel(cancel), m_pause(pause) {
+        m_progress.epochs = st.epochs;
+    }
+
+    TrainResult run() {
+        if (m_st.threads > 0) torch::set_num_threads(m_st.threads);
+        torch::manual_seed(m_st.seed);
+        TrainingData data = loadTrainingData(m_st, [&](const std::string& m) { report(TrainProgress::Phase::Preparing, m); });
+        m_result.warnings = data.warnings;
+        const std::string trainedOn = describeTraining(data, m_st);
+        m_run = std::make_unique<TrainingRun>(m_st, std::move(data));
+        std::string why;
+        const bool resumed = m_run->resume(why);
+        RunState& state = m_run->state();
+        if (resumed)
+            report(TrainProgress::Phase::Preparing, "resuming after " + std::to_string(state.globalStep) + " steps (epoch " +
+                                                        std::to_string(state.epoch + 1) + ")");
+        else if (!why.empty())
+            m_result.warnings.push_back(why);
+        if (!m_st.logPath.empty())
+            m_log = std::make_unique<TrainingLogWriter>(m_st.logPath, m_st, m_run->data().info.kind, trainedOn,
+                                                        resumed ? state.globalStep : -1);
+        m_clock = std::make_unique<RunClock>(m_st, state.elapsed);
+        m_lastCheckpoint = Clock::now();
+        const int perStep = graphsPerStep(m_st, m_run->data().info.kind);
+        for (int epoch = state.epoch + 1; m_st.epochs == 0 || epoch <= m_st.epochs; ++epoch)
+            if (!runEpoch(epoch, perStep)) break;
+        return finish();
+    }
+
+private:
+    bool cancelled() const { return m_cancel && m_cancel->cancelled(); }
+
+    void report(TrainProgress::Phase phase, const std::string& message = {}) {
+        m_progress.phase = phase;
+        m_progress.message = message;
+        if (m_callback) m_callback(m_progress);
+    }
+
+    void checkpoint() {
+        if (m_log) m_log->flush();  // the log must hold every step the state has
+        m_run->checkpoint(m_clock->elapsed());
+        m_lastCheckpoint = Clock::now();
+        report(TrainProgress::Phase::Checkpointed);
+    }
+
+    bool checkpointDue() const {
+        return std::chrono::duration<double>(Clock::now() - m_lastCheckpoint).count() >= m_st.checkpointSeconds;
+    }
+
+    // One epoch; false when the run ends with it.
+    bool runEpoch(int epoch, int perStep) {
+        RunState& state = m_run->state();
+        if (cancelled()) return false;
+        if (m_clock->outOfTime()) {
+            m_result.timedOut = true;
+            return false;
         }
-        const EpochPlan plan = planEpoch(run.data().trainConfigCounts, st, perStep, epoch);
-        const auto stepsPerEpoch = static_cast<int64_t>(plan.steps.size());
-        std::mt19937_64 rng(st.seed * 1000003ull + static_cast<uint64_t>(epoch) * 7919ull + 1);
-        progress.epoch = epoch;
-        progress.steps = stepsPerEpoch;
-        double lossSum = 0;
-        int64_t lossCount = 0;
+        const EpochPlan plan = planEpoch(m_run->data().trainConfigCounts, m_st, perStep, epoch);
+        const auto steps = static_cast<int64_t>(plan.steps.size());
+        EpochCursor cursor = startEpoch(state, m_st, epoch);
+        m_progress.epoch = epoch;
+        m_progress.steps = steps;
+        const int64_t firstStep = cursor.nextStep;
         bool outOfTime = false;
-        int64_t stepsDone = 0;
-        for (int64_t step = 0; step < stepsPerEpoch && !cancelled(); ++step) {
-            if ((outOfTime = clock.outOfTime())) break;
-            const auto stepStart = Clock::now();
-            const double lr = cosineLearningRate(st.learningRate, clock.fraction(state.globalStep, stepsPerEpoch));
-            int64_t configs = 0;
-            const double loss = run.accumulateGradients(plan.steps[static_cast<size_t>(step)], rng, configs);
-            if (!std::isnan(loss)) {
-                run.applyGradients(lr);
-                lossSum += loss;
-                ++lossCount;
+        while (cursor.nextStep < steps) {
+            if (m_pause) m_clock->addPaused(m_pause->waitWhilePaused(m_cancel));
+            if (cancelled() || (outOfTime = m_clock->outOfTime())) break;
+            trainStep(plan.steps[static_cast<size_t>(cursor.nextStep)], cursor, epoch, steps);
+            if (checkpointDue()) {
+                keepCursor(state, cursor);
+                checkpoint();
             }
-            clock.addTraining(std::chrono::duration<double>(Clock::now() - stepStart).count(), configs);
-            progress.step = step + 1;
-            progress.loss = lossCount ? lossSum / static_cast<double>(lossCount) : 0.0;
-            progress.learningRate = lr;
-            progress.elapsedSeconds = clock.elapsed();
-            progress.configsSeen = clock.configs();
-            progress.configsPerSecond = clock.configsPerSecond();
-            progress.etaSeconds = clock.eta(epoch, step + 1, stepsPerEpoch);
-            report(TrainProgress::Phase::Training);
-            stepsDone = step + 1;
         }
-        if (cancelled()) break;
-        if (outOfTime) result.timedOut = true;
-        if (stepsDone == 0 && outOfTime) break;  // nothing new to validate
+        if (cancelled()) {
+            keepCursor(state, cursor);
+            checkpoint();
+            return false;
+        }
+        if (outOfTime) m_result.timedOut = true;
+        if (outOfTime && cursor.nextStep == firstStep) return false;  // nothing new to validate
+        if (!validateEpoch(epoch, cursor)) return false;
+        return state.badEpochs < m_st.patience ? !outOfTime : (m_result.earlyStopped = true, false);
+    }
 
+    void trainStep(const std::vector<size_t>& files, EpochCursor& cursor, int epoch, int64_t steps) {
+        const auto stepStart = Clock::now();
+        RunState& state = m_run->state();
+        const double lr = cosineLearningRate(m_st.learningRate, m_clock->fraction(state.globalStep, steps));
+        int64_t configs = 0;
+        const double loss = m_run->accumulateGradients(files, cursor.rng, configs);
+        if (!std::isnan(loss)) {
+            m_run->applyGradients(lr);
+            cursor.lossSum += loss;
+            ++cursor.lossCount;
+        }
+        m_clock->addTraining(std::chrono::duration<double>(Clock::now() - stepStart).count(), configs);
+        ++cursor.nextStep;
+        TrainProgress& p = m_progress;
+        p.step = cursor.nextStep;
+        p.globalStep = state.globalStep;
+        p.stepLoss = loss;
+        p.loss = cursor.lossCount ? cursor.lossSum / static_cast<double>(cursor.lossCount) : 0.0;
+        p.learningRate = lr;
+        p.elapsedSeconds = m_clock->elapsed();
+        p.configsSeen = m_clock->configs();
+        p.configsPerSecond = m_clock->configsPerSecond();
+        p.etaSeconds = m_clock->eta(epoch, cursor.nextStep, steps);
+        report(TrainProgress::Phase::Training);
+        if (m_log && !std::isnan(loss))
+            m_log->step({state.globalStep, epoch, loss, lr, p.elapsedSeconds, p.configsPerSecond});
+    }
+
+    // Validates, keeps the best model, logs and checkpoints the epoch; false when cancelled.
+    bool validateEpoch(int epoch, EpochCursor& cursor) {
+        RunState& state = m_run->state();
         const auto validationStart = Clock::now();
-        const ValidationSummary v = run.validate(
+        const ValidationSummary v = m_run->validate(
             [&](int64_t done, int64_t total) {
-                progress.step = done;
-                progress.steps = total;
-                progress.elapsedSeconds = clock.elapsed();
+                m_progress.step = done;
+                m_progress.steps = total;
+                m_progress.elapsedSeconds = m_clock->elapsed();
                 report(TrainProgress::Phase::Validating);
             },
-            cancel);
-        clock.setValidationSeconds(std::chrono::duration<double>(Clock::now() - validationStart).count());
-        if (cancelled()) break;
-        result.epochsRun = epoch;
-        progress.improved = run.recordEpoch(epoch, v, clock.elapsed());
-        if (progress.improved) {
-            result.saved = true;
-            result.best = v;
+            m_cancel);
+        m_clock->setValidationSeconds(std::chrono::duration<double>(Clock::now() - validationStart).count());
+        if (cancelled()) {
+            keepCursor(state, cursor);
+            checkpoint();
+            return false;
         }
-        progress.validation = v;
-        progress.elapsedSeconds = clock.elapsed();
+        m_result.epochsRun = epoch;
+        state.stepInEpoch = 0;  // the epoch's checkpoint below lies between epochs
+        m_progress.improved = m_run->recordEpoch(epoch, v, m_clock->elapsed());
+        if (m_progress.improved) {
+            m_result.saved = true;
+            m_result.best = v;
+        }
+        m_progress.validation = v;
+        m_progress.elapsedSeconds = m_clock->elapsed();
+        m_progress.loss = cursor.lossCount ? cursor.lossSum / static_cast<double>(cursor.lossCount) : 0.0;
+        if (m_log) m_log->epoch({epoch, state.globalStep, m_progress.loss, v, m_progress.improved, m_progress.elapsedSeconds});
+        checkpoint();
         report(TrainProgress::Phase::EpochDone);
-        if (state.badEpochs >= st.patience) {
-            result.earlyStopped = true;
-            break;
-        }
-        if (outOfTime) break;
+        return true;
     }
-    result.cancelled = cancelled();
-    result.seconds = clock.elapsed();
-    if (!result.saved && state.epoch > 0 && std::filesystem::exists(st.outPath))
-        result.saved = true;  // resumed run
-    report(TrainProgress::Phase::Finished, result.cancelled      ? "cancelled"
-                                           : result.timedOut     ? "time budget reached"
-                                           : result.earlyStopped ? "stopped early"
-                                                                 : "done");
-    return result;
+
+    TrainResult finish() {
+        m_result.cancelled = cancelled();
+        m_result.seconds = m_clock->elapsed();
+        m_result.steps = m_run->state().globalStep;
+        if (!m_result.saved && m_run->state().epoch > 0 && std::filesystem::exists(m_st.outPath))
+            m_result.saved = true;  // resumed run
+        if (m_log) m_log->end(endReason(m_result), m_result.steps, m_result.seconds);
+        report(TrainProgress::Phase::Finished, endReason(m_result));
+        return m_result;
+    }
+
+    const TrainSettings& m_st;
+    const TrainCallback& m_callback;
+    const CancelToken* m_cancel;
+    PauseGate* m_pause;
+    TrainProgress m_progress;
+    TrainResult m_result;
+    std::unique_ptr<TrainingRun> m_run;
+    std::unique_ptr<TrainingLogWriter> m_log;
+    std::unique_ptr<RunClock> m_clock;
+    Clock::time_point m_lastCheckpoint;
+};
+
+}  // namespace
+
+TrainResult trainCostModel(const TrainSettings& st, const TrainCallback& callback, const CancelToken* cancel,
+                           PauseGate* pause) {
+    checkSettings(st);
+    return TrainingLoop(st, callback, cancel, pause).run();
 }
 
 }  // namespace tpg::nn

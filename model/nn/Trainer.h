@@ -1,8 +1,10 @@
 #pragma once
 
 #include <cstddef>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,9 @@ namespace tpg::nn {
 struct TrainSettings {
     std::string dataDir;
     std::string collection;  // "layout:xla:random", "tile:xla", ... (as DatasetFile::collection)
+    // One file instead of a dataset folder: trains on its measured configurations minus
+    // heldOutConfigFraction of them, which validate ("this file only").
+    std::string trainFile;
     std::string outPath;  // best model (atomic writes); training state goes to outPath + ".state"
     int epochs = 0;       // 0 = no limit: the time budget and early stopping end the run
     double minutes = 10;  // wall-clock budget including validation (the primary rule); 0 = none
@@ -34,15 +39,20 @@ struct TrainSettings {
     double heldOutConfigFraction = 0;  // > 0: reserve this share of each train graph's configs
     int64_t maxTrainGraphs = 0;        // 0 = all
     bool resume = false;               // continue from outPath + ".state" when it exists
+    // Training state is also saved mid-epoch this often, so a killed run loses at most this much.
+    double checkpointSeconds = limits::kDefaultCheckpointSeconds;
+    std::string logPath;  // metrics as JSON lines (TrainingLog.h); "" = none
 };
 
 struct TrainProgress {
-    enum class Phase { Preparing, Training, Validating, EpochDone, Finished };
+    enum class Phase { Preparing, Training, Validating, EpochDone, Checkpointed, Finished };
     Phase phase = Phase::Preparing;
     int epoch = 0;   // 1-based
     int epochs = 0;  // the limit; 0 = none
     int64_t step = 0, steps = 0;  // within the epoch
+    int64_t globalStep = 0;       // optimiser steps since the run began (resumed runs included)
     double loss = 0;              // running mean of the epoch's training loss
+    double stepLoss = 0;          // Training: this step's loss (NaN when the step was skipped)
     double learningRate = 0;
     double elapsedSeconds = 0;
     int64_t configsSeen = 0;        // configurations trained on by this run (with repeats)
@@ -59,18 +69,36 @@ struct TrainResult {
     bool saved = false;
     ValidationSummary best;
     double seconds = 0;
+    int64_t steps = 0;  // optimiser steps of the whole run (resumed runs included)
     std::vector<std::string> warnings;
 };
 
 using TrainCallback = std::function<void(const TrainProgress&)>;
 
-// Trains a layout or tile cost model on `settings.dataDir`'s train split, validating on its valid
+// Pause / Resume from any thread: the trainer waits between steps while paused (the time budget
+// does not run meanwhile) and still notices a cancel.
+class PauseGate {
+public:
+    void pause();
+    void resume();
+    bool paused() const;
+    // Blocks while paused; returns the seconds waited.
+    double waitWhilePaused(const CancelToken* cancel);
+
+private:
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+    bool m_paused = false;
+};
+
+// Trains a layout or tile cost model on `settings.dataDir`'s train split (or settings.trainFile), validating on its valid
 // split (or, without one, on held-out configs) every epoch and keeping the best model at
 // settings.outPath. An epoch sees every train graph's configurations about once (see
 // planEpoch in TrainingRun.h); the time budget is the primary stopping rule, with early
 // stopping on a validation plateau and an optional epoch limit. Runs on the calling thread
-// (a GUI calls it from a worker); polls `cancel` every step. Throws FormatError for bad input.
+// (a GUI calls it from a worker); polls `cancel` and `pause` every step. A cancelled run saves
+// its state, so `resume` continues it. Throws FormatError for bad input.
 TrainResult trainCostModel(const TrainSettings& settings, const TrainCallback& callback = {},
-                           const CancelToken* cancel = nullptr);
+                           const CancelToken* cancel = nullptr, PauseGate* pause = nullptr);
 
 }  // namespace tpg::nn

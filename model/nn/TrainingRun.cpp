@@ -87,6 +87,10 @@ void saveRunState(const std::string& path, const ModelInfo& info, CostModel::Imp
     j["bad_epochs"] = s.badEpochs;
     j["elapsed"] = s.elapsed;
     j["global_step"] = s.globalStep;
+    j["step_in_epoch"] = s.stepInEpoch;
+    j["rng"] = s.rngState;
+    j["epoch_loss_sum"] = s.epochLossSum;
+    j["epoch_loss_count"] = s.epochLossCount;
     torch::serialize::OutputArchive archive, modelArchive, optimArchive;
     model.module().save(modelArchive);
     optimizer.save(optimArchive);
@@ -123,6 +127,10 @@ bool loadRunState(const std::string& path, const ModelInfo& info, CostModel::Imp
         s.badEpochs = j.at("bad_epochs").get<int>();
         s.elapsed = j.at("elapsed").get<double>();
         s.globalStep = j.at("global_step").get<int64_t>();
+        s.stepInEpoch = j.value("step_in_epoch", int64_t{0});
+        s.rngState = j.value("rng", std::string());
+        s.epochLossSum = j.value("epoch_loss_sum", 0.0);
+        s.epochLossCount = j.value("epoch_loss_count", int64_t{0});
     } catch (const FormatError&) {
         throw;
     } catch (const std::exception& e) {
@@ -176,16 +184,28 @@ private:
 TrainingData loadTrainingData(const TrainSettings& st,
                               const std::function<void(const std::string&)>& say) {
     TrainingData d;
-    say("scanning " + st.dataDir);
-    const auto all = scanDataset(st.dataDir);
-    d.train = selectCollection(all, st.collection, "train");
-    d.valid = selectCollection(all, st.collection, "valid");
+    std::vector<DatasetFile> all;
+    if (!st.trainFile.empty()) {
+        const DatasetFile file = describeFile(st.trainFile);
+        if (!file.error.empty()) throw FormatError(file.error);
+        d.train = {file};
+    } else {
+        say("scanning " + st.dataDir);
+        all = scanDataset(st.dataDir);
+        d.train = selectCollection(all, st.collection, "train");
+        d.valid = selectCollection(all, st.collection, "valid");
+    }
     if (d.train.empty())
         throw FormatError(st.dataDir + ": no training files for collection '" + st.collection +
                           "' (found: " + describeFiles(all) + ")");
     if (st.maxTrainGraphs > 0 && static_cast<int64_t>(d.train.size()) > st.maxTrainGraphs)
         d.train.resize(static_cast<size_t>(st.maxTrainGraphs));
-    if (d.valid.empty()) {
+    if (!st.trainFile.empty()) {
+        d.valid = d.train;
+        d.validateOnHeldOutConfigs = st.heldOutConfigFraction > 0;
+        if (!d.validateOnHeldOutConfigs)
+            d.warnings.push_back(st.trainFile + ": no configs held out; validating on the trained ones");
+    } else if (d.valid.empty()) {
         d.valid = d.train;
         d.validateOnHeldOutConfigs = st.heldOutConfigFraction > 0;
         d.warnings.push_back("no valid split for " + st.collection +
@@ -228,7 +248,9 @@ TrainingData loadTrainingData(const TrainSettings& st,
 
     ModelInfo& info = d.info;
     info.kind = kind;
-    info.collection = st.collection.empty() ? collectionName(kind) : st.collection;
+    info.collection = !st.trainFile.empty() ? d.train.front().collection
+                      : st.collection.empty()  ? collectionName(kind)
+                                               : st.collection;
     info.settings = st.model;
     if (kind == Collection::Tile) info.settings.violationFeature = false;
     info.nodeFeatureWidth = first.nodeFeatureWidth();
@@ -239,7 +261,7 @@ TrainingData loadTrainingData(const TrainSettings& st,
     info.validGraphs = static_cast<int64_t>(d.valid.size());
     info.seed = st.seed;
     info.heldOutConfigFraction = st.heldOutConfigFraction;
-    info.dataDescription = st.dataDir;
+    info.dataDescription = st.trainFile.empty() ? st.dataDir : st.trainFile;
     return d;
 }
 
@@ -348,12 +370,13 @@ ValidationSummary TrainingRun::validate(
         if (ids.size() >= 2) {
             std::vector<double> scores, truth;
             const int64_t batch = net.scoringBatchSize(e->tensors);
-            for (size_t b = 0; b < ids.size(); b += static_cast<size_t>(batch)) {
+            for (size_t b = 0; b < ids.size() && !(cancel && cancel->cancelled()); b += static_cast<size_t>(batch)) {
                 const int64_t n = std::min<int64_t>(batch, static_cast<int64_t>(ids.size() - b));
                 auto s = net.forward(e->tensors, net.batchForConfigs(e->prepared, ids.data() + b, n))
                              .contiguous();
                 scores.insert(scores.end(), s.data_ptr<float>(), s.data_ptr<float>() + n);
             }
+            if (scores.size() < ids.size()) break;  // cancelled mid-graph
             for (int64_t c : ids) truth.push_back(g.normalizedRuntime(c));
             metrics.push_back(graphMetrics(valid[i].competitionId(), scores, truth));
         }
@@ -379,10 +402,12 @@ bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elap
     } else {
         ++m_state.badEpochs;
     }
-    RunState saved = m_state;
-    saved.elapsed = elapsed;
-    saveRunState(m_settings.outPath + ".state", net.info, net, *m_optimizer, saved);
     return improved;
+}
+
+void TrainingRun::checkpoint(double elapsed) {
+    m_state.elapsed = elapsed;
+    saveRunState(m_settings.outPath + ".state", m_model.impl().info, m_model.impl(), *m_optimizer, m_state);
 }
 
 }  // namespace tpg::nn

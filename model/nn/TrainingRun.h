@@ -40,6 +40,12 @@ struct RunState {
     int badEpochs = 0;
     double elapsed = 0;
     int64_t globalStep = 0;
+    // A checkpoint inside epoch `epoch + 1`: the steps it has done, the sampler's state after
+    // them and its loss so far; stepInEpoch = 0 when the checkpoint falls between epochs.
+    int64_t stepInEpoch = 0;
+    std::string rngState;
+    double epochLossSum = 0;
+    int64_t epochLossCount = 0;
 };
 
 struct PreparedEntry;
@@ -71,9 +77,12 @@ public:
     ValidationSummary validate(const std::function<void(int64_t done, int64_t total)>& onGraph,
                                const CancelToken* cancel);
 
-    // Phase 5b: after an epoch's validation: keeps the best model at outPath, writes the training
-    // state. Returns true when `v` improved on the best so far.
+    // Phase 5b: after an epoch's validation: keeps the best model at outPath. Returns true when
+    // `v` improved on the best so far.
     bool recordEpoch(int epoch, const ValidationSummary& v, double elapsed);
+    // Phase 5c: writes state() (weights, optimiser, where the run stands) to outPath + ".state",
+    // atomically, so a kill at any moment leaves the previous checkpoint or this one.
+    void checkpoint(double elapsed);
 
 private:
     const TrainableConfigs& trainable(const DatasetFile& file, const PreparedEntry& entry);

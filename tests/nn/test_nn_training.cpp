@@ -4,6 +4,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
+#include <thread>
 
 #include "CostModel.h"
 #include "graph/DatasetIndex.h"
@@ -16,6 +18,7 @@
 #include "PreparedGraph.h"
 #include "TinyGraphs.h"
 #include "Trainer.h"
+#include "TrainingLog.h"
 
 using namespace tpg;
 using namespace tpg::nn;
@@ -278,6 +281,134 @@ private slots:
         QVERIFY(c.cancelled);
         QVERIFY(!c.saved);
         QVERIFY(!fs::exists(s.outPath));
+    }
+
+    // A run stopped mid-epoch and resumed does exactly the steps of an uninterrupted one; its log
+    // holds each step once (the steps after the checkpoint are redone, their records replaced).
+    void cancelMidEpochResumesAtTheSameStep() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("straight.tpgm"));
+        s.epochs = 2;
+        s.minutes = 0;
+        s.logPath = path("straight.jsonl");
+        const TrainResult straight = trainCostModel(s);
+        QVERIFY(straight.steps > 4);
+        const TrainingHistory h = readTrainingLog(s.logPath);
+        QVERIFY(h.finished);
+        QCOMPARE(h.endReason, std::string("done"));
+        QCOMPARE(static_cast<int64_t>(h.steps.size()), straight.steps);
+        QCOMPARE(static_cast<int>(h.epochs.size()), 2);
+        QCOMPARE(h.kind, Collection::Layout);
+        QVERIFY(h.bestEpochIndex() >= 0 && h.epochs[static_cast<size_t>(h.bestEpochIndex())].improved);
+
+        s.outPath = path("stopped.tpgm");
+        s.logPath = path("stopped.jsonl");
+        s.checkpointSeconds = 1e9;  // only the cancel's own checkpoint
+        CancelToken cancel;
+        const int64_t stopAt = straight.steps / 2 + 1;  // inside epoch 2 when epochs are equal
+        const TrainResult first = trainCostModel(
+            s, [&](const TrainProgress& p) { if (p.phase == TrainProgress::Phase::Training && p.globalStep == stopAt) cancel.cancel(); },
+            &cancel);
+        QVERIFY(first.cancelled);
+        QCOMPARE(first.steps, stopAt);
+        s.resume = true;
+        int64_t firstStepSeen = 0;
+        const TrainResult second = trainCostModel(s, [&](const TrainProgress& p) {
+            if (p.phase == TrainProgress::Phase::Training && firstStepSeen == 0) firstStepSeen = p.globalStep;
+        });
+        QCOMPARE(firstStepSeen, stopAt + 1);
+        QCOMPARE(second.steps, straight.steps);
+        const TrainingHistory resumed = readTrainingLog(s.logPath);
+        std::vector<int64_t> steps;
+        for (const auto& r : resumed.steps) steps.push_back(r.step);
+        std::vector<int64_t> expected(static_cast<size_t>(straight.steps));
+        std::iota(expected.begin(), expected.end(), 1);
+        QVERIFY(steps == expected);
+        QCOMPARE(static_cast<int>(resumed.epochs.size()), 2);
+    }
+
+    void trainingLogReadsBackAndToleratesATornLine() {
+        TrainSettings s = quickSettings(data(), "tile:xla", path("t.tpgm"));
+        s.model.pruneHops = -1;
+        s.heldOutConfigFraction = 0.25;
+        const TrainSettings back = trainSettingsFromJson(trainSettingsToJson(s), "x");
+        QCOMPARE(back.collection, s.collection);
+        QCOMPARE(back.model.pruneHops, -1);
+        QCOMPARE(back.heldOutConfigFraction, 0.25);
+        QCOMPARE(back.configsPerStep, s.configsPerStep);
+        QVERIFY(throwsWith([] { trainSettingsFromJson("{\"hidden\": \"wide\"}", "run.json"); },
+                           "run.json: key 'hidden': expected a number"));
+
+        const std::string log = path("torn.jsonl");
+        {
+            TrainingLogWriter w(log, s, Collection::Tile, "tile:xla: 8 train graphs", -1);
+            w.step({1, 1, 0.5, 1e-3, 0.1, 100});
+            ValidationSummary v;
+            v.score = 0.7;
+            v.slowdown1 = std::nan("");
+            w.epoch({1, 1, 0.5, v, true, 0.2});
+        }
+        std::ofstream(log, std::ios::app) << "{\"type\":\"step\",\"step\":2,\"lo";  // killed mid-line
+        const TrainingHistory h = readTrainingLog(log);
+        QCOMPARE(h.kind, Collection::Tile);
+        QCOMPARE(h.trainedOn, std::string("tile:xla: 8 train graphs"));
+        QCOMPARE(static_cast<int>(h.steps.size()), 1);
+        QCOMPARE(h.skippedLines, 1);
+        QVERIFY(!h.finished);
+        QCOMPARE(h.epochs[0].validation.score, 0.7);
+        QVERIFY(std::isnan(h.epochs[0].validation.slowdown1));
+        std::ofstream(path("notalog.jsonl")) << "{\"type\":\"step\"}\n";
+        QVERIFY(throwsWith([&] { readTrainingLog(path("notalog.jsonl")); }, "no start record"));
+        QVERIFY(throwsWith([&] { readTrainingLog(path("missing.jsonl")); }, "cannot open"));
+    }
+
+    // Paused, the run takes no step and its time budget does not run; Resume continues it.
+    void pauseHoldsTheRunOffTheClock() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("paused.tpgm"));
+        s.epochs = 1;
+        s.minutes = 0;
+        PauseGate pause;
+        CancelToken cancel;
+        std::atomic<int64_t> steps{0};
+        TrainResult r;
+        QElapsedTimer wall;
+        wall.start();
+        std::thread worker([&] {
+            r = trainCostModel(s, [&](const TrainProgress& p) {
+                if (p.phase != TrainProgress::Phase::Training) return;
+                if (++steps == 1) pause.pause();
+            }, &cancel, &pause);
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(steps.load(), int64_t{1}, 60000);
+        QTest::qWait(600);
+        QCOMPARE(steps.load(), int64_t{1});
+        QVERIFY(pause.paused());
+        pause.resume();
+        worker.join();
+        QVERIFY(r.steps > 1);
+        QVERIFY2(r.seconds < static_cast<double>(wall.elapsed()) / 1000.0 - 0.5, "paused time counted as training time");
+
+        pause.pause();  // a cancel ends a paused run
+        std::thread stopped([&] { r = trainCostModel(s, {}, &cancel, &pause); });
+        QTest::qWait(200);
+        cancel.cancel();
+        stopped.join();
+        QVERIFY(r.cancelled);
+    }
+
+    void oneFileTrainsOnItsOwnConfigs() {
+        const auto files = selectFiles(scanDataset(data()), "layout:xla:random", "train");
+        TrainSettings s = quickSettings("", "", path("onefile.tpgm"));
+        s.trainFile = files.front().path;
+        s.heldOutConfigFraction = limits::kSingleFileHeldOutFraction;
+        s.epochs = 1;
+        const TrainResult r = trainCostModel(s);
+        QVERIFY(r.saved);
+        QCOMPARE(r.best.graphs, 1);
+        const CostModel m = CostModel::load(s.outPath);
+        QCOMPARE(m.info().collection, std::string("layout:xla:random"));
+        QCOMPARE(m.info().heldOutConfigFraction, limits::kSingleFileHeldOutFraction);
+        s.trainFile = path("absent.npz");
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "absent.npz"));
     }
 
     void trimmedWidthsTrainWithWidthsFromData() {
