@@ -18,6 +18,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QUrl>
 
@@ -30,6 +31,7 @@
 #include "NodeInspector.h"
 #include "SampleLocator.h"
 #include "ModelSession.h"
+#include "TrainingPanel.h"
 #include "WhatIfPanel.h"
 #include "FilePredictions.h"
 
@@ -48,7 +50,7 @@ const QString kSessionConfigKey = QStringLiteral("session/config");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 // Bumped when the docks change, so an old saved state is not applied to a new arrangement.
-constexpr int kWindowStateVersion = 1;
+constexpr int kWindowStateVersion = 2;
 
 QString grouped(int64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
@@ -82,6 +84,10 @@ MainWindow::MainWindow(QWidget* parent)
         resizeDocks({whatIfDock}, {height() * 45 / 100}, Qt::Vertical);
     });
     connectWhatIf();
+    m_training = new TrainingPanel(this);
+    m_trainingDock = addToolDock(tr("Training"), m_training);
+    m_configDock->raise();
+    connectTraining();
 
     m_graphLabel = new QLabel(this);
     m_warningLabel = new QLabel(this);
@@ -236,6 +242,11 @@ void MainWindow::createMenus() {
         m_models->useBuiltIn(m_graph.isNull() ? Collection::Layout : m_graph.collection(), m_currentFile, m_graph);
     });
     model->addAction(tr("&Cancel Prediction"), m_models, &ModelSession::cancel);
+    model->addSeparator();
+    model->addAction(tr("&Train a Model…"), this, [this] {
+        m_trainingDock->show();
+        m_trainingDock->raise();
+    });
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     GraphView* view = m_graphPanel->view();
@@ -335,6 +346,19 @@ void MainWindow::connectWhatIf() {
     connect(m_models, &ModelSession::predictionsReady, m_whatIf, &WhatIfPanel::setPredictions);
 }
 
+void MainWindow::connectTraining() {
+    m_training->setGeneralModelProvider([this](Collection kind) { return m_models->modelFor(kind); });
+    m_training->setRunsFolder(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                              QStringLiteral("/runs"));
+    connect(m_training, &TrainingPanel::useModelRequested, this,
+            [this](const QString& path) { m_models->loadModel(path, m_graph); });
+    connect(m_training, &TrainingPanel::runFinished, this, [this](const QString&, const QString& reason) {
+        setStatus(tr("Training run %1: %2").arg(reason, m_training->statusText()));
+    });
+    connect(m_training, &TrainingPanel::runFailed, this,
+            [this](const QString& message) { showError(tr("Training could not run"), message); });
+}
+
 void MainWindow::updateMarks() {
     QHash<int32_t, QString> marks = m_configMarks;
     for (auto it = m_whatIfMarks.begin(); it != m_whatIfMarks.end(); ++it) marks.insert(it.key(), it.value());
@@ -424,6 +448,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_inspector->setGraph(graph);
     m_configPanel->setGraph(graph);
     m_whatIf->setGraph(graph, path);
+    m_training->setCurrentFile(path, graph);
     m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(graph.collection())));
     m_models->predict(path, graph);
     m_browser->selectFile(path);
@@ -472,6 +497,7 @@ void MainWindow::openDataset(const QString& dir, const QString& fileToOpen) {
     m_openFirstAfterScan = fileToOpen.isEmpty();
     m_browserDock->show();
     m_browser->openFolder(dir);
+    m_training->setDatasetFolder(dir);
     QSettings().setValue(kSessionDatasetKey, dir);
     setStatus(tr("Scanning %1…").arg(dir));
 }
@@ -599,6 +625,18 @@ void MainWindow::saveWindowState() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_training->isRunning()) {
+        const auto answer = QMessageBox::question(
+            this, tr("Training in progress"),
+            tr("A training run is in progress. Stop it and quit?\n\nThe best model so far and the run's state are "
+               "kept: the run can be resumed from the Training panel."),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        if (answer != QMessageBox::Yes) {
+            event->ignore();
+            return;
+        }
+        m_training->stop();  // the worker saves the state; the panel's runner joins it on destruction
+    }
     saveWindowState();
     QMainWindow::closeEvent(event);
 }

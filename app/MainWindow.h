@@ -24,6 +24,7 @@ class GraphPanel;
 class JobRunner;
 class ModelSession;
 class NodeInspector;
+class TrainingPanel;
 class WhatIfPanel;
 
 // The explorer: graph in the middle, dataset browser (left), node inspector (right),
@@ -73,6 +74,8 @@ public:
     JobRunner* ioRunner() const { return m_ioRunner; }
     ModelSession* modelSession() const { return m_models; }
     WhatIfPanel* whatIfPanel() const { return m_whatIf; }
+    TrainingPanel* trainingPanel() const { return m_training; }
+    QDockWidget* trainingDock() const { return m_trainingDock; }
     QString modelLabelText() const;
 
 signals:
@@ -97,6 +100,7 @@ private:
     void connectModelSession();
     void loadModelFromDialog();
     void connectWhatIf();
+    void connectTraining();
     void updateMarks();
 
     JobRunner* m_ioRunner;      // file loading, dataset scanning
@@ -107,6 +111,8 @@ private:
     DatasetBrowser* m_browser;
     ModelSession* m_models;
     WhatIfPanel* m_whatIf = nullptr;
+    TrainingPanel* m_training = nullptr;
+    QDockWidget* m_trainingDock = nullptr;
     QHash<int32_t, QString> m_configMarks, m_whatIfMarks;  // both drawn on the graph
     QLabel* m_modelLabel = nullptr;
     QDockWidget* m_browserDock = nullptr;

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <random>
 
+#include "CostModel.h"
 #include "graph/GraphFile.h"
 #include "metrics/Metrics.h"
 #include "NnLimits.h"
@@ -91,6 +92,14 @@ std::vector<GraphMetrics> evaluateFiles(
         if (onGraph) onGraph(i + 1, reported);
     }
     return out;
+}
+
+GraphMetrics evaluateModel(const CostModel& model, const TpuGraph& g, const std::string& id,
+                           const EvaluationOptions& options) {
+    const std::vector<int64_t> ids = g.runtimesKnown() ? evaluationConfigs(g, options) : std::vector<int64_t>{};
+    std::vector<double> truth;
+    for (int64_t c : ids) truth.push_back(g.normalizedRuntime(c));
+    return graphMetrics(id, ids.size() >= 2 ? model.scoreConfigs(g, ids) : std::vector<double>(ids.size()), truth);
 }
 
 }  // namespace tpg::nn

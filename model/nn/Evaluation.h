@@ -45,6 +45,12 @@ struct EvaluationOptions {
 // Configs of `g` to evaluate under `options` (known runtimes only).
 std::vector<int64_t> evaluationConfigs(const TpuGraph& g, const EvaluationOptions& options);
 
+class CostModel;
+// `model`'s ranking quality on the configs of `g` that `options` selects: the very configs a
+// training run validates on with the same options (so two models compare on equal terms).
+GraphMetrics evaluateModel(const CostModel& model, const TpuGraph& g, const std::string& id,
+                           const EvaluationOptions& options);
+
 // Loads and evaluates each file; files without runtimes (test split) are skipped.
 // onGraph is called after each graph (for progress lines); stops early when cancelled.
 std::vector<GraphMetrics> evaluateFiles(

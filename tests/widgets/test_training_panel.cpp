@@ -1,0 +1,202 @@
+// The Training dock as a user drives it (offscreen): a run on a dataset shows loss, OPA and Kendall
+// as it goes without stalling the event loop, pauses, stops within a second, is listed again by a
+// new panel (overlay, resume), and a "this file only" run is compared with the general model.
+#include <QLineSeries>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "DefaultModels.h"
+#include "StallWatch.h"
+#include "TrainingCharts.h"
+#include "TrainingPanel.h"
+#include "graph/GraphFile.h"
+#include "synth/SyntheticDataset.h"
+
+using namespace tpg;
+
+namespace {
+
+// Small and quick: the tests watch a run, they do not need a good model.
+nn::TrainSettings quickForm() {
+    nn::TrainSettings s;
+    s.model.layers = 2;
+    s.minutes = 5;
+    s.epochs = 0;
+    s.threads = 1;
+    s.patience = 100000;
+    s.model.hidden = 32;
+    s.configsPerStep = 48;
+    return s;
+}
+
+}  // namespace
+
+class TestTrainingPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString data() const { return m_dir.filePath(QStringLiteral("data")); }
+    QString runs() const { return m_dir.filePath(QStringLiteral("runs")); }
+
+    static bool waitCollections(TrainingPanel& panel) {
+        return QTest::qWaitFor([&] { return panel.collectionChoices().contains(QStringLiteral("layout:xla:random")); },
+                               30000);
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        synth::SynthOptions o;
+        o.outDir = data().toStdString();
+        o.seed = 11;
+        o.tileGraphs = 6;
+        o.layoutGraphs = 3;
+        o.configs = 300;
+        o.minNodes = 100;
+        o.maxNodes = 300;
+        o.collections = {"layout:xla:random", "tile:xla"};
+        QVERIFY(!synth::generateDataset(o).empty());
+    }
+
+    void runShowsLiveMetricsAndStopsWithinASecond() {
+        TrainingPanel panel;
+        panel.resize(1200, 500);
+        panel.show();
+        panel.setRunsFolder(runs());
+        panel.setDatasetFolder(data());
+        QVERIFY(waitCollections(panel));
+        QVERIFY(panel.chooseCollection(QStringLiteral("layout:xla:random")));
+        panel.setFormSettings(quickForm());
+        QVERIFY(panel.startButton()->isEnabled());
+        QVERIFY(!panel.useBestButton()->isEnabled());
+
+        StallWatch watch(10);
+        panel.startButton()->click();
+        QVERIFY(panel.isRunning());
+        QVERIFY(!panel.startButton()->isEnabled());
+        TrainingCharts* charts = panel.charts();
+        QTRY_VERIFY_WITH_TIMEOUT(charts->liveEpochCount() >= 2, 120000);
+        QVERIFY(charts->liveStepCount() > 0);
+        QVERIFY(charts->liveRawLoss()->count() > 0);
+        QVERIFY(charts->liveSmoothedLoss()->count() > 0);
+        int validationPoints = 0;
+        for (QXYSeries* s : charts->liveValidationSeries()) validationPoints += s->count();
+        QVERIFY(validationPoints >= 4);  // OPA and Kendall, two epochs each
+        QVERIFY(panel.useBestButton()->isEnabled());  // the first epoch saved a best model
+        QVERIFY(QFileInfo::exists(panel.bestModelPath()));
+        QTest::qWait(3000);  // seconds of live updates for the stall watch
+        QVERIFY(panel.isRunning());
+
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QElapsedTimer stopClock;
+        stopClock.start();
+        panel.stopButton()->click();
+        QVERIFY(finished.wait(5000));
+        const qint64 stopMs = stopClock.elapsed();
+        watch.stop();
+        qInfo("stop took %lld ms; worst event-loop stall during the run %lld ms", stopMs, watch.worstGapMs());
+        QVERIFY2(stopMs < 1000, qPrintable(QStringLiteral("Stop took %1 ms").arg(stopMs)));
+        QVERIFY2(watch.worstGapMs() <= 100, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(watch.worstGapMs())));
+        QVERIFY(!panel.isRunning());
+        QVERIFY(panel.statusText().contains(QStringLiteral("stopped")));
+        const QString folder = panel.liveRunFolder();
+        for (const QString& f : {RunFiles::model(folder), RunFiles::state(folder), RunFiles::log(folder)})
+            QVERIFY2(QFileInfo::exists(f), qPrintable(f));
+        const nn::TrainingHistory h = nn::readTrainingLog(RunFiles::log(folder).toStdString());
+        QCOMPARE(h.endReason, std::string("cancelled"));
+        QCOMPARE(static_cast<size_t>(charts->liveStepCount()), h.steps.size());  // every logged step was plotted
+    }
+
+    void pauseHoldsTheRun() {
+        TrainingPanel panel;
+        panel.setRunsFolder(runs());
+        panel.setDatasetFolder(data());
+        QVERIFY(waitCollections(panel));
+        QVERIFY(panel.chooseCollection(QStringLiteral("tile:xla")));
+        panel.setFormSettings(quickForm());
+        panel.start();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.charts()->liveStepCount() > 0, 60000);
+        panel.togglePause();
+        QVERIFY(panel.isPaused());
+        QCOMPARE(panel.pauseButton()->text(), QStringLiteral("Resume"));
+        QTest::qWait(800);  // the step in flight lands
+        const size_t held = panel.charts()->liveStepCount();
+        QTest::qWait(600);
+        QCOMPARE(panel.charts()->liveStepCount(), held);
+        panel.togglePause();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.charts()->liveStepCount() > held, 30000);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        panel.stop();
+        QVERIFY(finished.wait(5000));
+    }
+
+    // A new panel (an app restart) lists the runs, overlays one, and resumes a stopped one where it
+    // stopped.
+    void runsAreListedOverlaidAndResumed() {
+        TrainingPanel panel;
+        QSignalSpy listed(&panel, &TrainingPanel::runsListed);
+        panel.setRunsFolder(runs());
+        QVERIFY(listed.wait(30000));
+        QCOMPARE(static_cast<int>(panel.savedRuns().size()), 2);  // the two runs above
+        int layoutRow = -1;
+        for (int i = 0; i < panel.runList()->count(); ++i)
+            if (panel.runList()->item(i)->text().contains(QStringLiteral("layout-xla-random"))) layoutRow = i;
+        QVERIFY(layoutRow >= 0);
+        QListWidgetItem* item = panel.runList()->item(layoutRow);
+        QVERIFY2(item->text().contains(QStringLiteral("Kendall")) && item->text().contains(QStringLiteral("cancelled")),
+                 qPrintable(item->text()));
+        item->setCheckState(Qt::Checked);
+        QCOMPARE(panel.charts()->overlayIds().size(), qsizetype{1});
+        item->setCheckState(Qt::Unchecked);
+        QVERIFY(panel.charts()->overlayIds().isEmpty());
+
+        const SavedRun& run = panel.savedRuns()[static_cast<size_t>(layoutRow)];
+        QVERIFY(run.resumable);
+        const int64_t stoppedAt = run.history.steps.back().step;
+        panel.runList()->setCurrentRow(layoutRow);
+        QVERIFY(panel.useBestButton()->isEnabled());
+        QVERIFY(panel.resumeRun(layoutRow));
+        QTRY_VERIFY_WITH_TIMEOUT(panel.charts()->liveStepCount() > run.history.steps.size() + 2, 60000);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        panel.stop();
+        QVERIFY(finished.wait(5000));
+        const nn::TrainingHistory h = nn::readTrainingLog(RunFiles::log(run.folder).toStdString());
+        std::vector<int64_t> steps;
+        for (const auto& r : h.steps) steps.push_back(r.step);
+        QVERIFY(steps.size() > run.history.steps.size());
+        for (size_t i = 0; i < steps.size(); ++i) QCOMPARE(steps[i], static_cast<int64_t>(i + 1));  // no gap, no repeat
+        QVERIFY(steps.back() > stoppedAt);
+    }
+
+    void thisFileOnlyIsComparedWithTheGeneralModel() {
+        const QString file = data() + QStringLiteral("/npz/layout/xla/random/train");
+        const QString path = QDir(file).entryInfoList({QStringLiteral("*.npz")}).value(0).absoluteFilePath();
+        QVERIFY(!path.isEmpty());
+        TrainingPanel panel;
+        panel.setRunsFolder(runs());
+        panel.setGeneralModelProvider([](Collection kind) { return nn::defaultModel(kind); });
+        panel.setCurrentFile(path, loadTpuGraph(path.toStdString()));
+        QVERIFY(panel.thisFileOnly());  // no dataset open: the file is the choice
+        nn::TrainSettings s = quickForm();
+        s.epochs = 2;
+        s.minutes = 0;
+        panel.setFormSettings(s);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        panel.start();
+        QVERIFY(finished.wait(120000));
+        const QString text = panel.comparisonText();
+        QVERIFY2(text.contains(QStringLiteral("this-file model <b>")) && text.contains(QStringLiteral("general model <b>")),
+                 qPrintable(text));
+        // About 20% of 300 configs, chosen by a hash of the config (as training holds them out).
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("\\((\\d+) configs\\)")).match(text);
+        QVERIFY2(m.hasMatch() && m.captured(1).toInt() >= 40 && m.captured(1).toInt() <= 80, qPrintable(text));
+        const nn::TrainingHistory h = nn::readTrainingLog(RunFiles::log(panel.liveRunFolder()).toStdString());
+        QCOMPARE(h.settings.trainFile, path.toStdString());
+        QCOMPARE(h.epochs.size(), size_t{2});
+    }
+};
+
+QTEST_MAIN(TestTrainingPanel)
+#include "test_training_panel.moc"

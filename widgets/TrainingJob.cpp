@@ -1,0 +1,101 @@
+#include "TrainingJob.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+#include "graph/GraphFile.h"
+#include "graph/DatasetIndex.h"
+
+namespace tpg {
+
+namespace {
+
+// The GUI hears from a run at most this often (ms): enough for live plots, and the event loop
+// never queues more updates than it can draw.
+constexpr qint64 kUpdateIntervalMs = 200;
+
+// Collects step records and posts them with the newest progress every kUpdateIntervalMs, and at
+// once for anything but a training step.
+class UpdateBatcher {
+public:
+    explicit UpdateBatcher(JobControl& control) : m_control(control) { m_sinceLast.start(); }
+
+    void add(const nn::TrainProgress& p) {
+        using Phase = nn::TrainProgress::Phase;
+        m_update.progress = p;
+        if (p.phase == Phase::Training && !std::isnan(p.stepLoss))
+            m_update.steps.push_back({p.globalStep, p.epoch, p.stepLoss, p.learningRate, p.elapsedSeconds, p.configsPerSecond});
+        m_update.epochDone = p.phase == Phase::EpochDone;
+        const bool routine = p.phase == Phase::Training || p.phase == Phase::Validating || p.phase == Phase::Checkpointed;
+        if (!routine || m_sinceLast.elapsed() >= kUpdateIntervalMs) flush();
+    }
+
+    void flush() {
+        m_control.post(QVariant::fromValue(m_update));
+        m_update.steps.clear();
+        m_update.epochDone = false;
+        m_sinceLast.restart();
+    }
+
+private:
+    JobControl& m_control;
+    TrainingUpdate m_update;
+    QElapsedTimer m_sinceLast;
+};
+
+nn::GraphMetrics measureGeneralModel(const nn::TrainSettings& s, const nn::CostModel& general) {
+    const TpuGraph g = loadTpuGraph(s.trainFile);
+    general.requireCompatible(g);
+    const nn::EvaluationOptions options{s.validConfigsPerGraph, s.seed, s.heldOutConfigFraction};
+    return nn::evaluateModel(general, g, describeFile(s.trainFile).competitionId(), options);
+}
+
+}  // namespace
+
+std::vector<SavedRun> listSavedRuns(const QString& runsFolder) {
+    std::vector<SavedRun> runs;
+    const QFileInfoList dirs = QDir(runsFolder).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QFileInfo& dir : dirs) {
+        const QString folder = dir.absoluteFilePath();
+        if (!QFileInfo::exists(RunFiles::log(folder))) continue;
+        SavedRun run;
+        run.folder = folder;
+        run.name = dir.fileName();
+        try {
+            run.history = nn::readTrainingLog(RunFiles::log(folder).toStdString());
+        } catch (const std::exception& e) {
+            run.error = QString::fromStdString(e.what());
+        }
+        run.hasModel = QFileInfo::exists(RunFiles::model(folder));
+        // Stopped by the user or killed (no end record): its state continues it.
+        run.resumable = run.error.isEmpty() && QFileInfo::exists(RunFiles::state(folder)) &&
+                        (!run.history.finished || run.history.endReason == "cancelled");
+        runs.push_back(std::move(run));
+    }
+    return runs;
+}
+
+JobRunner::Work trainingJob(const nn::TrainSettings& settings, std::shared_ptr<nn::CancelToken> cancel,
+                            std::shared_ptr<nn::PauseGate> pause, const nn::CostModel& general) {
+    return [settings, cancel, pause, general](JobControl& control) {
+        UpdateBatcher batcher(control);
+        if (!settings.trainFile.empty() && !general.isNull()) {
+            TrainingUpdate first;
+            first.progress.message = "measuring the general model on the held-out configs";
+            first.hasGeneral = true;
+            first.general = measureGeneralModel(settings, general);
+            control.post(QVariant::fromValue(first));
+        }
+        const nn::TrainResult result = nn::trainCostModel(
+            settings,
+            [&](const nn::TrainProgress& p) {
+                if (control.cancelled()) cancel->cancel();  // the runner shutting down
+                batcher.add(p);
+            },
+            cancel.get(), pause.get());
+        return QVariant::fromValue(result);
+    };
+}
+
+}  // namespace tpg
