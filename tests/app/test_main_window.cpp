@@ -31,6 +31,10 @@
 #include "NodeInspector.h"
 #include "SampleLocator.h"
 #include "StallWatch.h"
+#include "TrainingPanel.h"
+#include "synth/SyntheticDataset.h"
+#include <QApplication>
+#include <QPushButton>
 #include "SyntheticHloGraph.h"
 
 using namespace tpg;
@@ -56,6 +60,37 @@ class TestMainWindow : public QObject {
         return w.graphPanel()->scene()->layout() || ready.wait(30000);
     }
 
+    QString synthDir() const { return m_dir.filePath(QStringLiteral("synth")); }
+    QString synthLayoutFile() const {
+        return QDir(synthDir() + QStringLiteral("/npz/layout/xla/random/valid"))
+            .entryInfoList({QStringLiteral("*.npz")})
+            .value(0)
+            .absoluteFilePath();
+    }
+    static nn::TrainSettings quickTraining() {
+        nn::TrainSettings s;
+        s.model.hidden = 16;
+        s.model.layers = 2;
+        s.configsPerStep = 16;
+        s.minutes = 5;
+        s.patience = 100000;
+        s.threads = 1;
+        return s;
+    }
+    // Clicks `button` of the next question box once it is up.
+    static void answerNextQuestion(QMessageBox::StandardButton button) {
+        auto* timer = new QTimer;
+        timer->setInterval(20);
+        QObject::connect(timer, &QTimer::timeout, [timer, button] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            timer->deleteLater();
+            timer->stop();
+            box->button(button)->click();
+        });
+        timer->start();
+    }
+
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
@@ -71,6 +106,16 @@ private slots:
         QFile bad(m_badFile);
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write("this is not a zip archive");
+        synth::SynthOptions o;
+        o.outDir = synthDir().toStdString();
+        o.seed = 4;
+        o.layoutGraphs = 3;
+        o.configs = 200;
+        o.minNodes = 100;
+        o.maxNodes = 300;
+        o.collections = {"layout:xla:random"};
+        QVERIFY(!synth::generateDataset(o).empty());
+        QVERIFY(!synthLayoutFile().isEmpty());
     }
 
     void opensAFileAndInspectsANode() {
@@ -273,13 +318,67 @@ private slots:
 
     void toolPanelsTabBesideTheConfigurations() {
         MainWindow w;
-        auto* training = new QLabel(QStringLiteral("training"));
-        QDockWidget* dock = w.addToolDock(QStringLiteral("Training"), training);
+        QDockWidget* dock = w.trainingDock();
         QCOMPARE(w.dockWidgetArea(dock), Qt::BottomDockWidgetArea);
         QStringList beside;
         for (QDockWidget* d : w.tabifiedDockWidgets(dock)) beside << d->windowTitle();
         QVERIFY2(beside.contains(QStringLiteral("Configurations")) && beside.contains(QStringLiteral("What-if")),
                  qPrintable(beside.join(QLatin1Char(','))));
+    }
+
+    // A run's best model, put into use mid-run, re-scores the open file's table and the what-if
+    // editor.
+    void bestModelOfARunPredictsTheOpenFile() {
+        MainWindow w;
+        TrainingPanel* panel = w.trainingPanel();
+        panel->setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
+        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
+        const QString file = synthLayoutFile();
+        w.openDataset(synthDir(), file);
+        QVERIFY(waitLoaded(w, file));
+        QVERIFY(ready.count() > 0 || ready.wait(60000));
+        const std::vector<double> before = w.configPanel()->model()->predictions()->scores();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->chooseCollection(QStringLiteral("layout:xla:random")), 30000);
+        panel->setFormSettings(quickTraining());
+        panel->startButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->useBestButton()->isEnabled(), 120000);  // mid-run, after epoch 1
+        QVERIFY(panel->isRunning());
+
+        QSignalSpy changed(w.modelSession(), &ModelSession::modelChanged);
+        ready.clear();
+        panel->useBestButton()->click();
+        QVERIFY(changed.wait(30000));
+        QVERIFY(ready.wait(60000));
+        QVERIFY2(w.modelLabelText().contains(QStringLiteral("model.tpgm")), qPrintable(w.modelLabelText()));
+        const auto after = w.configPanel()->model()->predictions();
+        QVERIFY(after->scores() != before);
+        QVERIFY(after->modelName.contains(QStringLiteral("model.tpgm")));
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
+        QSignalSpy finished(panel, &TrainingPanel::runFinished);
+        panel->stop();
+        QVERIFY(finished.wait(5000));
+    }
+
+    // Closing during a run asks; No keeps training, Yes stops it and keeps the best model and state.
+    void closingDuringARunAsksThenStopsCleanly() {
+        auto* w = new MainWindow;
+        TrainingPanel* panel = w->trainingPanel();
+        panel->setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
+        w->openDataset(synthDir(), synthLayoutFile());
+        QTRY_VERIFY_WITH_TIMEOUT(panel->chooseCollection(QStringLiteral("layout:xla:random")), 30000);
+        panel->setFormSettings(quickTraining());
+        panel->start();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->useBestButton()->isEnabled(), 120000);
+        answerNextQuestion(QMessageBox::No);
+        QVERIFY(!w->close());
+        QVERIFY(panel->isRunning());
+        answerNextQuestion(QMessageBox::Yes);
+        QVERIFY(w->close());
+        const QString folder = panel->liveRunFolder();
+        delete w;  // joins the training worker
+        QVERIFY(QFileInfo::exists(RunFiles::model(folder)));
+        QVERIFY(QFileInfo::exists(RunFiles::state(folder)));
+        QCOMPARE(nn::readTrainingLog(RunFiles::log(folder).toStdString()).endReason, std::string("cancelled"));
     }
 
     void fileInTheDatasetTreeListsItsDataset() {
