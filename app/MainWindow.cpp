@@ -87,6 +87,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_training = new TrainingPanel(this);
     m_trainingDock = addToolDock(tr("Training"), m_training);
     m_configDock->raise();
+    connect(m_trainingDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || m_trainingDock->property("grown").toBool()) return;
+        m_trainingDock->setProperty("grown", true);  // the plots want room, like the what-if editor
+        resizeDocks({m_trainingDock}, {height() * 55 / 100}, Qt::Vertical);
+    });
     connectTraining();
 
     m_graphLabel = new QLabel(this);

@@ -82,9 +82,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     auto* side = new QWidget;
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
+    // Run controls first: they are what a user reaches for during a run.
+    QWidget* controls = buildControls();
+    sideLayout->addWidget(controls);
     sideLayout->addWidget(buildDataBox());
     sideLayout->addWidget(buildSettingsBox());
-    sideLayout->addWidget(buildControls());
     sideLayout->addWidget(buildRunsBox(), 1);
     auto* scroll = new QScrollArea;
     scroll->setWidget(side);
@@ -124,7 +126,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
                 if (n.first > 0)
                     m_collection->addItem(tr("%1 (%2 train, %3 valid)").arg(QString::fromStdString(c)).arg(n.first).arg(n.second),
                                           QString::fromStdString(c));
-            const int keep = m_collection->findData(previous);
+            const int keep = m_collection->findData(m_fileCollection.isEmpty() ? previous : m_fileCollection);
             if (keep >= 0) m_collection->setCurrentIndex(keep);
             updateButtons();
         }
@@ -359,6 +361,9 @@ void TrainingPanel::setDatasetFolder(const QString& folder) {
 void TrainingPanel::setCurrentFile(const QString& path, const TpuGraph& graph) {
     m_file = path;
     m_graph = graph;
+    // The open file's collection is the natural dataset choice.
+    m_fileCollection = graph.isNull() ? QString() : QString::fromStdString(describeFile(path.toStdString()).collection);
+    if (!isRunning()) chooseCollection(m_fileCollection);
     if (graph.isNull())
         m_fileLabel->setText(tr("No file open"));
     else if (!graph.runtimesKnown())

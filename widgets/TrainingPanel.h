@@ -110,7 +110,7 @@ private:
     JobRunner* m_runner;    // the training worker
     JobRunner* m_ioRunner;  // listing runs, scanning the dataset
     ModelProvider m_generalModel;
-    QString m_runsFolder, m_datasetFolder, m_file;
+    QString m_runsFolder, m_datasetFolder, m_file, m_fileCollection;
     TpuGraph m_graph;
     std::vector<SavedRun> m_saved;
 

@@ -1,0 +1,150 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "TrainingLog.h"
+
+QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QChart;
+class QChartView;
+class QCheckBox;
+class QLabel;
+class QLegendMarker;
+class QLineSeries;
+class QScatterSeries;
+class QSlider;
+class QTimer;
+class QValueAxis;
+class QXYSeries;
+QT_END_NAMESPACE
+
+namespace tpg {
+
+// The Training dock's plots: training loss per optimiser step (raw and smoothed) and the held-out
+// validation figures per epoch, for the live run and for earlier runs overlaid in their own
+// colours. Records arrive in batches; all values are kept, a bounded number of points is drawn,
+// and batches arriving faster than kRedrawIntervalMs are drawn together.
+class TrainingCharts : public QWidget {
+    Q_OBJECT
+public:
+    enum Which { Loss, Validation };
+    // QLineSeries drawing cost grows with its points; beyond ~2k a curve looks the same at dock size.
+    static constexpr size_t kMaxDrawnPoints = 2000;
+    // A redraw of 2k-point curves takes a few ms (Qt strokes each curve's hover shape); ten a
+    // second look live, and a flood of batches cannot take the GUI thread.
+    static constexpr int kRedrawIntervalMs = 100;
+
+    explicit TrainingCharts(QWidget* parent = nullptr);
+    ~TrainingCharts() override;
+
+    // TensorBoard's smoothing: an EMA from 0 divided by (1 - weight^n); weight 0 gives `values`.
+    static std::vector<double> smoothed(const std::vector<double>& values, double weight);
+    // "step 1,234 · loss 0.04213": x as an integer with thousands separators, y to 6 digits.
+    static QString tooltipText(const QString& xName, double x, const QString& seriesName,
+                               double y);
+
+    // The live run. startLive clears its curves (overlays stay) and picks the validation figures
+    // of `kind`; showHistory draws a finished run as the live one.
+    void startLive(const QString& name, Collection kind);
+    void appendSteps(const std::vector<nn::StepRecord>& steps);
+    void appendEpoch(const nn::EpochRecord& epoch);
+    void showHistory(const QString& name, const nn::TrainingHistory& history);
+    void clearLive();
+
+    // Earlier runs drawn beside the live one (smoothed loss and validation figures).
+    void setOverlay(const QString& id, const QString& name, const nn::TrainingHistory& history);
+    void setOverlayVisible(const QString& id, bool visible);
+    void removeOverlay(const QString& id);
+    QStringList overlayIds() const;
+
+    double smoothing() const { return m_smoothing; }
+    void setSmoothing(double weight);  // 0..0.99 in steps of 0.01 (the slider's)
+    bool logScale() const { return m_logScale; }
+    void setLogScale(bool on);
+    // Undoes rubber-band zooms and fits both charts to their data.
+    void resetZoom();
+
+    // The tooltip for the data point of `series` nearest to `at` (chart value coordinates).
+    QString hoverText(QXYSeries* series, const QPointF& at) const;
+
+    // Both return false when the file cannot be written.
+    bool exportPng(const QString& path, Which chart);
+    // Every value of every series (not the drawn subset): run,series,x,y.
+    bool exportCsv(const QString& path) const;
+
+    QChart* lossChart() const { return m_lossChart; }
+    QChart* validationChart() const { return m_validationChart; }
+    QLineSeries* liveRawLoss() const;
+    QLineSeries* liveSmoothedLoss() const;
+    QList<QXYSeries*> liveValidationSeries() const;
+    QScatterSeries* liveBestMarker() const;
+    size_t liveStepCount() const;
+    int liveEpochCount() const;
+
+private:
+    struct Run;
+    struct SeriesRef;
+
+    QWidget* makeToolbar();
+    QChartView* makeChartView(QChart* chart);
+    void installLossYAxis();
+    QValueAxis* addValueAxis(QChart* chart, Qt::Alignment side, double minTick,
+                             const QString& labelFormat);
+    void attach(QChart* chart, QXYSeries* series, bool inLegend);
+
+    void createLossSeries(Run& run);
+    void createValidationSeries(Run& run);
+    void deleteSeries(Run& run);
+    void rebuildValidationSeries();
+    void applyVisibility(Run& run);
+
+    void drawLoss(Run& run);
+    void drawValidation(Run& run);
+    void redrawLoss(bool allRuns);
+    void scheduleLiveRedraw();
+    void flushPendingRedraw();
+    void fitAxes(QChart* chart);
+    double logFloor() const;
+
+    void onSmoothingSlider(int value);
+    void onLegendMarkerClicked(QLegendMarker* marker);
+    void onHovered(QXYSeries* series, const QPointF& at, bool entered);
+    void exportPngDialog(Which chart);
+    void exportCsvDialog();
+
+    SeriesRef findSeries(const QXYSeries* series) const;
+    Run* overlay(const QString& id) const;
+    std::vector<Run*> runs() const;  // live first, then overlays in the order added
+
+    QChart* m_lossChart = nullptr;
+    QChart* m_validationChart = nullptr;
+    QChartView* m_lossView = nullptr;
+    QChartView* m_validationView = nullptr;
+    QValueAxis* m_lossX = nullptr;
+    QAbstractAxis* m_lossY = nullptr;  // a QValueAxis, or a QLogValueAxis in log scale
+    QValueAxis* m_validationX = nullptr;
+    QValueAxis* m_validationY = nullptr;
+    QSlider* m_smoothingSlider = nullptr;
+    QLabel* m_smoothingLabel = nullptr;
+    QCheckBox* m_logScaleBox = nullptr;
+    QTimer* m_redrawTimer = nullptr;  // pending redraw of live steps that came too soon
+    QElapsedTimer m_sinceRedraw;      // since live steps were last drawn as they came
+
+    std::unique_ptr<Run> m_live;
+    std::vector<std::unique_ptr<Run>> m_overlays;
+    int m_overlaysCreated = 0;  // picks each new overlay's colour
+    double m_smoothing = 0.6;
+    bool m_logScale = false;
+    double m_drawnLogFloor = 0;  // the floor the loss curves were clamped to when last drawn
+};
+
+}  // namespace tpg
