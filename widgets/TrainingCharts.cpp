@@ -1,6 +1,5 @@
 #include "TrainingCharts.h"
 
-#include <QBrush>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -26,20 +25,23 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
-#include <QTimer>
 #include <QTextStream>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <iterator>
 #include <limits>
+#include <utility>
 
 namespace tpg {
 
 namespace {
 
-// The slider's 0..99 maps to weights 0.00..0.99 (a weight of 1 would freeze the curve at its start).
+// The slider's 0..99 maps to weights 0.00..0.99: at 1 the average would never move.
 constexpr int kSmoothingSteps = 99;
 // About this many ticks per axis: readable in a dock a few hundred pixels wide.
 constexpr double kTargetTicks = 5;
@@ -47,6 +49,8 @@ constexpr double kTargetTicks = 5;
 constexpr double kHiddenMarkerAlpha = 0.25;
 // The raw loss is context for the smoothed curve, so it is drawn faint.
 constexpr int kRawLossAlpha = 60;
+// Epoch dots merge into a thick line beyond this many epochs across a dock: the line alone then.
+constexpr size_t kMaxEpochDots = 60;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 const QColor kLiveColor(0x1f, 0x77, 0xb4);
@@ -65,14 +69,15 @@ public:
         m_last = m_last * m_weight + (1 - m_weight) * value;
         ++m_count;
         // The average starts at 0: dividing by 1 - w^n removes that pull toward 0 early on.
-        const double debias = m_weight >= 1 ? 1 : 1 - std::pow(m_weight, m_count);
+        const double debias =
+            m_weight >= 1 ? 1 : 1 - std::pow(m_weight, static_cast<double>(m_count));
         return m_last / debias;
     }
 
 private:
     double m_weight;
     double m_last = 0;
-    double m_count = 0;
+    int64_t m_count = 0;
 };
 
 enum class Metric { Opa, Kendall, Slowdown1, Slowdown5, Score };
@@ -89,22 +94,32 @@ Metric mainMetric(Collection kind) {
 
 QString metricName(Metric m) {
     switch (m) {
-        case Metric::Opa: return QStringLiteral("OPA");
-        case Metric::Kendall: return QStringLiteral("Kendall");
-        case Metric::Slowdown1: return QStringLiteral("top-1 slowdown");
-        case Metric::Slowdown5: return QStringLiteral("top-5 slowdown");
-        case Metric::Score: return QStringLiteral("score");
+        case Metric::Opa:
+            return QStringLiteral("OPA");
+        case Metric::Kendall:
+            return QStringLiteral("Kendall");
+        case Metric::Slowdown1:
+            return QStringLiteral("top-1 slowdown");
+        case Metric::Slowdown5:
+            return QStringLiteral("top-5 slowdown");
+        case Metric::Score:
+            return QStringLiteral("score");
     }
     return {};
 }
 
 double metricValue(Metric m, const nn::ValidationSummary& v) {
     switch (m) {
-        case Metric::Opa: return v.opa;
-        case Metric::Kendall: return v.kendall;
-        case Metric::Slowdown1: return v.slowdown1;
-        case Metric::Slowdown5: return v.slowdown5;
-        case Metric::Score: return v.score;
+        case Metric::Opa:
+            return v.opa;
+        case Metric::Kendall:
+            return v.kendall;
+        case Metric::Slowdown1:
+            return v.slowdown1;
+        case Metric::Slowdown5:
+            return v.slowdown5;
+        case Metric::Score:
+            return v.score;
     }
     return std::nan("");
 }
@@ -166,7 +181,7 @@ QList<QPointF> minMaxBuckets(const std::vector<double>& xs, const std::vector<do
     const size_t n = xs.size();
     if (n <= 2 * buckets) return meanBuckets(xs, ys, n);
     QList<QPointF> out;
-    out.reserve(static_cast<qsizetype>(2 * buckets));
+    out.reserve(static_cast<qsizetype>(buckets) * 2);
     for (size_t b = 0; b < buckets; ++b) {
         size_t lo = n, hi = n;
         for (size_t i = b * n / buckets; i < (b + 1) * n / buckets; ++i) {
@@ -226,7 +241,7 @@ void removeSeries(QChart* chart, QXYSeries* series) {
     delete series;
 }
 
-// Where a series sits among its chart's series; min > max when it has no points.
+// The extent of the points added; min > max before the first.
 struct Bounds {
     double minX = kInfinity, maxX = -kInfinity, minY = kInfinity, maxY = -kInfinity;
     void add(const QPointF& p) {
@@ -248,17 +263,16 @@ Bounds visiblePointBounds(const QChart* chart) {
     return bounds;
 }
 
-// Pads [lo, hi] by `fraction` of its span each side (by 1 when it is a single value).
+// Pads [lo, hi] by `fraction` of its span each side (of the value, or 0.05, for a single value).
 std::pair<double, double> padded(double lo, double hi, double fraction) {
-    const double span = hi - lo;
-    if (span <= 0) return {lo - 1, hi + 1};
-    return {lo - span * fraction, hi + span * fraction};
+    const double pad = hi > lo ? (hi - lo) * fraction : std::max(std::abs(lo) * fraction, 0.05);
+    return {lo - pad, hi + pad};
 }
 
 // [lo, hi] widened to the round ticks around it. Besides ending the axis on a label, this keeps
 // the range unchanged while new data stays inside it: every range change redraws every curve.
 std::pair<double, double> roundedOut(double lo, double hi, double minTick) {
-    if (hi <= lo) hi = lo + std::max(minTick, 1.0);
+    if (hi <= lo) hi = lo + std::max({minTick, std::abs(lo) * 0.1, 1e-9});
     const double tick = std::max(minTick, roundTickInterval(hi - lo));
     return {std::floor(lo / tick) * tick, std::ceil(hi / tick) * tick};
 }
@@ -291,12 +305,17 @@ struct TrainingCharts::Run {
         minPositiveLoss = kInfinity;
         epochs.clear();
     }
-    void appendLoss(int64_t step, double loss) {
-        steps.push_back(static_cast<double>(step));
-        losses.push_back(loss);
-        smoothedLosses.push_back(ema.push(loss));
-        for (double v : {loss, smoothedLosses.back()})
-            if (v > 0) minPositiveLoss = std::min(minPositiveLoss, v);
+    void appendSteps(const std::vector<nn::StepRecord>& records) {
+        steps.reserve(steps.size() + records.size());
+        losses.reserve(losses.size() + records.size());
+        smoothedLosses.reserve(smoothedLosses.size() + records.size());
+        for (const nn::StepRecord& r : records) {
+            steps.push_back(static_cast<double>(r.step));
+            losses.push_back(r.loss);
+            smoothedLosses.push_back(ema.push(r.loss));
+            for (double v : {r.loss, smoothedLosses.back()})
+                if (v > 0) minPositiveLoss = std::min(minPositiveLoss, v);
+        }
     }
     void resmooth(double weight) {
         ema = Ema(weight);
@@ -307,11 +326,16 @@ struct TrainingCharts::Run {
                 if (v > 0) minPositiveLoss = std::min(minPositiveLoss, v);
         }
     }
-    // Index into `epochs` of the best model (TrainingHistory::bestEpochIndex); -1 when none.
-    int bestEpochIndex() const {
-        for (int i = static_cast<int>(epochs.size()) - 1; i >= 0; --i)
-            if (epochs[static_cast<size_t>(i)].improved) return i;
-        return -1;
+    // The main figure at the best model's epoch (TrainingHistory::bestEpochIndex: the last
+    // improved one); none before the first, or when that figure was not measured.
+    QList<QPointF> bestPoint() const {
+        for (auto e = epochs.rbegin(); e != epochs.rend(); ++e) {
+            if (!e->improved) continue;
+            const double v = metricValue(mainMetric(kind), e->validation);
+            if (!std::isfinite(v)) return {};
+            return {QPointF(e->epoch, v)};
+        }
+        return {};
     }
     std::vector<QXYSeries*> lossSeries() const {
         std::vector<QXYSeries*> out;
@@ -393,7 +417,8 @@ QWidget* TrainingCharts::makeToolbar() {
     m_smoothingSlider->setFixedWidth(110);
     m_smoothingSlider->setToolTip(tr("Weight of the running average (0 = raw values)"));
     m_smoothingLabel = new QLabel(QString::number(m_smoothing, 'f', 2));
-    m_smoothingLabel->setMinimumWidth(m_smoothingLabel->fontMetrics().horizontalAdvance(QStringLiteral("0.00")));
+    m_smoothingLabel->setMinimumWidth(
+        m_smoothingLabel->fontMetrics().horizontalAdvance(QStringLiteral("0.00")));
     m_logScaleBox = new QCheckBox(tr("Log scale"));
     auto* reset = new QPushButton(tr("Reset zoom"));
     reset->setToolTip(tr("Drag a rectangle on a chart to zoom in; right-click zooms out"));
@@ -468,7 +493,7 @@ void TrainingCharts::installLossYAxis() {
         auto* axis = new QLogValueAxis;
         axis->setLabelFormat(QStringLiteral("%g"));
         axis->setMinorTickCount(-1);  // 2..9 within each decade
-        axis->setRange(0.1, 1);       // positive before any series sees it (fitted below)
+        axis->setRange(0.1, 1);       // positive before any series sees it (the caller fits it)
         QFont small = axis->labelsFont();
         small.setPointSizeF(small.pointSizeF() * 0.85);
         axis->setLabelsFont(small);
@@ -517,8 +542,7 @@ void TrainingCharts::createValidationSeries(Run& run) {
         line->setName(run.prefix() + metricName(m));
         const Qt::PenStyle style = m == main ? Qt::SolidLine : secondary[nextStyle++ % 2];
         line->setPen(QPen(run.color, m == main ? 2 : 1.5, style));
-        line->setPointsVisible(true);
-        line->setMarkerSize(5);
+        line->setMarkerSize(3);  // a radius
         attach(m_validationChart, line, true);
         run.metrics.emplace_back(m, line);
     }
@@ -581,8 +605,11 @@ void TrainingCharts::drawLoss(Run& run) {
         for (QPointF& p : points) p.setY(std::max(p.y(), floor));
         return points;
     };
-    if (run.raw) run.raw->replace(clamped(minMaxBuckets(run.steps, run.losses, kMaxDrawnPoints / 2)));
-    run.smooth->replace(clamped(meanBuckets(run.steps, run.smoothedLosses, kMaxDrawnPoints)));
+    // The same buckets for both curves: two points each for the raw one, one for the smoothed
+    // one (a smooth curve needs no more, and each point costs time on every redraw).
+    constexpr size_t kBuckets = kMaxDrawnPoints / 2;
+    if (run.raw) run.raw->replace(clamped(minMaxBuckets(run.steps, run.losses, kBuckets)));
+    run.smooth->replace(clamped(meanBuckets(run.steps, run.smoothedLosses, kBuckets)));
 }
 
 void TrainingCharts::drawValidation(Run& run) {
@@ -591,17 +618,13 @@ void TrainingCharts::drawValidation(Run& run) {
         points.reserve(static_cast<qsizetype>(run.epochs.size()));
         for (const nn::EpochRecord& e : run.epochs) {
             const double v = metricValue(metric, e.validation);
-            if (std::isfinite(v)) points.append({static_cast<double>(e.epoch), v});  // NaN: not measured
+            if (std::isfinite(v))
+                points.append({static_cast<double>(e.epoch), v});  // NaN: not measured
         }
+        series->setPointsVisible(run.epochs.size() <= kMaxEpochDots);
         series->replace(points);
     }
-    QList<QPointF> best;
-    if (const int i = run.bestEpochIndex(); i >= 0) {
-        const nn::EpochRecord& e = run.epochs[static_cast<size_t>(i)];
-        const double v = metricValue(mainMetric(run.kind), e.validation);
-        if (std::isfinite(v)) best.append({static_cast<double>(e.epoch), v});
-    }
-    run.best->replace(best);
+    run.best->replace(run.bestPoint());
 }
 
 void TrainingCharts::redrawLoss(bool allRuns) {
@@ -670,17 +693,14 @@ void TrainingCharts::startLive(const QString& name, Collection kind) {
 
 void TrainingCharts::clearLive() {
     m_live->clearData(m_smoothing);
-    drawLoss(*m_live);
+    redrawLoss(false);
     drawValidation(*m_live);
     resetZoom();
 }
 
 void TrainingCharts::appendSteps(const std::vector<nn::StepRecord>& steps) {
     if (steps.empty()) return;
-    m_live->steps.reserve(m_live->steps.size() + steps.size());
-    m_live->losses.reserve(m_live->losses.size() + steps.size());
-    m_live->smoothedLosses.reserve(m_live->smoothedLosses.size() + steps.size());
-    for (const nn::StepRecord& r : steps) m_live->appendLoss(r.step, r.loss);
+    m_live->appendSteps(steps);
     scheduleLiveRedraw();
 }
 
@@ -707,17 +727,28 @@ void TrainingCharts::appendEpoch(const nn::EpochRecord& epoch) {
 
 void TrainingCharts::showHistory(const QString& name, const nn::TrainingHistory& history) {
     startLive(name, history.kind);
-    appendSteps(history.steps);
+    m_live->appendSteps(history.steps);
     m_live->epochs = history.epochs;
+    redrawLoss(false);
     drawValidation(*m_live);
     fitAxes(m_validationChart);
 }
 
-size_t TrainingCharts::liveStepCount() const { return m_live->steps.size(); }
-int TrainingCharts::liveEpochCount() const { return static_cast<int>(m_live->epochs.size()); }
-QLineSeries* TrainingCharts::liveRawLoss() const { return m_live->raw; }
-QLineSeries* TrainingCharts::liveSmoothedLoss() const { return m_live->smooth; }
-QScatterSeries* TrainingCharts::liveBestMarker() const { return m_live->best; }
+size_t TrainingCharts::liveStepCount() const {
+    return m_live->steps.size();
+}
+int TrainingCharts::liveEpochCount() const {
+    return static_cast<int>(m_live->epochs.size());
+}
+QLineSeries* TrainingCharts::liveRawLoss() const {
+    return m_live->raw;
+}
+QLineSeries* TrainingCharts::liveSmoothedLoss() const {
+    return m_live->smooth;
+}
+QScatterSeries* TrainingCharts::liveBestMarker() const {
+    return m_live->best;
+}
 
 QList<QXYSeries*> TrainingCharts::liveValidationSeries() const {
     QList<QXYSeries*> out;
@@ -754,13 +785,14 @@ void TrainingCharts::setOverlay(const QString& id, const QString& name,
     run->name = name;
     run->kind = history.kind;
     run->clearData(m_smoothing);
-    for (const nn::StepRecord& r : history.steps) run->appendLoss(r.step, r.loss);
+    run->appendSteps(history.steps);
     run->epochs = history.epochs;
     createLossSeries(*run);
     createValidationSeries(*run);
+    drawLoss(*run);
     drawValidation(*run);
     applyVisibility(*run);
-    redrawLoss(true);  // its values may move the log floor
+    redrawLoss(false);  // the others too when its values move the log floor
     fitAxes(m_validationChart);
 }
 
@@ -779,7 +811,7 @@ void TrainingCharts::removeOverlay(const QString& id) {
     if (it == m_overlays.end()) return;
     deleteSeries(**it);
     m_overlays.erase(it);
-    redrawLoss(true);
+    redrawLoss(false);
     fitAxes(m_validationChart);
 }
 
@@ -839,7 +871,8 @@ void TrainingCharts::onLegendMarkerClicked(QLegendMarker* marker) {
 
 QString TrainingCharts::tooltipText(const QString& xName, double x, const QString& seriesName,
                                     double y) {
-    const QString xText = QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(x)));
+    const QString xText =
+        QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(x)));
     return QStringLiteral("%1 %2 \u00b7 %3 %4")
         .arg(xName, xText, seriesName, QString::number(y, 'g', 6));
 }
@@ -933,18 +966,17 @@ bool TrainingCharts::exportCsv(const QString& path) const {
             for (const nn::EpochRecord& e : run->epochs)
                 if (std::isfinite(metricValue(m.first, e.validation)))
                     row(name, metricName(m.first), e.epoch, metricValue(m.first, e.validation));
-        if (const int i = run->bestEpochIndex(); i >= 0 && run->best->count() > 0)
-            row(name, kBestName, run->best->at(0).x(), run->best->at(0).y());
+        for (const QPointF& p : run->bestPoint()) row(name, kBestName, p.x(), p.y());
     }
     out.flush();
     return out.status() == QTextStream::Ok && file.commit();
 }
 
 void TrainingCharts::exportPngDialog(Which chart) {
-    const QString suggested = QDir::home().filePath(chart == Loss ? QStringLiteral("training-loss.png")
-                                                                  : QStringLiteral("validation.png"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), suggested,
-                                                      tr("PNG images (*.png)"));
+    const QString suggested = QDir::home().filePath(
+        chart == Loss ? QStringLiteral("training-loss.png") : QStringLiteral("validation.png"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export chart"), suggested, tr("PNG images (*.png)"));
     if (!path.isEmpty() && !exportPng(path, chart))
         QMessageBox::warning(this, tr("Export chart"), tr("Could not write %1.").arg(path));
 }

@@ -37,7 +37,8 @@ class TrainingCharts : public QWidget {
     Q_OBJECT
 public:
     enum Which { Loss, Validation };
-    // QLineSeries drawing cost grows with its points; beyond ~2k a curve looks the same at dock size.
+    // QLineSeries drawing cost grows with its points; beyond ~2k a curve looks the same at dock
+    // size.
     static constexpr size_t kMaxDrawnPoints = 2000;
     // A redraw of 2k-point curves takes a few ms (Qt strokes each curve's hover shape); ten a
     // second look live, and a flood of batches cannot take the GUI thread.
@@ -49,8 +50,7 @@ public:
     // TensorBoard's smoothing: an EMA from 0 divided by (1 - weight^n); weight 0 gives `values`.
     static std::vector<double> smoothed(const std::vector<double>& values, double weight);
     // "step 1,234 · loss 0.04213": x as an integer with thousands separators, y to 6 digits.
-    static QString tooltipText(const QString& xName, double x, const QString& seriesName,
-                               double y);
+    static QString tooltipText(const QString& xName, double x, const QString& seriesName, double y);
 
     // The live run. startLive clears its curves (overlays stay) and picks the validation figures
     // of `kind`; showHistory draws a finished run as the live one.

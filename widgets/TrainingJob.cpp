@@ -76,8 +76,8 @@ std::vector<SavedRun> listSavedRuns(const QString& runsFolder) {
     return runs;
 }
 
-JobRunner::Work trainingJob(const nn::TrainSettings& settings, std::shared_ptr<nn::CancelToken> cancel,
-                            std::shared_ptr<nn::PauseGate> pause, const nn::CostModel& general) {
+JobRunner::Work trainingJob(const nn::TrainSettings& settings, const std::shared_ptr<nn::CancelToken>& cancel,
+                            const std::shared_ptr<nn::PauseGate>& pause, const nn::CostModel& general) {
     return [settings, cancel, pause, general](JobControl& control) {
         UpdateBatcher batcher(control);
         if (!settings.trainFile.empty() && !general.isNull()) {

@@ -47,8 +47,8 @@ std::vector<SavedRun> listSavedRuns(const QString& runsFolder);
 // A job that trains with `settings`, honouring `cancel` and `pause` (set from the GUI), and posts
 // TrainingUpdate partials; returns the nn::TrainResult. With `general` (not null) and a
 // one-file run, first measures that model on the run's held-out configs.
-JobRunner::Work trainingJob(const nn::TrainSettings& settings, std::shared_ptr<nn::CancelToken> cancel,
-                            std::shared_ptr<nn::PauseGate> pause, const nn::CostModel& general);
+JobRunner::Work trainingJob(const nn::TrainSettings& settings, const std::shared_ptr<nn::CancelToken>& cancel,
+                            const std::shared_ptr<nn::PauseGate>& pause, const nn::CostModel& general);
 
 }  // namespace tpg
 

@@ -415,7 +415,7 @@ bool TrainingPanel::resumeRun(int row) {
     return true;
 }
 
-void TrainingPanel::startWith(nn::TrainSettings settings, const QString& folder, const QString& title) {
+void TrainingPanel::startWith(const nn::TrainSettings& settings, const QString& folder, const QString& title) {
     m_liveFolder = folder;
     m_liveFileOnly = !settings.trainFile.empty();
     m_liveKind = m_liveFileOnly ? m_graph.collection()

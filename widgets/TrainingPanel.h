@@ -94,7 +94,7 @@ private:
     QWidget* buildSettingsBox();
     QWidget* buildControls();
     QWidget* buildRunsBox();
-    void startWith(nn::TrainSettings settings, const QString& folder, const QString& title);
+    void startWith(const nn::TrainSettings& settings, const QString& folder, const QString& title);
     QString newRunFolder() const;
     void onUpdate(const TrainingUpdate& update);
     void onFinished(const nn::TrainResult& result);
