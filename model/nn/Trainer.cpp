@@ -173,7 +173,15 @@ public:
     TrainResult run() {
         if (m_st.threads > 0) torch::set_num_threads(m_st.threads);
         torch::manual_seed(m_st.seed);
-        TrainingData data = loadTrainingData(m_st, [&](const std::string& m) { report(TrainProgress::Phase::Preparing, m); });
+        TrainingData data;
+        try {
+            data = loadTrainingData(m_st, [&](const std::string& m) { report(TrainProgress::Phase::Preparing, m); },
+                                    m_cancel);
+        } catch (const PreparationCancelled&) {
+            m_result.cancelled = true;
+            report(TrainProgress::Phase::Finished, "cancelled");
+            return m_result;
+        }
         m_result.warnings = data.warnings;
         const std::string trainedOn = describeTraining(data, m_st);
         m_run = std::make_unique<TrainingRun>(m_st, std::move(data));

@@ -182,7 +182,11 @@ private:
 };
 
 TrainingData loadTrainingData(const TrainSettings& st,
-                              const std::function<void(const std::string&)>& say) {
+                              const std::function<void(const std::string&)>& say,
+                              const CancelToken* cancel) {
+    const auto checkCancel = [cancel] {
+        if (cancel && cancel->cancelled()) throw PreparationCancelled{};
+    };
     TrainingData d;
     std::vector<DatasetFile> all;
     if (!st.trainFile.empty()) {
@@ -219,7 +223,10 @@ TrainingData loadTrainingData(const TrainSettings& st,
         if (f.kind != kind)
             throw FormatError(st.dataDir + ": '" + st.collection +
                               "' mixes tile and layout files; a model holds one kind");
-    for (const auto& f : d.train) d.trainConfigCounts.push_back(configCountOf(f));
+    for (const auto& f : d.train) {
+        checkCancel();
+        d.trainConfigCounts.push_back(configCountOf(f));
+    }
 
     // Normalisation statistics and widths, from a spread of training graphs.
     say("reading feature statistics");
@@ -229,8 +236,10 @@ TrainingData loadTrainingData(const TrainSettings& st,
     const size_t stride = std::max<size_t>(1, d.train.size() / limits::kStatsGraphs);
     for (size_t i = 0;
          i < d.train.size() && statsGraphs.size() < static_cast<size_t>(limits::kStatsGraphs);
-         i += stride)
+         i += stride) {
+        checkCancel();
         statsGraphs.push_back(loadTpuGraph(d.train[i].path, statsLoad));
+    }
     const TpuGraph& first = statsGraphs.front();
     for (const auto& g : statsGraphs) {
         if (g.nodeFeatureWidth() != first.nodeFeatureWidth() ||

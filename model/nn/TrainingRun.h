@@ -30,8 +30,12 @@ struct TrainingData {
     ModelInfo info;  // kind, widths, normalisation statistics, settings
     std::vector<std::string> warnings;
 };
+// Reading every train file's header and the statistics graphs takes a while on the real dataset:
+// a cancel between files ends it with PreparationCancelled.
+struct PreparationCancelled {};
 TrainingData loadTrainingData(const TrainSettings& settings,
-                              const std::function<void(const std::string&)>& say);
+                              const std::function<void(const std::string&)>& say,
+                              const CancelToken* cancel = nullptr);
 
 // Where a run stands; what a checkpoint holds besides weights and optimiser state.
 struct RunState {

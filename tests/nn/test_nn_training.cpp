@@ -326,6 +326,23 @@ private slots:
         QCOMPARE(static_cast<int>(resumed.epochs.size()), 2);
     }
 
+    void cancelWhilePreparingEndsBeforeTheFirstStep() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("prep.tpgm"));
+        CancelToken cancel;
+        bool trained = false;
+        const TrainResult r = trainCostModel(
+            s,
+            [&](const TrainProgress& p) {
+                if (p.phase == TrainProgress::Phase::Preparing) cancel.cancel();
+                if (p.phase == TrainProgress::Phase::Training) trained = true;
+            },
+            &cancel);
+        QVERIFY(r.cancelled);
+        QVERIFY(!trained);
+        QCOMPARE(r.steps, int64_t{0});
+        QVERIFY(!fs::exists(s.outPath));
+    }
+
     void trainingLogReadsBackAndToleratesATornLine() {
         TrainSettings s = quickSettings(data(), "tile:xla", path("t.tpgm"));
         s.model.pruneHops = -1;

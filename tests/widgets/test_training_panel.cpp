@@ -170,6 +170,29 @@ private slots:
         QVERIFY(steps.back() > stoppedAt);
     }
 
+    // A broken train file: one message naming it, and the panel is ready for the next run.
+    void badDataFailsWithOneMessage() {
+        const QString dir = m_dir.filePath(QStringLiteral("bad"));
+        QDir().mkpath(dir + QStringLiteral("/npz/tile/xla/train"));
+        QFile bad(dir + QStringLiteral("/npz/tile/xla/train/broken.npz"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("not a zip");
+        bad.close();
+        TrainingPanel panel;
+        panel.setRunsFolder(m_dir.filePath(QStringLiteral("bad-runs")));
+        panel.setDatasetFolder(dir);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.collectionChoices().contains(QStringLiteral("tile:xla")), 30000);
+        QVERIFY(panel.chooseCollection(QStringLiteral("tile:xla")));
+        panel.setFormSettings(quickForm());
+        QSignalSpy failed(&panel, &TrainingPanel::runFailed);
+        panel.start();
+        QVERIFY(failed.wait(30000));
+        const QString message = failed.first().at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("broken.npz")), qPrintable(message));
+        QVERIFY(!panel.isRunning());
+        QVERIFY(panel.startButton()->isEnabled());
+    }
+
     void thisFileOnlyIsComparedWithTheGeneralModel() {
         const QString file = data() + QStringLiteral("/npz/layout/xla/random/train");
         const QString path = QDir(file).entryInfoList({QStringLiteral("*.npz")}).value(0).absoluteFilePath();
