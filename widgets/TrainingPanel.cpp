@@ -18,6 +18,9 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QCoreApplication>
+#include <QWheelEvent>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QThread>
@@ -92,6 +95,14 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     scroll->setWidget(side);
     scroll->setWidgetResizable(true);
     scroll->setMinimumWidth(330);
+    m_scroll = scroll;
+    // Scrolling the form must not change the setting under the mouse: fields take the wheel
+    // only once focused.
+    for (QWidget* field : side->findChildren<QWidget*>())
+        if (qobject_cast<QAbstractSpinBox*>(field) || qobject_cast<QComboBox*>(field)) {
+            field->setFocusPolicy(Qt::StrongFocus);
+            field->installEventFilter(this);
+        }
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(scroll);
@@ -132,6 +143,15 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
         }
     });
     updateButtons();
+}
+
+bool TrainingPanel::eventFilter(QObject* watched, QEvent* event) {
+    auto* field = qobject_cast<QWidget*>(watched);
+    if (event->type() == QEvent::Wheel && field && !field->hasFocus()) {
+        QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 TrainingPanel::~TrainingPanel() {

@@ -19,6 +19,7 @@ class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QRadioButton;
+class QScrollArea;
 class QSpinBox;
 
 namespace tpg {
@@ -79,6 +80,9 @@ public:
     QPushButton* pauseButton() const { return m_pause; }
     QPushButton* stopButton() const { return m_stop; }
     QPushButton* useBestButton() const { return m_useBest; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     // Put this model into the predictor (the configuration table and what-if re-score).
@@ -154,6 +158,7 @@ private:
     QLabel* m_comparison;
     QListWidget* m_runList;
     TrainingCharts* m_charts;
+    QScrollArea* m_scroll = nullptr;
     QString m_status;
 };
 

@@ -1,7 +1,10 @@
 // The Training dock as a user drives it (offscreen): a run on a dataset shows loss, OPA and Kendall
 // as it goes without stalling the event loop, pauses, stops within a second, is listed again by a
 // new panel (overlay, resume), and a "this file only" run is compared with the general model.
+#include <QComboBox>
 #include <QLineSeries>
+#include <QSpinBox>
+#include <QWheelEvent>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -168,6 +171,31 @@ private slots:
         QVERIFY(steps.size() > run.history.steps.size());
         for (size_t i = 0; i < steps.size(); ++i) QCOMPARE(steps[i], static_cast<int64_t>(i + 1));  // no gap, no repeat
         QVERIFY(steps.back() > stoppedAt);
+    }
+
+    // Scrolling the form with the wheel must not change the setting that passes under the mouse.
+    void wheelOverTheFormScrollsInsteadOfEditing() {
+        TrainingPanel panel;
+        panel.resize(1000, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QComboBox* loss = nullptr;
+        for (QComboBox* c : panel.findChildren<QComboBox*>())
+            if (c->currentText() == QStringLiteral("pairwise hinge")) loss = c;
+        QVERIFY(loss);
+        QSpinBox* hidden = nullptr;
+        for (QSpinBox* sb : panel.findChildren<QSpinBox*>())
+            if (sb->value() == 64) hidden = sb;
+        QVERIFY(hidden);
+        for (QWidget* w : {static_cast<QWidget*>(loss), static_cast<QWidget*>(hidden)}) {
+            const QPoint at = w->rect().center();
+            QWheelEvent wheel(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
+            QApplication::sendEvent(w, &wheel);
+        }
+        QCOMPARE(loss->currentText(), QStringLiteral("pairwise hinge"));
+        QCOMPARE(hidden->value(), 64);
+        QCOMPARE(panel.formSettings().loss, nn::LossKind::PairwiseHinge);
     }
 
     // A broken train file: one message naming it, and the panel is ready for the next run.
