@@ -289,6 +289,7 @@ QWidget* TrainingPanel::buildRunsBox() {
     m_runList = new QListWidget;
     m_runList->setToolTip(tr("Earlier runs, kept in the runs folder; ticked ones are drawn on the plots"));
     m_runList->setMinimumHeight(90);
+    m_runList->setWordWrap(true);  // a run's line names its time, data, best score and state
     m_resume = new QPushButton(tr("Resume selected run"));
     m_resume->setToolTip(tr("Continue a stopped or interrupted run from its last checkpoint"));
     layout->addWidget(m_runList);
@@ -429,7 +430,9 @@ bool TrainingPanel::resumeRun(int row) {
     s.outPath = RunFiles::model(run.folder).toStdString();
     s.logPath = RunFiles::log(run.folder).toStdString();
     s.resume = true;
-    item->setCheckState(Qt::Unchecked);  // it becomes the live run
+    item->setCheckState(Qt::Unchecked);  // it becomes the live run: not an overlay of itself
+    item->setFlags(Qt::NoItemFlags);
+    item->setText(item->text() + tr(" · running"));
     m_charts->showHistory(run.name, run.history);
     startWith(s, run.folder, run.name);
     return true;
