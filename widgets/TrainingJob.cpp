@@ -3,6 +3,9 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "graph/GraphFile.h"
 #include "graph/DatasetIndex.h"
@@ -14,6 +17,8 @@ namespace {
 // The GUI hears from a run at most this often (ms): enough for live plots, and the event loop
 // never queues more updates than it can draw.
 constexpr qint64 kUpdateIntervalMs = 200;
+// The training thread's nice value: below the GUI (0), above idle work.
+constexpr int kTrainingNice = 10;
 
 // Collects step records and posts them with the newest progress every kUpdateIntervalMs, and at
 // once for anything but a training step.
@@ -43,6 +48,13 @@ private:
     TrainingUpdate m_update;
     QElapsedTimer m_sinceLast;
 };
+
+// Training keeps every core it is given busy for minutes: at a lower priority (Linux nice is per
+// thread, and torch's worker threads inherit it) the window and the predictions never queue
+// behind it.
+void lowerThisThreadsPriority() {
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kTrainingNice);
+}
 
 nn::GraphMetrics measureGeneralModel(const nn::TrainSettings& s, const nn::CostModel& general) {
     const TpuGraph g = loadTpuGraph(s.trainFile);
@@ -79,6 +91,7 @@ std::vector<SavedRun> listSavedRuns(const QString& runsFolder) {
 JobRunner::Work trainingJob(const nn::TrainSettings& settings, const std::shared_ptr<nn::CancelToken>& cancel,
                             const std::shared_ptr<nn::PauseGate>& pause, const nn::CostModel& general) {
     return [settings, cancel, pause, general](JobControl& control) {
+        lowerThisThreadsPriority();
         UpdateBatcher batcher(control);
         if (!settings.trainFile.empty() && !general.isNull()) {
             TrainingUpdate first;
