@@ -264,7 +264,13 @@ private:
         RunState& state = m_run->state();
         const double lr = cosineLearningRate(m_st.learningRate, m_clock->fraction(state.globalStep, steps));
         int64_t configs = 0;
-        const double loss = m_run->accumulateGradients(files, cursor.rng, configs);
+        const std::mt19937_64 rngBefore = cursor.rng;
+        bool abandoned = false;
+        const double loss = m_run->accumulateGradients(files, cursor.rng, configs, m_cancel, abandoned);
+        if (abandoned) {  // stopped mid-step: the checkpoint resumes before this step
+            cursor.rng = rngBefore;
+            return;
+        }
         if (!std::isnan(loss)) {
             m_run->applyGradients(lr);
             cursor.lossSum += loss;

@@ -42,6 +42,8 @@ struct TrainSettings {
     // Training state is also saved mid-epoch this often, so a killed run loses at most this much.
     double checkpointSeconds = limits::kDefaultCheckpointSeconds;
     std::string logPath;  // metrics as JSON lines (TrainingLog.h); "" = none
+    // Layout steps above this much per-config work run in chunks (cancellable between them).
+    int64_t chunkNodeConfigs = limits::kTrainChunkNodeConfigs;
 };
 
 struct TrainProgress {

@@ -311,8 +311,82 @@ const TrainableConfigs& TrainingRun::trainable(const DatasetFile& file, const Pr
     return *slot;
 }
 
+namespace {
+
+// Leaves standing in for the shared pass's outputs: chunks accumulate their gradients here, and
+// they flow into the shared pass once at the end.
+LayoutSharedPass detachedLeaves(const LayoutSharedPass& s) {
+    auto leaf = [](const torch::Tensor& t) { return t.defined() ? t.detach().requires_grad_(true) : t; };
+    LayoutSharedPass d{leaf(s.subsetInput), leaf(s.configurableInput), {}, leaf(s.restSum), leaf(s.restMax)};
+    for (const auto& h : s.halo) d.halo.push_back(leaf(h));
+    return d;
+}
+
+void backwardIntoSharedPass(const LayoutSharedPass& shared, const LayoutSharedPass& leaves) {
+    std::vector<torch::Tensor> outputs, grads;
+    auto add = [&](const torch::Tensor& out, const torch::Tensor& leaf) {
+        if (out.defined() && out.requires_grad() && leaf.grad().defined()) {
+            outputs.push_back(out);
+            grads.push_back(leaf.grad());
+        }
+    };
+    add(shared.subsetInput, leaves.subsetInput);
+    add(shared.configurableInput, leaves.configurableInput);
+    add(shared.restSum, leaves.restSum);
+    add(shared.restMax, leaves.restMax);
+    for (size_t l = 0; l < shared.halo.size(); ++l) add(shared.halo[l], leaves.halo[l]);
+    if (!outputs.empty()) torch::autograd::backward(outputs, grads);
+}
+
+}  // namespace
+
+double layoutGradientsInChunks(CostModel::Impl& net, const PreparedGraph& prepared, const GraphTensors& tensors,
+                               const std::vector<int64_t>& ids, const RankingLoss& loss,
+                               const torch::Tensor& target, double share, int64_t chunk,
+                               const CancelToken* cancel) {
+    const auto n = static_cast<int64_t>(ids.size());
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const LayoutSharedPass shared = net.layout->sharedPass(tensors);
+    const LayoutSharedPass leaves = detachedLeaves(shared);
+    std::vector<torch::Tensor> scores;
+    for (int64_t b = 0; b < n; b += chunk) {
+        if (cancel && cancel->cancelled()) return nan;
+        const ConfigBatch batch = net.batchForConfigs(prepared, ids.data() + b, std::min(chunk, n - b));
+        scores.push_back(net.layout->forward(tensors, leaves, batch.config, batch.violation));
+    }
+    std::vector<torch::Tensor> detached;
+    for (const auto& s : scores) detached.push_back(s.detach());
+    auto all = torch::cat(detached).requires_grad_(true);
+    auto value = loss(all, target) / share;
+    value.backward();
+    const torch::Tensor grad = all.grad();
+    int64_t start = 0;
+    for (const auto& s : scores) {
+        if (cancel && cancel->cancelled()) return nan;
+        s.backward(grad.slice(0, start, start + s.size(0)));
+        start += s.size(0);
+    }
+    backwardIntoSharedPass(shared, leaves);
+    return value.item<double>();
+}
+
+double TrainingRun::graphGradients(const PreparedEntry& e, const std::vector<int64_t>& ids,
+                                   const torch::Tensor& target, double share, const CancelToken* cancel) {
+    CostModel::Impl& net = m_model.impl();
+    const auto n = static_cast<int64_t>(ids.size());
+    const int64_t perConfig = std::max<int64_t>(1, e.tensors.subset.numel());
+    const int64_t chunk = std::max<int64_t>(1, m_settings.chunkNodeConfigs / perConfig);
+    // Attention mixes the configs of a batch: chunks would change the scores, so it runs whole.
+    if (net.layout && !net.info.settings.configAttention && chunk < n)
+        return layoutGradientsInChunks(net, e.prepared, e.tensors, ids, m_loss, target, share, chunk, cancel);
+    auto loss = m_loss(net.forward(e.tensors, net.batchForConfigs(e.prepared, ids.data(), n)), target) / share;
+    loss.backward();
+    return loss.item<double>();
+}
+
 double TrainingRun::accumulateGradients(const std::vector<size_t>& files, std::mt19937_64& rng,
-                                        int64_t& configsUsed) {
+                                        int64_t& configsUsed, const CancelToken* cancel, bool& cancelled) {
+    cancelled = false;
     CostModel::Impl& net = m_model.impl();
     net.module().train();
     double lossSum = 0;
@@ -340,14 +414,16 @@ double TrainingRun::accumulateGradients(const std::vector<size_t>& files, std::m
         if (*std::max_element(runtime.begin(), runtime.end()) ==
             *std::min_element(runtime.begin(), runtime.end()))
             continue;
-        auto pred = net.forward(e->tensors, net.batchForConfigs(e->prepared, ids.data(),
-                                                                static_cast<int64_t>(ids.size())));
         auto target = torch::from_blob(runtime.data(), {static_cast<int64_t>(runtime.size())},
                                        torch::kFloat)
                           .clone();
-        auto loss = m_loss(pred, target) / share;
-        loss.backward();
-        lossSum += loss.item<double>();
+        const double loss = graphGradients(*e, ids, target, share, cancel);
+        if (std::isnan(loss) && cancel && cancel->cancelled()) {
+            m_optimizer->zero_grad();
+            cancelled = true;
+            return loss;
+        }
+        lossSum += loss;
         configsUsed += static_cast<int64_t>(n);
         ++used;
     }

@@ -37,6 +37,19 @@ TrainingData loadTrainingData(const TrainSettings& settings,
                               const std::function<void(const std::string&)>& say,
                               const CancelToken* cancel = nullptr);
 
+// A ranking loss: scores [C], runtimes [C] -> scalar.
+using RankingLoss = std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&)>;
+
+// Forward and backward of a layout model over configs `ids` of one graph in chunks of `chunk`
+// configs, checking `cancel` between chunks. Each chunk's graph is kept; the loss over all scores
+// gives each score's gradient, which then flows back chunk by chunk and finally through the
+// config-free pass once: the gradient of one pass, for Stop to act mid-step on big graphs.
+// Returns loss / share, or NaN when cancelled (gradients then partly accumulated).
+double layoutGradientsInChunks(CostModel::Impl& net, const PreparedGraph& prepared, const GraphTensors& tensors,
+                               const std::vector<int64_t>& ids, const RankingLoss& loss,
+                               const torch::Tensor& target, double share, int64_t chunk,
+                               const CancelToken* cancel);
+
 // Where a run stands; what a checkpoint holds besides weights and optimiser state.
 struct RunState {
     int epoch = 0;  // epochs completed
@@ -72,8 +85,10 @@ public:
     // Phase 3: a step's forward and backward passes over `files` (gradients accumulate; the
     // loss is averaged over the step's graphs). Returns the mean loss and adds the configs used.
     // A data-parallel driver all-reduces the gradients between this and applyGradients().
+    // With `cancel` set mid-step, the step is abandoned (gradients cleared, `cancelled` set) so a
+    // resumed run redoes it whole.
     double accumulateGradients(const std::vector<size_t>& files, std::mt19937_64& rng,
-                               int64_t& configsUsed);
+                               int64_t& configsUsed, const CancelToken* cancel, bool& cancelled);
     void applyGradients(double learningRate);
 
     // Phase 4: mean ranking quality on the valid graphs (or held-out configs). `onGraph` reports
@@ -90,6 +105,9 @@ public:
 
 private:
     const TrainableConfigs& trainable(const DatasetFile& file, const PreparedEntry& entry);
+    // One graph's loss and gradients for `ids` (NaN when cancelled part-way).
+    double graphGradients(const PreparedEntry& entry, const std::vector<int64_t>& ids,
+                          const torch::Tensor& target, double share, const CancelToken* cancel);
 
     const TrainSettings& m_settings;
     TrainingData m_data;
@@ -100,7 +118,7 @@ private:
     std::unordered_map<std::string, std::unique_ptr<TrainableConfigs>> m_trainable;
     int64_t m_trainConfigs = 0;  // distinct configs trained on, for the model's metadata
     RunState m_state;
-    std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&)> m_loss;
+    RankingLoss m_loss;
 };
 
 }  // namespace tpg::nn

@@ -6,6 +6,7 @@
 #include "CostModel.h"
 #include "CostModelImpl.h"
 #include "TinyGraphs.h"
+#include "TrainingRun.h"
 #include "modules/ConfigAttention.h"
 #include "modules/Dense.h"
 #include "modules/LayoutConfigEncoder.h"
@@ -190,6 +191,45 @@ private slots:
         auto slow = impl.forward(naive, b);
         QVERIFY2(torch::allclose(fast, slow, 1e-4, 1e-5),
                  "shared pass differs from the naive per-config pass");
+    }
+
+    void chunkedTrainingGradientEqualsOnePass() {
+        const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
+        ModelInfo info = infoFor(tpg::Collection::Layout, 140, 18);
+        info.settings.hidden = 16;
+        info.settings.layers = 2;
+        info.settings.pruneHops = -1;
+        info.settings.violationFeature = true;
+        CostModel model = CostModel::create(info);
+        auto& impl = model.impl();
+        impl.module().train();
+        const PreparedGraph p = impl.prepare(g);
+        const GraphTensors t = impl.makeTensors(p);
+        QVERIFY(t.haloPos.numel() > 0 && t.outsideIds.numel() > 0);  // every shared output used
+        const std::vector<int64_t> ids{0, 1, 2, 3, 4, 5, 6, 7};
+        const auto target = torch::tensor({5.f, 3.f, 8.f, 1.f, 9.f, 2.f, 7.f, 4.f});
+        PairwiseHingeLoss hinge(0.1);
+        const RankingLoss loss = [&](const torch::Tensor& s, const torch::Tensor& r) { return hinge(s, r); };
+        auto gradients = [&] {
+            std::vector<torch::Tensor> out;
+            for (auto& param : impl.module().parameters())
+                out.push_back(param.grad().defined() ? param.grad().clone() : torch::zeros_like(param));
+            impl.module().zero_grad();
+            return out;
+        };
+        const double onePass = (loss(impl.forward(t, impl.batchForConfigs(p, ids.data(), 8)), target) / 2).item<double>();
+        (loss(impl.forward(t, impl.batchForConfigs(p, ids.data(), 8)), target) / 2).backward();
+        const auto expected = gradients();
+        for (int64_t chunk : {1, 3}) {
+            const double chunked = layoutGradientsInChunks(impl, p, t, ids, loss, target, 2, chunk, nullptr);
+            QVERIFY(std::abs(chunked - onePass) < 1e-6);
+            const auto got = gradients();
+            for (size_t i = 0; i < got.size(); ++i)
+                QVERIFY2(torch::allclose(got[i], expected[i], 1e-4, 1e-6), qPrintable(QString::number(i)));
+        }
+        tpg::nn::CancelToken cancel;
+        cancel.cancel();
+        QVERIFY(std::isnan(layoutGradientsInChunks(impl, p, t, ids, loss, target, 2, 3, &cancel)));
     }
 
     void cachedScoringEqualsUncachedForward() {

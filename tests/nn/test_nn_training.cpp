@@ -343,6 +343,34 @@ private slots:
         QVERIFY(!fs::exists(s.outPath));
     }
 
+    // A big step runs in chunks of configs (Stop acts between them; test_nn_modules checks their
+    // gradient is the one-pass gradient). Stopped from another thread while chunks run, the
+    // resumed run still does every step once.
+    void stoppedWhileChunkingResumesEveryStepOnce() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("onepass.tpgm"));
+        s.epochs = 1;
+        s.minutes = 0;
+        s.threads = 1;
+        const TrainResult whole = trainCostModel(s);
+        s.chunkNodeConfigs = 1;  // one config per chunk
+        // Stopped from another thread while chunks run: the resumed run still does every step once.
+        s.outPath = path("chunkstop.tpgm");
+        s.logPath = path("chunkstop.jsonl");
+        CancelToken cancel;
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            cancel.cancel();
+        });
+        const TrainResult first = trainCostModel(s, {}, &cancel);
+        stopper.join();
+        s.resume = true;
+        const TrainResult rest = trainCostModel(s);
+        QCOMPARE(rest.steps, whole.steps);
+        QVERIFY(first.cancelled || first.steps == whole.steps);
+        const TrainingHistory h = readTrainingLog(s.logPath);
+        for (size_t i = 0; i < h.steps.size(); ++i) QCOMPARE(h.steps[i].step, static_cast<int64_t>(i + 1));
+    }
+
     void trainingLogReadsBackAndToleratesATornLine() {
         TrainSettings s = quickSettings(data(), "tile:xla", path("t.tpgm"));
         s.model.pruneHops = -1;
