@@ -96,6 +96,7 @@ JobRunner::Work trainingJob(const nn::TrainSettings& settings, const std::shared
         if (!settings.trainFile.empty() && !general.isNull()) {
             TrainingUpdate first;
             first.progress.message = "measuring the general model on the held-out configs";
+            control.post(QVariant::fromValue(first));
             first.hasGeneral = true;
             first.general = measureGeneralModel(settings, general);
             control.post(QVariant::fromValue(first));
