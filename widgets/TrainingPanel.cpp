@@ -383,7 +383,10 @@ void TrainingPanel::setCurrentFile(const QString& path, const TpuGraph& graph) {
     m_file = path;
     m_graph = graph;
     // The open file's collection is the natural dataset choice.
-    m_fileCollection = graph.isNull() ? QString() : QString::fromStdString(describeFile(path.toStdString()).collection);
+    DatasetFile placed;
+    m_fileCollection = !graph.isNull() && placeByPath(path.toStdString(), placed)
+                           ? QString::fromStdString(placed.collection)
+                           : QString();
     if (!isRunning()) chooseCollection(m_fileCollection);
     if (graph.isNull())
         m_fileLabel->setText(tr("No file open"));
@@ -418,7 +421,10 @@ void TrainingPanel::start() {
     QDir().mkpath(folder);
     s.outPath = RunFiles::model(folder).toStdString();
     s.logPath = RunFiles::log(folder).toStdString();
-    startWith(s, folder, QFileInfo(folder).fileName());
+    const Collection kind = !s.trainFile.empty()                ? m_graph.collection()
+                            : s.collection.rfind("tile", 0) == 0 ? Collection::Tile
+                                                                 : Collection::Layout;
+    startWith(s, kind, folder, QFileInfo(folder).fileName());
 }
 
 bool TrainingPanel::resumeRun(int row) {
@@ -434,15 +440,19 @@ bool TrainingPanel::resumeRun(int row) {
     item->setFlags(Qt::NoItemFlags);
     item->setText(item->text() + tr(" · running"));
     m_charts->showHistory(run.name, run.history);
-    startWith(s, run.folder, run.name);
+    startWith(s, run.history.kind, run.folder, run.name);
+    if (const int best = run.history.bestEpochIndex(); best >= 0) {  // the comparison starts from it
+        m_liveBestEpoch = run.history.epochs[static_cast<size_t>(best)].epoch;
+        m_liveBestKendall = run.history.epochs[static_cast<size_t>(best)].validation.kendall;
+    }
     return true;
 }
 
-void TrainingPanel::startWith(const nn::TrainSettings& settings, const QString& folder, const QString& title) {
+void TrainingPanel::startWith(const nn::TrainSettings& settings, Collection kind, const QString& folder,
+                              const QString& title) {
     m_liveFolder = folder;
     m_liveFileOnly = !settings.trainFile.empty();
-    m_liveKind = m_liveFileOnly ? m_graph.collection()
-                                : (settings.collection.rfind("tile", 0) == 0 ? Collection::Tile : Collection::Layout);
+    m_liveKind = kind;
     m_liveHasBest = settings.resume && QFileInfo::exists(RunFiles::model(folder));
     m_liveBestEpoch = 0;
     m_hasGeneral = false;

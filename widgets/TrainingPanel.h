@@ -98,7 +98,7 @@ private:
     QWidget* buildSettingsBox();
     QWidget* buildControls();
     QWidget* buildRunsBox();
-    void startWith(const nn::TrainSettings& settings, const QString& folder, const QString& title);
+    void startWith(const nn::TrainSettings& settings, Collection kind, const QString& folder, const QString& title);
     QString newRunFolder() const;
     void onUpdate(const TrainingUpdate& update);
     void onFinished(const nn::TrainResult& result);

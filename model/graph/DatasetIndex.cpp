@@ -15,8 +15,9 @@ namespace {
 
 bool isSplit(const std::string& s) { return s == "train" || s == "valid" || s == "test"; }
 
-// Places a file by the last components of its path, when they follow the real tree.
-bool placeByPath(const fs::path& p, DatasetFile& f) {
+}  // namespace
+
+bool placeByPath(const std::filesystem::path& p, DatasetFile& f) {
     std::vector<std::string> parts;
     for (const auto& c : p.parent_path()) parts.push_back(c.string());
     const size_t n = parts.size();
@@ -38,8 +39,6 @@ bool placeByPath(const fs::path& p, DatasetFile& f) {
     }
     return false;
 }
-
-}  // namespace
 
 const std::vector<std::string>& knownCollections() {
     static const std::vector<std::string> c = {"layout:nlp:default", "layout:nlp:random", "layout:xla:default",

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct DatasetFile {
     // The competition's ID: tile:xla:NAME or layout:SRC:SEARCH:NAME.
     std::string competitionId() const { return collection + ":" + name; }
 };
+
+// Places a file by the last components of its path when they follow the real tree (no I/O).
+bool placeByPath(const std::filesystem::path& path, DatasetFile& file);
 
 // One file, placed by its path in the real tree or else by its keys; `error` says when neither
 // works.
