@@ -126,20 +126,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
             m_saved = v.value<std::vector<SavedRun>>();
             fillRunList();
         } else if (v.canConvert<std::vector<DatasetFile>>()) {
-            std::map<std::string, std::pair<int, int>> counts;  // collection -> train, valid
-            for (const DatasetFile& f : v.value<std::vector<DatasetFile>>()) {
-                if (f.split == "train") ++counts[f.collection].first;
-                if (f.split == "valid") ++counts[f.collection].second;
-            }
-            const QString previous = m_collection->currentData().toString();
-            m_collection->clear();
-            for (const auto& [c, n] : counts)
-                if (n.first > 0)
-                    m_collection->addItem(tr("%1 (%2 train, %3 valid)").arg(QString::fromStdString(c)).arg(n.first).arg(n.second),
-                                          QString::fromStdString(c));
-            const int keep = m_collection->findData(m_fileCollection.isEmpty() ? previous : m_fileCollection);
-            if (keep >= 0) m_collection->setCurrentIndex(keep);
-            updateButtons();
+            fillCollections(v.value<std::vector<DatasetFile>>());
         }
     });
     updateButtons();
@@ -353,6 +340,23 @@ QStringList TrainingPanel::collectionChoices() const {
     QStringList out;
     for (int i = 0; i < m_collection->count(); ++i) out << m_collection->itemData(i).toString();
     return out;
+}
+
+void TrainingPanel::fillCollections(const std::vector<DatasetFile>& files) {
+    std::map<std::string, std::pair<int, int>> counts;  // collection -> train, valid files
+    for (const DatasetFile& f : files) {
+        if (f.split == "train") ++counts[f.collection].first;
+        if (f.split == "valid") ++counts[f.collection].second;
+    }
+    const QString previous = m_collection->currentData().toString();
+    m_collection->clear();
+    for (const auto& [c, n] : counts)
+        if (n.first > 0)
+            m_collection->addItem(tr("%1 (%2 train, %3 valid)").arg(QString::fromStdString(c)).arg(n.first).arg(n.second),
+                                  QString::fromStdString(c));
+    const int keep = m_collection->findData(m_fileCollection.isEmpty() ? previous : m_fileCollection);
+    if (keep >= 0) m_collection->setCurrentIndex(keep);
+    updateButtons();
 }
 
 bool TrainingPanel::chooseCollection(const QString& collection) {

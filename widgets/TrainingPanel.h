@@ -9,6 +9,7 @@
 #include "CostModel.h"
 #include "Trainer.h"
 #include "TrainingJob.h"
+#include "graph/DatasetIndex.h"
 #include "graph/TpuGraph.h"
 
 class QCheckBox;
@@ -107,6 +108,7 @@ private:
     void updateComparison();
     void updateButtons();
     void listRuns();
+    void fillCollections(const std::vector<DatasetFile>& files);
     void fillRunList();
     void saveModelAs();
     void setStatus(const QString& text);
