@@ -355,11 +355,12 @@ double layoutGradientsInChunks(CostModel::Impl& net, const PreparedGraph& prepar
         scores.push_back(net.layout->forward(tensors, leaves, batch.config, batch.violation));
     }
     std::vector<torch::Tensor> detached;
+    detached.reserve(scores.size());
     for (const auto& s : scores) detached.push_back(s.detach());
     auto all = torch::cat(detached).requires_grad_(true);
     auto value = loss(all, target) / share;
     value.backward();
-    const torch::Tensor grad = all.grad();
+    const torch::Tensor& grad = all.grad();
     int64_t start = 0;
     for (const auto& s : scores) {
         if (cancel && cancel->cancelled()) return nan;
