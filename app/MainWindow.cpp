@@ -357,9 +357,8 @@ void MainWindow::connectTraining() {
                               QStringLiteral("/runs"));
     connect(m_training, &TrainingPanel::useModelRequested, this,
             [this](const QString& path) { m_models->loadModel(path, m_graph); });
-    connect(m_training, &TrainingPanel::runFinished, this, [this](const QString&, const QString& reason) {
-        setStatus(tr("Training run %1: %2").arg(reason, m_training->statusText()));
-    });
+    connect(m_training, &TrainingPanel::runFinished, this,
+            [this] { setStatus(tr("Training: %1").arg(m_training->statusText())); });
     connect(m_training, &TrainingPanel::runFailed, this,
             [this](const QString& message) { showError(tr("Training could not run"), message); });
 }

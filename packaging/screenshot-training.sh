@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces resources/screenshots/training.png: the real explorer under Xvfb (1600x1000, fresh
 # session) on the embedded sample's resnet_001, the Training tab raised and a run started on the
-# file's measured configurations with the default settings, shot live about 25 s in; all by xdotool
+# file's measured configurations with the default settings, shot live about 14 s in; all by xdotool
 # clicks at this geometry's coordinates. The run trains on this file only (20% of its configurations
 # held out), so the held-out Kendall is shown beside the built-in model's.
 #   packaging/screenshot-training.sh [BUILD_DIR] [OUT.png]
@@ -20,7 +20,7 @@ xvfb-run -a -s "-screen 0 1600x1000x24" bash -c "
     sleep 7
     xdotool mousemove 216 607 click 1; sleep 2                      # the Training tab (it grows)
     xdotool mousemove 22 742 click 1; sleep 1                       # This file only
-    xdotool mousemove 61 510 click 1; sleep 25                      # Start
+    xdotool mousemove 61 510 click 1; sleep 14                      # Start
     import -window root '$WORK/shot.png'
     kill \$pid"
 convert "$WORK/shot.png" -strip "$OUT"

@@ -467,7 +467,11 @@ void TrainingPanel::startWith(const nn::TrainSettings& settings, Collection kind
     m_job = m_runner->submit(QStringLiteral("train"), trainingJob(settings, m_cancel, m_pauseGate, general));
     setStatus(tr("Preparing %1…").arg(title));
     m_comparison->clear();
+    m_speed->clear();
+    m_configsPerSecond = 0;
+    const bool startHadFocus = m_start->hasFocus();
     updateButtons();
+    if (startHadFocus) m_stop->setFocus();  // not the first field of the form, selected
     emit runStarted(folder);
 }
 
@@ -535,6 +539,7 @@ void TrainingPanel::showProgress(const nn::TrainProgress& p) {
         m_progress->setRange(0, static_cast<int>(std::max<int64_t>(1, p.steps)));
         m_progress->setValue(static_cast<int>(p.step));
     }
+    if (p.configsPerSecond > 0) m_configsPerSecond = p.configsPerSecond;
     if (p.configsPerSecond > 0)
         m_speed->setText(tr("%1 configs/s · %2 elapsed%3")
                              .arg(grouped(p.configsPerSecond), clock(p.elapsedSeconds),
@@ -564,6 +569,8 @@ void TrainingPanel::onFinished(const nn::TrainResult& r) {
                   .arg(clock(r.seconds))
                   .arg(r.saved || m_liveHasBest ? tr("Best model kept.") : tr("No epoch finished: no model yet.")));
     for (const auto& w : r.warnings) setStatus(m_status + QLatin1Char(' ') + QString::fromStdString(w));
+    if (m_configsPerSecond > 0)  // no ETA once it has ended
+        m_speed->setText(tr("%1 configs/s · %2 in all").arg(grouped(m_configsPerSecond), clock(r.seconds)));
     updateButtons();
     listRuns();
     emit runFinished(folder, reason);

@@ -129,6 +129,7 @@ private:
     bool m_liveHasBest = false;
     int m_liveBestEpoch = 0;
     double m_liveBestKendall = 0;
+    double m_configsPerSecond = 0;  // the live run's latest throughput
     bool m_hasGeneral = false;
     nn::GraphMetrics m_general;
 
