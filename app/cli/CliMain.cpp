@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
         [](CLI::App& app) {
             tpg::cli::addInspectCommand(app);
             tpg::cli::addSynthCommand(app);
+            tpg::cli::addExplainCommand(app);
             // Listed for --help; never parsed here (main hands them over above).
             for (const auto& c : tpg::cli::kLearnCommands)
                 app.add_subcommand(c.name, c.description)->allow_extras();

@@ -13,6 +13,7 @@ namespace tpg::cli {
 // Commands that need no model, run by `tpugraphs` itself (which links no LibTorch).
 void addInspectCommand(CLI::App& app);
 void addSynthCommand(CLI::App& app);
+void addExplainCommand(CLI::App& app);
 
 // Commands that need the learned model, run by `tpugraphs-learn` (see LearnCommands.h).
 void addTrainCommand(CLI::App& app);

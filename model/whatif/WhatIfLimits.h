@@ -7,9 +7,6 @@ namespace tpg::whatif::limits {
 
 // Rows read per batch when scanning a file's configurations (bounded memory on 100k configs).
 constexpr int64_t kScanBatchRows = 512;
-// Configs whose runtime is compared with the synthetic TPU's to tell a synthetic file: a real
-// file matches none of them, a synthetic one all.
-constexpr int64_t kGroundTruthChecks = 3;
 // A sample of this many configs tells how far measured configs lie from each other...
 constexpr int64_t kDistanceSampleRows = 1024;
 // ...probing the nearest neighbour of this many of them (the median is the "typical" distance).

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "explain/CostExplanation.h"
 #include "io/Error.h"
 #include "synth/TpuCostModel.h"
 #include "whatif/WhatIfLimits.h"
@@ -63,11 +64,7 @@ WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn
         m_fit = metrics::IsotonicFit(m_scores, runtime);
         m_bestMeasuredRow = std::min_element(runtime.begin(), runtime.end()) - runtime.begin();
         m_bestMeasuredNs = runtime[static_cast<size_t>(m_bestMeasuredRow)];
-        // A synthetic file holds the synthetic TPU's own runtimes (rounded to whole ns).
-        m_synthIsGroundTruth = true;
-        for (int64_t c = 0; c < std::min<int64_t>(limits::kGroundTruthChecks, g.numConfigs()); ++c)
-            if (std::llround(synthRuntime(row(c))) != std::llround(runtime[static_cast<size_t>(c)]))
-                m_synthIsGroundTruth = false;
+        m_synthIsGroundTruth = explain::synthIsGroundTruth(g, *m_synth);
     }
     learnTypicalDistance();
 }

@@ -1,0 +1,244 @@
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "Commands.h"
+#include "NumberText.h"
+#include "explain/CostExplanation.h"
+#include "graph/GraphFile.h"
+#include "io/Error.h"
+#include "synth/TpuCostModel.h"
+
+namespace tpg::cli {
+
+namespace {
+
+// The synthetic TPU is checked against a file's measurements on at most this many configs: a
+// stable Kendall in about a second on a 45k-node program.
+constexpr int64_t kAgreementConfigs = 300;
+
+struct ExplainOptions {
+    std::string file;
+    std::string config = "0";
+    std::string fromJson;
+    int entry = -1;  // -1 = the last configuration of the what-if file
+    std::string compare;
+    int top = 10;
+    bool json = false;
+};
+
+// A configuration being explained: where it came from and its breakdown.
+struct Explained {
+    std::string label;
+    synth::CostBreakdown breakdown;
+};
+
+int64_t configIndex(const TpuGraph& g, const std::string& text, const char* option) {
+    if (text == "best" || text == "worst") {
+        if (!g.runtimesKnown())
+            throw FormatError(g.path() + ": " + option + " " + text + " needs measured runtimes (this file has none)");
+        const auto& r = g.runtimes();
+        const auto it = text == "best" ? std::min_element(r.begin(), r.end()) : std::max_element(r.begin(), r.end());
+        return it - r.begin();
+    }
+    int64_t c = -1;
+    try {
+        size_t used = 0;
+        c = std::stoll(text, &used);
+        if (used != text.size()) c = -1;
+    } catch (const std::exception&) {
+        c = -1;
+    }
+    if (c < 0 || c >= g.numConfigs())
+        throw FormatError(std::string(option) + ": expected a configuration 0.." + std::to_string(g.numConfigs() - 1) +
+                          ", best or worst, got '" + text + "'");
+    return c;
+}
+
+Explained fromIndex(const TpuGraph& g, const synth::TpuCostModel& tpu, const std::string& text, const char* option) {
+    const int64_t c = configIndex(g, text, option);
+    std::string label = "config " + std::to_string(c);
+    if (text == "best" || text == "worst") label += " (" + text + " measured)";
+    return {label, tpu.explain(c)};
+}
+
+// A configuration of a what-if session file ("format": "tpugraphs-whatif").
+Explained fromWhatIf(const TpuGraph& g, const synth::TpuCostModel& tpu, const std::string& path, int entry) {
+    std::ifstream in(path);
+    if (!in) throwFormatError(path, "", "cannot open");
+    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    if (!doc.is_object() || doc.value("format", "") != "tpugraphs-whatif")
+        throwFormatError(path, "format", "expected a what-if session (\"tpugraphs-whatif\")");
+    const auto& configs = doc.value("configurations", nlohmann::json::array());
+    if (!configs.is_array() || configs.empty()) throwFormatError(path, "configurations", "expected at least one");
+    const int n = static_cast<int>(configs.size());
+    const int k = entry < 0 ? n - 1 : entry;
+    if (k >= n) throwFormatError(path, "configurations", "has " + std::to_string(n) + " entries, not " + std::to_string(k + 1));
+    const auto& values = configs[static_cast<size_t>(k)].value("config", nlohmann::json::array());
+    const int64_t width = g.isLayout() ? g.layoutConfigs()->rowSize() : g.configFeatureWidth();
+    if (!values.is_array() || static_cast<int64_t>(values.size()) != width)
+        throwFormatError(path, "configurations[" + std::to_string(k) + "].config",
+                         "expected " + std::to_string(width) + " values for " + g.path());
+    std::vector<float> row;
+    for (const auto& v : values) {
+        if (!v.is_number()) throwFormatError(path, "configurations[" + std::to_string(k) + "].config", "expected numbers");
+        row.push_back(v.get<float>());
+    }
+    const std::string label = configs[static_cast<size_t>(k)].value("label", "entry " + std::to_string(k));
+    return {label, g.isLayout() ? tpu.explainLayout(row.data()) : tpu.explainTile(row.data())};
+}
+
+std::string layoutText(const std::vector<int>& l) {
+    std::string s = "{";
+    for (size_t i = 0; i < l.size(); ++i) s += (i ? "," : "") + std::to_string(l[i]);
+    return s + "}";
+}
+
+std::string honesty(const TpuGraph& g, const synth::TpuCostModel& tpu, explain::Agreement& agreement) {
+    agreement = explain::synthAgreement(g, tpu, kAgreementConfigs);
+    if (explain::synthIsGroundTruth(g, tpu)) return "ground truth: this file is synthetic, timed by the synthetic TPU";
+    if (std::isnan(agreement.kendall)) return "an estimate: the file has no measured runtimes to check it against";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "an estimate: it agrees with this file's measurements at Kendall %.3f over %lld configs",
+                  agreement.kendall, static_cast<long long>(agreement.configs));
+    return buf;
+}
+
+void printBreakdown(const TpuGraph& g, const Explained& e, int top) {
+    const synth::CostBreakdown& b = e.breakdown;
+    const explain::CostSummary s = explain::summarize(g, b);
+    std::printf("%s: synthetic TPU %s\n", e.label.c_str(), explain::nsText(b.totalNs).c_str());
+    for (const auto& c : s.categories) {
+        if (c.ns == 0 && c.name.rfind("tile", 0) == 0) continue;
+        std::printf("  %-18s %12s %6.1f%%", c.name.c_str(), explain::nsText(c.ns).c_str(),
+                    b.totalNs > 0 ? 100.0 * c.ns / b.totalNs : 0.0);
+        if (c.name == "copies") std::printf("  (%d copies, %d through the transpose unit)", s.copies, s.transposingCopies);
+        std::printf("\n");
+    }
+    std::printf("  %-18s %12s\n", "total", explain::nsText(s.totalNs).c_str());
+    if (g.isLayout())
+        std::printf("violation ratio %.3f (configurable nodes whose largest dimension is not most minor)\n",
+                    s.violationRatio);
+    std::vector<const synth::NodeCost*> nodes;
+    for (const auto& n : b.nodes) nodes.push_back(&n);
+    const size_t k = std::min(nodes.size(), static_cast<size_t>(std::max(0, top)));
+    std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(k), nodes.end(),
+                      [](const auto* x, const auto* y) { return x->totalNs() > y->totalNs(); });
+    std::printf("top nodes:\n");
+    for (size_t i = 0; i < k; ++i) {
+        const synth::NodeCost& n = *nodes[i];
+        std::printf("  #%-6d %-14s %10s  %s %s\n", n.node, g.opcodeName(n.node).c_str(), explain::nsText(n.totalNs()).c_str(),
+                    layoutText(n.outputLayout).c_str(), n.reason.c_str());
+    }
+    std::vector<const synth::EdgeCost*> copies;
+    for (const auto& c : b.copies) copies.push_back(&c);
+    const size_t kc = std::min(copies.size(), static_cast<size_t>(std::max(0, top)));
+    std::partial_sort(copies.begin(), copies.begin() + static_cast<std::ptrdiff_t>(kc), copies.end(),
+                      [](const auto* x, const auto* y) { return x->copyNs > y->copyNs; });
+    if (kc > 0) std::printf("top copies:\n");
+    for (size_t i = 0; i < kc; ++i) {
+        const synth::EdgeCost& c = *copies[i];
+        std::printf("  #%d -> #%d %10s  %s -> %s  %s\n", c.producer, c.consumer, explain::nsText(c.copyNs).c_str(),
+                    layoutText(c.fromLayout).c_str(), layoutText(c.toLayout).c_str(), c.reason.c_str());
+    }
+    if (!g.isLayout()) {
+        const synth::TileCost& t = b.tile;
+        std::printf("tile: %s tiles, utilisation %.3f, working set %.2f MiB of 16 MiB on-chip%s\n",
+                    withCommas(t.numTiles).c_str(), t.utilisation, t.workingSetBytes / (1024.0 * 1024.0),
+                    t.spills ? ", SPILLS" : ", fits");
+    }
+    for (const auto& note : b.notes) std::printf("note: %s\n", note.c_str());
+}
+
+nlohmann::json breakdownJson(const TpuGraph& g, const Explained& e, int top) {
+    const synth::CostBreakdown& b = e.breakdown;
+    const explain::CostSummary s = explain::summarize(g, b);
+    nlohmann::json categories = nlohmann::json::object();
+    for (const auto& c : s.categories) categories[c.name] = c.ns;
+    std::vector<const synth::NodeCost*> nodes;
+    for (const auto& n : b.nodes) nodes.push_back(&n);
+    const size_t k = std::min(nodes.size(), static_cast<size_t>(std::max(0, top)));
+    std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(k), nodes.end(),
+                      [](const auto* x, const auto* y) { return x->totalNs() > y->totalNs(); });
+    nlohmann::json topNodes = nlohmann::json::array();
+    for (size_t i = 0; i < k; ++i)
+        topNodes.push_back({{"node", nodes[i]->node}, {"opcode", g.opcodeName(nodes[i]->node)},
+                            {"ns", nodes[i]->totalNs()}, {"compute_ns", nodes[i]->computeNs},
+                            {"padding_ns", nodes[i]->paddingNs}, {"layout_ns", nodes[i]->layoutNs},
+                            {"output_layout", nodes[i]->outputLayout}, {"reason", nodes[i]->reason}});
+    nlohmann::json copies = nlohmann::json::array();
+    for (const auto& c : b.copies)
+        copies.push_back({{"producer", c.producer}, {"consumer", c.consumer}, {"ns", c.copyNs},
+                          {"from", c.fromLayout}, {"to", c.toLayout}, {"reason", c.reason}});
+    nlohmann::json j = {{"label", e.label},     {"total_ns", b.totalNs},          {"categories", categories},
+                        {"copies", copies},     {"top_nodes", topNodes},          {"violation_ratio", s.violationRatio},
+                        {"notes", b.notes}};
+    if (!g.isLayout())
+        j["tile"] = {{"tiles", b.tile.numTiles},
+                     {"utilisation", b.tile.utilisation},
+                     {"working_set_bytes", b.tile.workingSetBytes},
+                     {"spills", b.tile.spills}};
+    return j;
+}
+
+void run(const ExplainOptions& o) {
+    const TpuGraph g = loadTpuGraph(o.file);
+    const synth::TpuCostModel tpu(g);
+    const Explained a = o.fromJson.empty() ? fromIndex(g, tpu, o.config, "--config") : fromWhatIf(g, tpu, o.fromJson, o.entry);
+    std::unique_ptr<Explained> b;
+    if (!o.compare.empty()) b = std::make_unique<Explained>(fromIndex(g, tpu, o.compare, "--compare"));
+    explain::Agreement agreement;
+    const std::string trust = honesty(g, tpu, agreement);
+    if (o.json) {
+        nlohmann::json j = {{"file", o.file}, {"collection", collectionName(g.collection())},
+                            {"synthetic_tpu", trust}, {"a", breakdownJson(g, a, o.top)}};
+        if (!std::isnan(agreement.kendall))
+            j["agreement"] = {{"kendall", agreement.kendall}, {"configs", agreement.configs}};
+        if (b) {
+            const explain::Comparison c = explain::compare(g, a.breakdown, b->breakdown, static_cast<size_t>(o.top));
+            nlohmann::json deltas = nlohmann::json::object();
+            for (const auto& d : c.categoryDeltas) deltas[d.name] = d.ns;
+            j["b"] = breakdownJson(g, *b, o.top);
+            j["comparison"] = {{"sentence", c.sentence}, {"differing_nodes", c.differingNodes},
+                               {"category_deltas", deltas}, {"copy_delta", c.copyDelta}};
+        }
+        std::printf("%s\n", j.dump(2).c_str());
+        return;
+    }
+    std::printf("%s (%s): the synthetic TPU's runtime is %s\n", o.file.c_str(), collectionName(g.collection()),
+                trust.c_str());
+    printBreakdown(g, a, o.top);
+    if (!b) return;
+    std::printf("\nB = ");
+    printBreakdown(g, *b, o.top);
+    const explain::Comparison c = explain::compare(g, a.breakdown, b->breakdown, static_cast<size_t>(o.top));
+    std::printf("\nA = %s, B = %s: %s\n", a.label.c_str(), b->label.c_str(), c.sentence.c_str());
+    if (g.isLayout()) std::printf("  %zu configurable nodes have different output layouts\n", c.differingNodes.size());
+    for (const auto& d : c.categoryDeltas)
+        if (std::abs(d.ns) >= 0.5) std::printf("  %-18s %s\n", d.name.c_str(), ((d.ns >= 0 ? "+" : "-") + explain::nsText(std::abs(d.ns))).c_str());
+}
+
+}  // namespace
+
+void addExplainCommand(CLI::App& app) {
+    auto o = std::make_shared<ExplainOptions>();
+    auto* cmd = app.add_subcommand(
+        "explain", "Why a configuration is fast or slow: the synthetic TPU's breakdown (compute, padding, layout "
+                   "preference, copies, tile terms, noise; the parts sum to the total), its top nodes and copies "
+                   "with reasons, and a comparison with a second configuration");
+    cmd->add_option("FILE", o->file, "A TpuGraphs .npz file")->required();
+    cmd->add_option("--config", o->config, "Configuration to explain: an index, best or worst (measured)")
+        ->capture_default_str();
+    cmd->add_option("--from-json", o->fromJson, "Explain a configuration of a what-if session file instead");
+    cmd->add_option("--entry", o->entry, "Which configuration of --from-json (0-based; default: the last)");
+    cmd->add_option("--compare", o->compare, "Compare with this configuration (index, best or worst)");
+    cmd->add_option("--top", o->top, "Nodes and copies listed")->capture_default_str();
+    cmd->add_flag("--json", o->json, "Print JSON instead of text");
+    cmd->callback([o] { run(*o); });
+}
+
+}  // namespace tpg::cli

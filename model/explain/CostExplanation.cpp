@@ -1,0 +1,174 @@
+#include "CostExplanation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+#include "graph/Schema.h"
+#include "metrics/Metrics.h"
+
+namespace tpg::explain {
+
+namespace {
+
+bool transposing(const synth::EdgeCost& e) {
+    return !e.fromLayout.empty() && !e.toLayout.empty() && e.fromLayout[0] != e.toLayout[0];
+}
+
+// Each node's own cost plus the copies into it: what changes when its layouts change.
+std::vector<double> perNodeNs(const TpuGraph& g, const synth::CostBreakdown& b) {
+    std::vector<double> ns(static_cast<size_t>(g.numNodes()), 0.0);
+    for (const auto& n : b.nodes) ns[static_cast<size_t>(n.node)] += n.totalNs();
+    for (const auto& e : b.copies) ns[static_cast<size_t>(e.consumer)] += e.copyNs;
+    return ns;
+}
+
+std::string signedNs(double ns) { return (ns >= 0 ? "+" : "-") + nsText(std::abs(ns)); }
+
+// "padding" when most of a node's change is padding, etc.
+std::string dominantPart(const synth::NodeCost* a, const synth::NodeCost* b, double copyDelta) {
+    const double compute = (b ? b->computeNs : 0) - (a ? a->computeNs : 0);
+    const double padding = (b ? b->paddingNs : 0) - (a ? a->paddingNs : 0);
+    const double layout = (b ? b->layoutNs : 0) - (a ? a->layoutNs : 0);
+    const std::pair<double, const char*> parts[] = {
+        {compute, "compute"}, {padding, "padding"}, {layout, "layout preference"}, {copyDelta, "copies into"}};
+    const auto* best = &parts[0];
+    for (const auto& p : parts)
+        if (std::abs(p.first) > std::abs(best->first)) best = &p;
+    return best->second;
+}
+
+}  // namespace
+
+std::string nsText(double ns) {
+    char buf[48];
+    const double a = std::abs(ns);
+    if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
+    else if (a >= 1e3) std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
+    else std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+    return buf;
+}
+
+double CostSummary::categoryNs(const std::string& name) const {
+    for (const auto& c : categories)
+        if (c.name == name) return c.ns;
+    return 0;
+}
+
+double violationRatio(const TpuGraph& g, const synth::CostBreakdown& b) {
+    if (!g.isLayout() || g.numConfigurable() == 0 || g.nodeFeatureWidth() < schema::kShapeDimColumn + 6) return 0;
+    int violations = 0;
+    for (int32_t n : g.configurableNodes()) {
+        const float* row = g.nodeFeatures(n);
+        const int rank = schema::shapeRank(row);
+        const auto& layout = b.nodes[static_cast<size_t>(n)].outputLayout;
+        if (rank < 2 || layout.empty()) continue;
+        const int largest = static_cast<int>(std::max_element(row + schema::kShapeDimColumn,
+                                                              row + schema::kShapeDimColumn + rank) -
+                                             (row + schema::kShapeDimColumn));
+        if (layout[0] != largest) ++violations;
+    }
+    return static_cast<double>(violations) / static_cast<double>(g.numConfigurable());
+}
+
+CostSummary summarize(const TpuGraph& g, const synth::CostBreakdown& b) {
+    CostSummary s;
+    s.totalNs = b.totalNs;
+    double compute = 0, padding = 0, layout = 0;
+    for (const auto& n : b.nodes) {
+        compute += n.computeNs;
+        padding += n.paddingNs;
+        layout += n.layoutNs;
+    }
+    s.categories = {{"compute", compute}, {"padding", padding}, {"layout preference", layout}, {"copies", b.copiesNs}};
+    if (!g.isLayout()) {
+        const synth::TileCost& t = b.tile;
+        s.categories.push_back({"tile launch", t.launchNs});
+        s.categories.push_back({"tile overhead", t.tileOverheadNs});
+        s.categories.push_back({"tile traffic", t.trafficNs});
+        s.categories.push_back({"tile spill", t.spillNs});
+        s.categories.push_back({"tile waste", t.wasteNs});
+    }
+    s.categories.push_back({"noise", b.noiseNs});
+    s.copies = static_cast<int>(b.copies.size());
+    s.transposingCopies = static_cast<int>(std::count_if(b.copies.begin(), b.copies.end(), transposing));
+    s.violationRatio = violationRatio(g, b);
+    return s;
+}
+
+Comparison compare(const TpuGraph& g, const synth::CostBreakdown& a, const synth::CostBreakdown& b, size_t topCount) {
+    Comparison c;
+    c.aNs = a.totalNs;
+    c.bNs = b.totalNs;
+    for (int32_t n : g.configurableNodes())
+        if (a.nodes[static_cast<size_t>(n)].outputLayout != b.nodes[static_cast<size_t>(n)].outputLayout)
+            c.differingNodes.push_back(n);
+    const CostSummary sa = summarize(g, a), sb = summarize(g, b);
+    for (size_t i = 0; i < sa.categories.size(); ++i)
+        c.categoryDeltas.push_back({sa.categories[i].name, sb.categories[i].ns - sa.categories[i].ns});
+    c.copyDelta = sb.copies - sa.copies;
+
+    const std::vector<double> na = perNodeNs(g, a), nb = perNodeNs(g, b);
+    std::map<int32_t, double> copiesA, copiesB;
+    for (const auto& e : a.copies) copiesA[e.consumer] += e.copyNs;
+    for (const auto& e : b.copies) copiesB[e.consumer] += e.copyNs;
+    std::vector<int32_t> order(na.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int32_t>(i);
+    const size_t k = std::min(topCount, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(), [&](int32_t x, int32_t y) {
+        return std::abs(nb[static_cast<size_t>(x)] - na[static_cast<size_t>(x)]) >
+               std::abs(nb[static_cast<size_t>(y)] - na[static_cast<size_t>(y)]);
+    });
+    for (size_t i = 0; i < k; ++i) {
+        const int32_t n = order[i];
+        const double delta = nb[static_cast<size_t>(n)] - na[static_cast<size_t>(n)];
+        if (std::abs(delta) < 0.5) break;  // nothing left that moved by a nanosecond
+        const std::string part = dominantPart(&a.nodes[static_cast<size_t>(n)], &b.nodes[static_cast<size_t>(n)],
+                                              copiesB[n] - copiesA[n]);
+        c.topNodes.push_back({n, delta, part + " on #" + std::to_string(n) + " " + g.opcodeName(n) + " " + signedNs(delta)});
+    }
+
+    char head[96];
+    const double pct = a.totalNs > 0 ? 100.0 * (b.totalNs / a.totalNs - 1.0) : 0.0;
+    std::snprintf(head, sizeof head, "B is %.1f%% %s", std::abs(pct), pct >= 0 ? "slower" : "faster");
+    std::string sentence = head;
+    std::vector<std::string> reasons;
+    if (c.copyDelta != 0)
+        reasons.push_back(std::to_string(std::abs(c.copyDelta)) + (c.copyDelta > 0 ? " more" : " fewer") + " copies " +
+                          signedNs(sb.categoryNs("copies") - sa.categoryNs("copies")));
+    for (size_t i = 0; i < c.topNodes.size() && reasons.size() < 3; ++i) reasons.push_back(c.topNodes[i].what);
+    for (size_t i = 0; i < reasons.size(); ++i) sentence += (i == 0 ? ": " : "; ") + reasons[i];
+    c.sentence = sentence;
+    return c;
+}
+
+bool synthIsGroundTruth(const TpuGraph& g, const synth::TpuCostModel& tpu) {
+    // A real file matches none of a few configurations, a synthetic one all (rounded to whole ns).
+    constexpr int64_t kChecks = 3;
+    if (!g.runtimesKnown() || g.numConfigs() == 0) return false;
+    for (int64_t c = 0; c < std::min<int64_t>(kChecks, g.numConfigs()); ++c)
+        if (std::llround(tpu.runtime(c)) != std::llround(g.runtimes()[static_cast<size_t>(c)])) return false;
+    return true;
+}
+
+Agreement synthAgreement(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t maxConfigs) {
+    Agreement out;
+    if (!g.runtimesKnown() || g.numConfigs() < 2) {
+        out.kendall = std::numeric_limits<double>::quiet_NaN();
+        return out;
+    }
+    const int64_t n = std::min<int64_t>(g.numConfigs(), std::max<int64_t>(2, maxConfigs));
+    std::vector<double> synthNs, measured;
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t c = i * g.numConfigs() / n;  // evenly spread
+        synthNs.push_back(tpu.runtime(c));
+        measured.push_back(g.normalizedRuntime(c));
+    }
+    out.kendall = metrics::kendallTau(synthNs, measured);
+    out.configs = n;
+    return out;
+}
+
+}  // namespace tpg::explain

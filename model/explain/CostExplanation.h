@@ -1,0 +1,66 @@
+#pragma once
+
+// Why a configuration is fast or slow, in categories a person can read: the synthetic TPU's
+// breakdown (synth/TpuCostModel.h) summed by kind of cost, two configurations compared, and how
+// far the synthetic TPU agrees with a file's measured runtimes. No Qt, no Torch.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/TpuGraph.h"
+#include "synth/TpuCostModel.h"
+
+namespace tpg::explain {
+
+// One kind of cost and its total. The categories of a summary add up to its total.
+struct CostCategory {
+    std::string name;  // "compute", "padding", "layout preference", "copies", "tile launch", ...
+    double ns = 0;
+};
+
+struct CostSummary {
+    double totalNs = 0;
+    std::vector<CostCategory> categories;  // in a fixed order per kind of file
+    int copies = 0, transposingCopies = 0;
+    double violationRatio = 0;  // layout: share of configurable nodes whose largest dim is not most minor
+    double categoryNs(const std::string& name) const;
+};
+
+CostSummary summarize(const TpuGraph& g, const synth::CostBreakdown& b);
+
+// The share of configurable nodes whose output layout does not put the largest dimension most
+// minor (after the TpuGraphs paper, which found it correlates with runtime); 0 for tile files.
+double violationRatio(const TpuGraph& g, const synth::CostBreakdown& b);
+
+// Configuration B against A.
+struct NodeDelta {
+    int32_t node = 0;
+    double deltaNs = 0;  // B - A, the node's own costs plus the copies into it
+    std::string what;    // "#391 convolution: padding +0.40 ms"
+};
+struct Comparison {
+    double aNs = 0, bNs = 0;
+    std::vector<int32_t> differingNodes;  // configurable nodes whose layouts differ
+    std::vector<CostCategory> categoryDeltas;  // B - A per category
+    int copyDelta = 0;
+    std::vector<NodeDelta> topNodes;  // largest |delta| first
+    std::string sentence;  // "B is 12.0% slower: 3 more copies +0.80 ms; padding on #391 +0.40 ms"
+};
+Comparison compare(const TpuGraph& g, const synth::CostBreakdown& a, const synth::CostBreakdown& b,
+                   size_t topCount = 5);
+
+// True when the file holds the synthetic TPU's own runtimes (a synthetic file: its explanations are
+// ground truth); a real file matches none of the checked configurations.
+bool synthIsGroundTruth(const TpuGraph& g, const synth::TpuCostModel& tpu);
+
+// Kendall's tau between the synthetic TPU and the file's measured runtimes over (at most
+// `maxConfigs`, evenly spread) configurations; NaN when the file has no runtimes.
+struct Agreement {
+    double kendall = 0;
+    int64_t configs = 0;
+};
+Agreement synthAgreement(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t maxConfigs);
+
+std::string nsText(double ns);  // "5.62 ms", "812 ns"
+
+}  // namespace tpg::explain

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""`tpugraphs explain` from the outside, on the embedded sample: the breakdown's parts sum to the
+total (layout and tile), best against worst is explained by copies and layouts, a what-if session's
+configuration explains like the file's own row, and bad input gets one line and exit 1.
+Usage: explain_cli_test.py TPUGRAPHS_BINARY SAMPLE_DIR WORK_DIR"""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+exe, sample, work = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(work, exist_ok=True)
+failures = []
+
+
+def run(args, code=0):
+    p = subprocess.run([exe, "explain"] + args, capture_output=True, text=True, timeout=300)
+    if p.returncode != code:
+        failures.append("%s -> %d (want %d)\n%s%s" % (args, p.returncode, code, p.stdout, p.stderr))
+    if code == 1:
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        if len(lines) != 1 or not lines[0].startswith("tpugraphs: "):
+            failures.append("%s: expected one error line, got %r" % (args, p.stderr))
+    return p
+
+
+def sums_to_total(j, what):
+    parts = sum(j["categories"].values())
+    if abs(parts - j["total_ns"]) > 1e-6 * max(1.0, abs(j["total_ns"])):
+        failures.append("%s: categories sum to %r, total %r" % (what, parts, j["total_ns"]))
+
+
+layout = os.path.join(sample, "npz/layout/xla/random/train/resnet_001.npz")
+tile = sorted(glob.glob(os.path.join(sample, "npz/tile/xla/train/*.npz")))[0]
+test_split = sorted(glob.glob(os.path.join(sample, "npz/layout/xla/random/test/*.npz")))[0]
+
+j = json.loads(run([layout, "--config", "best", "--compare", "worst", "--json"]).stdout)
+sums_to_total(j["a"], "layout best")
+sums_to_total(j["b"], "layout worst")
+c = j["comparison"]
+if not c["sentence"].startswith("B is") or "slower" not in c["sentence"] or c["copy_delta"] <= 0:
+    failures.append("best vs worst: %r" % c)
+if not c["differing_nodes"]:
+    failures.append("best vs worst: no differing nodes")
+if not j["b"]["violation_ratio"] > j["a"]["violation_ratio"]:
+    failures.append("worst should violate more: %r vs %r" % (j["b"]["violation_ratio"], j["a"]["violation_ratio"]))
+if "ground truth" not in j["synthetic_tpu"]:
+    failures.append("a synthetic file is ground truth: %r" % j["synthetic_tpu"])
+if abs(sum(c["category_deltas"].values()) - (j["b"]["total_ns"] - j["a"]["total_ns"])) > 1e-3:
+    failures.append("category deltas do not add up to the difference")
+
+t = json.loads(run([tile, "--config", "3", "--json"]).stdout)
+sums_to_total(t["a"], "tile")
+if "tile" not in t["a"] or t["a"]["tile"]["tiles"] <= 0:
+    failures.append("tile terms missing: %r" % t["a"].get("tile"))
+
+text = run([layout, "--config", "7", "--top", "3"]).stdout
+for needle in ["config 7: synthetic TPU", "compute", "padding", "layout preference", "copies", "total",
+               "violation ratio", "top nodes:", "ground truth: this file is synthetic"]:
+    if needle not in text:
+        failures.append("text lacks %r:\n%s" % (needle, text))
+
+# A what-if session holding config 5's row explains exactly like config 5.
+row = np.load(layout)["node_config_feat"][5].ravel().tolist()
+session = os.path.join(work, "session.json")
+with open(session, "w") as f:
+    json.dump({"format": "tpugraphs-whatif", "version": 1, "configurations": [{"label": "edited", "config": row}]}, f)
+w = json.loads(run([layout, "--from-json", session, "--json"]).stdout)
+direct = json.loads(run([layout, "--config", "5", "--json"]).stdout)
+if abs(w["a"]["total_ns"] - direct["a"]["total_ns"]) > 1e-6 * direct["a"]["total_ns"] or w["a"]["label"] != "edited":
+    failures.append("what-if row: %r vs config 5: %r" % (w["a"]["total_ns"], direct["a"]["total_ns"]))
+
+with open(os.path.join(work, "short.json"), "w") as f:
+    json.dump({"format": "tpugraphs-whatif", "configurations": [{"config": row[:5]}]}, f)
+run([layout, "--from-json", os.path.join(work, "short.json")], 1)
+run([layout, "--config", "100000"], 1)
+run([test_split, "--config", "best"], 1)
+run([test_split, "--config", "0"])  # no runtimes: still explained, as an estimate
+
+for f in failures:
+    print("FAIL:", f)
+print("%d failures" % len(failures))
+sys.exit(1 if failures else 0)

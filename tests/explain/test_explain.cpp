@@ -1,0 +1,80 @@
+// Explaining the synthetic TPU's runtimes: categories that add up, comparisons, the ground-truth
+// test and the violation ratio, on generated programs.
+#include <QtTest>
+
+#include "explain/CostExplanation.h"
+#include "synth/SyntheticDataset.h"
+
+using namespace tpg;
+using namespace tpg::explain;
+
+class TestExplain : public QObject {
+    Q_OBJECT
+    TpuGraph m_layout, m_tile;
+
+private slots:
+    void initTestCase() {
+        m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 400, 40, synth::LayoutSearch::Random, "r");
+        m_tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 30, "t");
+    }
+
+    void categoriesAddUpToTheTotal() {
+        for (const TpuGraph* g : {&m_layout, &m_tile}) {
+            const synth::TpuCostModel tpu(*g);
+            for (int64_t c = 0; c < 5; ++c) {
+                const CostSummary s = summarize(*g, tpu.explain(c));
+                double sum = 0;
+                for (const auto& cat : s.categories) sum += cat.ns;
+                QVERIFY2(std::abs(sum - s.totalNs) <= 1e-6 * s.totalNs, qPrintable(QString::number(sum - s.totalNs)));
+                QCOMPARE(s.categoryNs("copies") > 0, s.copies > 0);
+            }
+        }
+        const CostSummary tile = summarize(m_tile, synth::TpuCostModel(m_tile).explain(0));
+        QVERIFY(tile.categoryNs("tile launch") > 0);
+        QCOMPARE(tile.violationRatio, 0.0);
+    }
+
+    void comparisonNamesWhatChanged() {
+        const synth::TpuCostModel tpu(m_layout);
+        const auto& r = m_layout.runtimes();
+        const int64_t best = std::min_element(r.begin(), r.end()) - r.begin();
+        const int64_t worst = std::max_element(r.begin(), r.end()) - r.begin();
+        const Comparison same = compare(m_layout, tpu.explain(best), tpu.explain(best));
+        QVERIFY(same.differingNodes.empty());
+        QVERIFY(same.topNodes.empty());
+        QVERIFY2(same.sentence == "B is 0.0% slower", same.sentence.c_str());
+        const Comparison c = compare(m_layout, tpu.explain(best), tpu.explain(worst));
+        QVERIFY(!c.differingNodes.empty());
+        QVERIFY2(c.sentence.rfind("B is ", 0) == 0 && c.sentence.find("slower: ") != std::string::npos, c.sentence.c_str());
+        double deltas = 0;
+        for (const auto& d : c.categoryDeltas) deltas += d.ns;
+        QVERIFY(std::abs(deltas - (c.bNs - c.aNs)) <= 1e-6 * c.bNs);
+        QVERIFY(!c.topNodes.empty());
+        QVERIFY(std::abs(c.topNodes[0].deltaNs) >= std::abs(c.topNodes.back().deltaNs));
+    }
+
+    void groundTruthOnlyForTheSyntheticTpusOwnRuntimes() {
+        const synth::TpuCostModel tpu(m_layout);
+        QVERIFY(synthIsGroundTruth(m_layout, tpu));
+        const Agreement a = synthAgreement(m_layout, tpu, 20);
+        QCOMPARE(a.configs, int64_t{20});
+        QVERIFY(a.kendall > 0.99);
+        TpuGraphData d = m_layout.data();
+        for (double& r : d.runtimes) r *= 1.5;  // a "measurement" the model did not produce
+        const TpuGraph measured(std::move(d));
+        QVERIFY(!synthIsGroundTruth(measured, synth::TpuCostModel(measured)));
+    }
+
+    void violationRatioCountsNodesWhoseLargestDimIsNotMinor() {
+        const synth::TpuCostModel tpu(m_layout);
+        const auto& r = m_layout.runtimes();
+        const int64_t best = std::min_element(r.begin(), r.end()) - r.begin();
+        const int64_t worst = std::max_element(r.begin(), r.end()) - r.begin();
+        const double vb = violationRatio(m_layout, tpu.explain(best)), vw = violationRatio(m_layout, tpu.explain(worst));
+        QVERIFY(vb >= 0 && vb <= 1 && vw >= 0 && vw <= 1);
+        QVERIFY2(vw > vb, qPrintable(QStringLiteral("%1 vs %2").arg(vw).arg(vb)));
+    }
+};
+
+QTEST_MAIN(TestExplain)
+#include "test_explain.moc"
