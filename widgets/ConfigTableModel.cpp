@@ -50,6 +50,7 @@ bool ConfigTableModel::isColumnShown(int column) const {
         return !m_graph.isNull() && !m_graph.isLayout();
     if (column == PredictedColumn || column == PredictedRankColumn || column == SynthColumn)
         return m_predictions != nullptr;
+    if (column == ViolationColumn) return m_predictions != nullptr && !m_predictions->violationRatio.empty();
     return true;
 }
 
@@ -84,6 +85,8 @@ QVariant ConfigTableModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Predicted rank");
         case SynthColumn:
             return tr("Synthetic TPU (ns)");
+        case ViolationColumn:
+            return tr("Violation ratio");
     }
     return {};
 }
@@ -94,6 +97,9 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
     const bool known = m_graph.runtimesKnown();
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == ViolationColumn)
+        return tr("The share of configurable nodes whose largest output dimension is not the most minor one "
+                  "(after the TpuGraphs paper, which found it correlates with runtime).");
     if (role == Qt::ToolTipRole && index.column() >= PredictedColumn && m_predictions)
         return index.column() == SynthColumn
                    ? (m_predictions->synthIsGroundTruth()
@@ -136,6 +142,10 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
                                  : QVariant();
         case SynthColumn:
             return m_predictions ? QVariant(grouped(m_predictions->synthNs[static_cast<size_t>(c)])) : QVariant();
+        case ViolationColumn:
+            return m_predictions && !m_predictions->violationRatio.empty()
+                       ? QVariant(QString::number(m_predictions->violationRatio[static_cast<size_t>(c)], 'f', 3))
+                       : QVariant();
     }
     return {};
 }
@@ -168,6 +178,10 @@ void ConfigTableModel::applyOrder() {
                 return m_predictions ? m_predictions->scores()[static_cast<size_t>(c)] : static_cast<double>(c);
             case SynthColumn:
                 return m_predictions ? m_predictions->synthNs[static_cast<size_t>(c)] : static_cast<double>(c);
+            case ViolationColumn:
+                return m_predictions && !m_predictions->violationRatio.empty()
+                           ? m_predictions->violationRatio[static_cast<size_t>(c)]
+                           : static_cast<double>(c);
             default:
                 return static_cast<double>(c);
         }

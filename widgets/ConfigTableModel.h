@@ -12,7 +12,7 @@ struct FilePredictions;
 
 // One row per configuration: index, runtime, normalised runtime (tile), relative to the best,
 // rank (equal runtimes share one), and once a model has scored the file its predicted runtime,
-// predicted rank and the synthetic TPU's runtime. Cells are computed when the view asks for them; sorting and filtering permute row
+// predicted rank, the synthetic TPU's runtime and (layout) the violation ratio. Cells are computed when the view asks for them; sorting and filtering permute row
 // indices (no copies, no QVariant sorting), so 100,000 layout configurations stay instant.
 // Configuration features are not read here: the panel reads one row when it is chosen.
 class ConfigTableModel : public QAbstractTableModel {
@@ -28,6 +28,7 @@ public:
         PredictedColumn,
         PredictedRankColumn,
         SynthColumn,
+        ViolationColumn,
         ColumnCount
     };
 

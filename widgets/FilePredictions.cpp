@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "JobRunner.h"
+#include "explain/CostExplanation.h"
 #include "metrics/Metrics.h"
 
 namespace tpg {
@@ -62,11 +63,13 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::sha
         out->top5 = metrics::topKSlowdown(scores, truth, 5);
     }
     out->synthNs.resize(static_cast<size_t>(n));
+    if (g.isLayout()) out->violationRatio.resize(static_cast<size_t>(n));
     const QString timing = QObject::tr("Timing %1 configurations on the synthetic TPU").arg(n);
     for (int64_t c = 0; c < n; ++c) {
         if (control.cancelled()) return nullptr;
         const std::vector<float> row = out->predictor->row(c);
         out->synthNs[static_cast<size_t>(c)] = out->predictor->synthRuntime(row);
+        if (g.isLayout()) out->violationRatio[static_cast<size_t>(c)] = explain::violationRatio(g, row.data());
         control.setProgress(0.8 + 0.2 * static_cast<double>(c + 1) / static_cast<double>(n), timing);
     }
     return out;

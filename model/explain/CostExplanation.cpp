@@ -57,18 +57,44 @@ double CostSummary::categoryNs(const std::string& name) const {
     return 0;
 }
 
+namespace {
+
+// Index of the node's largest output dimension (the first of equals); -1 below rank 2.
+int largestDim(const TpuGraph& g, int32_t node) {
+    const float* row = g.nodeFeatures(node);
+    const int rank = schema::shapeRank(row);
+    if (rank < 2) return -1;
+    const float* dims = row + schema::kShapeDimColumn;
+    return static_cast<int>(std::max_element(dims, dims + rank) - dims);
+}
+
+bool featuresHaveShapes(const TpuGraph& g) {
+    return g.isLayout() && g.numConfigurable() > 0 && g.nodeFeatureWidth() >= schema::kNodeFeatureWidth;
+}
+
+}  // namespace
+
+double violationRatio(const TpuGraph& g, const float* layoutRow) {
+    if (!featuresHaveShapes(g)) return 0;
+    int violations = 0;
+    const auto& nodes = g.configurableNodes();
+    for (size_t k = 0; k < nodes.size(); ++k) {
+        const int largest = largestDim(g, nodes[k]);
+        if (largest < 0) continue;
+        int minor = static_cast<int>(layoutRow[k * schema::kLayoutConfigWidth]);  // output_layout_0
+        if (minor < 0) minor = static_cast<int>(g.nodeFeature(nodes[k], schema::kNodeLayoutColumn));
+        if (minor != largest) ++violations;
+    }
+    return static_cast<double>(violations) / static_cast<double>(nodes.size());
+}
+
 double violationRatio(const TpuGraph& g, const synth::CostBreakdown& b) {
-    if (!g.isLayout() || g.numConfigurable() == 0 || g.nodeFeatureWidth() < schema::kShapeDimColumn + 6) return 0;
+    if (!featuresHaveShapes(g)) return 0;
     int violations = 0;
     for (int32_t n : g.configurableNodes()) {
-        const float* row = g.nodeFeatures(n);
-        const int rank = schema::shapeRank(row);
+        const int largest = largestDim(g, n);
         const auto& layout = b.nodes[static_cast<size_t>(n)].outputLayout;
-        if (rank < 2 || layout.empty()) continue;
-        const int largest = static_cast<int>(std::max_element(row + schema::kShapeDimColumn,
-                                                              row + schema::kShapeDimColumn + rank) -
-                                             (row + schema::kShapeDimColumn));
-        if (layout[0] != largest) ++violations;
+        if (largest >= 0 && !layout.empty() && layout[0] != largest) ++violations;
     }
     return static_cast<double>(violations) / static_cast<double>(g.numConfigurable());
 }

@@ -32,6 +32,11 @@ CostSummary summarize(const TpuGraph& g, const synth::CostBreakdown& b);
 // minor (after the TpuGraphs paper, which found it correlates with runtime); 0 for tile files.
 double violationRatio(const TpuGraph& g, const synth::CostBreakdown& b);
 
+// The same ratio read straight from a layout configuration row (numConfigurable x 18 values):
+// each configurable node's output_layout, or its default layout where the row says -1. Cheap
+// enough for every row of a file (the configuration table's column).
+double violationRatio(const TpuGraph& g, const float* layoutRow);
+
 // Configuration B against A.
 struct NodeDelta {
     int32_t node = 0;

@@ -202,6 +202,13 @@ private slots:
         QVERIFY(p != nullptr);
         QCOMPARE(static_cast<int64_t>(p->predictedRank.size()), w.graph().numConfigs());
         QVERIFY(w.configPanel()->model()->isColumnShown(ConfigTableModel::PredictedRankColumn));
+        // The violation ratio: a share per configuration, with its definition in the tooltip.
+        ConfigTableModel* table = w.configPanel()->model();
+        QVERIFY(table->isColumnShown(ConfigTableModel::ViolationColumn));
+        const QModelIndex v = table->index(0, ConfigTableModel::ViolationColumn);
+        const double ratio = table->data(v).toString().toDouble();
+        QVERIFY(ratio >= 0 && ratio <= 1);
+        QVERIFY(table->data(v, Qt::ToolTipRole).toString().contains(QStringLiteral("largest output dimension")));
         QVERIFY2(w.configPanel()->agreementText().contains(QStringLiteral("Kendall")),
                  qPrintable(w.configPanel()->agreementText()));
         QVERIFY(w.modelLabelText().contains(QStringLiteral("built-in layout model")));

@@ -73,6 +73,13 @@ private slots:
         const double vb = violationRatio(m_layout, tpu.explain(best)), vw = violationRatio(m_layout, tpu.explain(worst));
         QVERIFY(vb >= 0 && vb <= 1 && vw >= 0 && vw <= 1);
         QVERIFY2(vw > vb, qPrintable(QStringLiteral("%1 vs %2").arg(vw).arg(vb)));
+        // Read from the row (the table's column) it is the same figure as from the explanation.
+        const auto& table = *m_layout.layoutConfigs();
+        std::vector<float> row(static_cast<size_t>(table.rowSize()));
+        for (int64_t c = 0; c < m_layout.numConfigs(); ++c) {
+            table.read(c, 1, row.data());
+            QCOMPARE(violationRatio(m_layout, row.data()), violationRatio(m_layout, tpu.explain(c)));
+        }
     }
 };
 
