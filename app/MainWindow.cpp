@@ -22,6 +22,7 @@
 #include <QStatusBar>
 #include <QUrl>
 
+#include "ConfigLayouts.h"
 #include "ConfigPanel.h"
 #include "DatasetBrowser.h"
 #include "graph/GraphFile.h"
@@ -36,6 +37,7 @@
 #include "FilePredictions.h"
 
 Q_DECLARE_METATYPE(tpg::TpuGraph)
+Q_DECLARE_METATYPE(tpg::ConfigLayoutsByNode)
 
 namespace tpg {
 
@@ -125,6 +127,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (config >= 0)
             setStatus(
                 tr("Configuration %1 chosen: nodes it sets a layout for are marked").arg(config));
+        showConfigLayouts();
     });
     connect(m_configPanel, &ConfigPanel::nodeMarksChanged, this, [this](const QHash<int32_t, QString>& marks) {
         m_configMarks = marks;
@@ -318,6 +321,7 @@ void MainWindow::connectModelSession() {
                 if (p->file != m_currentFile) return;  // a file opened since
                 done();
                 m_configPanel->setPredictions(p);
+                showConfigLayouts();  // the synthetic TPU comes with the predictions
                 setStatus(tr("Predicted %1 configurations with %2").arg(grouped(m_graph.numConfigs()), p->modelName));
             });
     connect(m_models, &ModelSession::predictionFailed, this, [this, done](const QString& message) {
@@ -336,6 +340,11 @@ void MainWindow::connectModelSession() {
         showError(tr("Cannot use that model"), message + tr("\n\nThe previous model stays in use."));
     });
     m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(Collection::Layout)));
+    connect(m_models->runner(), &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
+        if (id != m_explainJob) return;
+        m_explainJob = 0;
+        if (m_explainFile == m_currentFile) m_graphPanel->setConfigLayouts(result.value<ConfigLayoutsByNode>());
+    });
 }
 
 QString MainWindow::modelLabelText() const { return m_modelLabel->text(); }
@@ -361,6 +370,22 @@ void MainWindow::connectTraining() {
             [this] { setStatus(tr("Training: %1").arg(m_training->statusText())); });
     connect(m_training, &TrainingPanel::runFailed, this,
             [this](const QString& message) { showError(tr("Training could not run"), message); });
+}
+
+void MainWindow::showConfigLayouts() {
+    const auto predictions = m_models->predictions();
+    const qint64 config = m_configPanel->chosenConfig();
+    if (!predictions || predictions->file != m_currentFile || config < 0 || !m_graph.isLayout()) {
+        m_graphPanel->setConfigLayouts({});
+        return;
+    }
+    // Explaining a 45k-node program takes tens of ms: on the model worker, newest request wins.
+    const TpuGraph graph = m_graph;
+    const QString file = m_currentFile;
+    m_explainJob = m_models->runner()->submit(QStringLiteral("explain"), [graph, predictions, config](JobControl&) {
+        return QVariant::fromValue(configLayouts(graph, predictions->predictor->synthTpu().explain(config)));
+    });
+    m_explainFile = file;
 }
 
 void MainWindow::updateMarks() {

@@ -102,6 +102,8 @@ private:
     void connectWhatIf();
     void connectTraining();
     void updateMarks();
+    // Labels show the chosen configuration's layouts (explained on the model worker).
+    void showConfigLayouts();
 
     JobRunner* m_ioRunner;      // file loading, dataset scanning
     JobRunner* m_layoutRunner;  // every Graphviz call
@@ -129,6 +131,8 @@ private:
     QString m_currentFile;
     QString m_loadingFile;
     quint64 m_loadJob = 0;
+    quint64 m_explainJob = 0;
+    QString m_explainFile;
     QString m_fileAfterScan;
     bool m_openFirstAfterScan = false;
     bool m_restoringSession = false;

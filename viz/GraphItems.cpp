@@ -18,6 +18,7 @@ const QColor kProducerColor(0x2e, 0x7d, 0x32);
 const QColor kConsumerColor(0xe6, 0x5c, 0x00);
 const QColor kMarkColor(0xff, 0xb3, 0x00);
 const QColor kSearchColor(0xad, 0x14, 0x57);
+const QColor kConfigLayoutColor(0x9a, 0x4d, 0x00);
 const QColor kEdgeColor(0x70, 0x70, 0x70);
 constexpr double kHalo = 6;  // room around a box for outlines, halos and the badge
 
@@ -110,6 +111,14 @@ void GraphNodeItem::setMark(const QString& description) {
     update();
 }
 
+void GraphNodeItem::setConfigLayout(const QString& subtitle, const QString& why) {
+    if (subtitle == m_configSubtitle && why == m_configWhy) return;
+    m_configSubtitle = subtitle;
+    m_configWhy = why;
+    updateToolTip();
+    update();
+}
+
 void GraphNodeItem::setSearchMatch(bool match) {
     if (match == m_searchMatch) return;
     m_searchMatch = match;
@@ -130,6 +139,9 @@ void GraphNodeItem::updateToolTip() {
     if (m_item.kind == ViewItem::Kind::MoreUsers || m_item.kind == ViewItem::Kind::MoreOperands)
         tip += QStringLiteral("\ndouble-click for the neighbourhood of node %1").arg(m_item.node);
     if (!m_mark.isEmpty()) tip += QStringLiteral("\nchosen configuration: ") + m_mark;
+    if (!m_configSubtitle.isEmpty())
+        tip += QStringLiteral("\nunder the configuration: %1 (%2; the file's default: %3)")
+                   .arg(m_configSubtitle, m_configWhy, m_item.subtitle);
     setToolTip(tip);
 }
 
@@ -221,10 +233,11 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     painter->drawText(top, Qt::AlignHCenter | Qt::AlignBottom,
                       QFontMetricsF(tf).elidedText(m_item.title, Qt::ElideRight, top.width()));
     painter->setFont(sf);
-    painter->setPen(QColor(0x33, 0x33, 0x33));
+    // A layout the configuration changed is drawn in the mark's colour, darker to stay legible.
+    painter->setPen(m_configSubtitle.isEmpty() ? QColor(0x33, 0x33, 0x33) : kConfigLayoutColor);
     painter->drawText(
         bottom, Qt::AlignHCenter | Qt::AlignTop,
-        QFontMetricsF(sf).elidedText(m_item.subtitle, Qt::ElideMiddle, bottom.width()));
+        QFontMetricsF(sf).elidedText(shownSubtitle(), Qt::ElideMiddle, bottom.width()));
 }
 
 GraphEdgeItem::GraphEdgeItem(const ViewEdge& edge, int index, const std::vector<QPointF>& pts,

@@ -35,6 +35,10 @@ public:
     void setRole(HighlightRole role);
     HighlightRole role() const { return m_role; }
     void setMark(const QString& description);  // "" clears: the node's layouts in the chosen config
+    // The tensor as laid out under the configuration in view ("bf16[16,256,7,7]{2,0,3,1}") and
+    // why ("set by the configuration", "propagated by the compiler"); "" shows the file's default.
+    void setConfigLayout(const QString& subtitle, const QString& why);
+    QString shownSubtitle() const { return m_configSubtitle.isEmpty() ? m_item.subtitle : m_configSubtitle; }
     bool isMarked() const { return !m_mark.isEmpty(); }
     void setSearchMatch(bool match);
     bool isSearchMatch() const { return m_searchMatch; }
@@ -49,6 +53,7 @@ private:
     bool m_configurable;
     HighlightRole m_role = HighlightRole::None;
     QString m_mark;
+    QString m_configSubtitle, m_configWhy;
     bool m_searchMatch = false;
 };
 

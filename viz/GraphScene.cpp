@@ -66,6 +66,8 @@ void GraphScene::showLayout(const TpuGraph& graph, std::shared_ptr<const LayoutR
     setSceneRect(r.bounds);
     for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
         if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(it.value());
+    for (auto it = m_configLayouts.cbegin(); it != m_configLayouts.cend(); ++it)
+        if (GraphNodeItem* item = itemForNode(it.key())) item->setConfigLayout(it->subtitle, it->why);
     if (previous >= 0 && !selectNode(previous)) emit nodeSelected(-1);
 }
 
@@ -148,6 +150,14 @@ void GraphScene::setMarkedNodes(const QHash<int32_t, QString>& marks) {
     m_marks = marks;
     for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
         if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(it.value());
+}
+
+void GraphScene::setConfigLayouts(const QHash<int32_t, ConfigLayout>& layouts) {
+    for (auto it = m_configLayouts.cbegin(); it != m_configLayouts.cend(); ++it)
+        if (GraphNodeItem* item = itemForNode(it.key())) item->setConfigLayout(QString(), QString());
+    m_configLayouts = layouts;
+    for (auto it = m_configLayouts.cbegin(); it != m_configLayouts.cend(); ++it)
+        if (GraphNodeItem* item = itemForNode(it.key())) item->setConfigLayout(it->subtitle, it->why);
 }
 
 QVector<int32_t> GraphScene::findNodes(const QString& query) const {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "ConfigLayouts.h"
 #include "GraphItems.h"
 #include "GraphvizLayout.h"
 #include "graph/TpuGraph.h"
@@ -37,6 +38,10 @@ public:
 
     // node -> its layouts in the chosen configuration; the nodes are marked in the drawing.
     void setMarkedNodes(const QHash<int32_t, QString>& marks);
+    // Nodes whose layout under the configuration in view differs from the file's default: the
+    // label shows it (kept across re-layouts, like marks); empty restores the defaults.
+    void setConfigLayouts(const QHash<int32_t, ConfigLayout>& layouts);
+    const QHash<int32_t, ConfigLayout>& configLayouts() const { return m_configLayouts; }
     // Drawn nodes matching `query`: "12" / "#12" is a node id, anything else an opcode substring.
     QVector<int32_t> findNodes(const QString& query) const;
     void setSearchMatches(const QVector<int32_t>& nodes);
@@ -60,6 +65,7 @@ private:
     std::vector<GraphEdgeItem*> m_edges;  // by view edge index
     int32_t m_selected = -1;
     QHash<int32_t, QString> m_marks;
+    QHash<int32_t, ConfigLayout> m_configLayouts;
     bool m_selecting = false;
 };
 

@@ -198,6 +198,7 @@ void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
     m_marks.clear();
     m_selectAfterLayout = -1;
     m_scene->setMarkedNodes({});
+    m_scene->setConfigLayouts({});
     m_scene->clearView();
     m_note->hide();
     const auto comps = computations(graph);
@@ -356,6 +357,10 @@ void GraphPanel::showNeighbourhood(int32_t node) {
     spec.hops = m_hops->value();
     m_selectAfterLayout = node;
     requestView(spec);
+}
+
+void GraphPanel::setConfigLayouts(const QHash<int32_t, ConfigLayout>& layouts) {
+    m_scene->setConfigLayouts(layouts);
 }
 
 void GraphPanel::setMarkedNodes(const QHash<int32_t, QString>& marks) {

@@ -60,6 +60,8 @@ public:
     // True when the file's runtimes are the synthetic TPU's own (a synthetic file); else its
     // runtime is an analytic estimate.
     bool synthIsGroundTruth() const { return m_synthIsGroundTruth; }
+    // The synthetic TPU of the file (thread-safe: explanations may run on any worker).
+    const synth::TpuCostModel& synthTpu() const { return *m_synth; }
     double bestMeasuredNs() const { return m_bestMeasuredNs; }  // -1 when runtimes are unknown
     int64_t bestMeasuredRow() const { return m_bestMeasuredRow; }
     int64_t bestPredictedRow() const { return m_bestPredictedRow; }

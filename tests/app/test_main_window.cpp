@@ -33,6 +33,7 @@
 #include "StallWatch.h"
 #include "TrainingPanel.h"
 #include "synth/SyntheticDataset.h"
+#include "synth/TpuCostModel.h"
 #include <QApplication>
 #include <QPushButton>
 #include "SyntheticHloGraph.h"
@@ -157,6 +158,38 @@ private slots:
         QVERIFY(marked > 0);
         QVERIFY(
             w.inspector()->plainText().contains(QStringLiteral("configuration 1 / output layout")));
+    }
+
+    // Labels show each node's layout under the chosen configuration (set or propagated), as the
+    // synthetic TPU lays it out, not the file's default.
+    void chosenConfigurationsLayoutsShowOnTheLabels() {
+        MainWindow w;
+        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
+        const QString file = synthLayoutFile();
+        w.openFile(file);
+        QVERIFY(waitLoaded(w, file));
+        QVERIFY(ready.count() > 0 || ready.wait(60000));
+        GraphScene* scene = w.graphPanel()->scene();
+        QVERIFY(scene->configLayouts().isEmpty());
+        w.configPanel()->chooseConfig(3);
+        QTRY_VERIFY_WITH_TIMEOUT(!scene->configLayouts().isEmpty(), 30000);
+        const synth::CostBreakdown b = synth::TpuCostModel(w.graph()).explain(3);
+        int checked = 0;
+        for (GraphNodeItem* item : scene->nodeItems()) {
+            const int32_t n = item->node();
+            if (n < 0 || !scene->configLayouts().contains(n)) continue;
+            QString expected = QStringLiteral("{");
+            for (size_t i = 0; i < b.nodes[static_cast<size_t>(n)].outputLayout.size(); ++i)
+                expected += (i ? QStringLiteral(",") : QString()) + QString::number(b.nodes[static_cast<size_t>(n)].outputLayout[i]);
+            expected += QLatin1Char('}');
+            QVERIFY2(item->shownSubtitle().endsWith(expected), qPrintable(item->shownSubtitle() + " vs " + expected));
+            QVERIFY(item->toolTip().contains(QStringLiteral("under the configuration")));
+            ++checked;
+        }
+        QVERIFY(checked > 0);
+        w.openFile(m_layoutFile);  // another file: its own defaults until a configuration is chosen
+        QVERIFY(waitLoaded(w, m_layoutFile));
+        QVERIFY(scene->configLayouts().isEmpty());
     }
 
     void tileFileShowsTileConfigFeatures() {
