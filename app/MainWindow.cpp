@@ -37,7 +37,7 @@
 #include "FilePredictions.h"
 
 Q_DECLARE_METATYPE(tpg::TpuGraph)
-Q_DECLARE_METATYPE(tpg::ConfigLayoutsByNode)
+Q_DECLARE_METATYPE(tpg::ConfigOverlay)
 
 namespace tpg {
 
@@ -343,7 +343,7 @@ void MainWindow::connectModelSession() {
     connect(m_models->runner(), &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id != m_explainJob) return;
         m_explainJob = 0;
-        if (m_explainFile == m_currentFile) m_graphPanel->setConfigLayouts(result.value<ConfigLayoutsByNode>());
+        if (m_explainFile == m_currentFile) m_graphPanel->setConfigOverlay(result.value<ConfigOverlay>());
     });
 }
 
@@ -376,14 +376,14 @@ void MainWindow::showConfigLayouts() {
     const auto predictions = m_models->predictions();
     const qint64 config = m_configPanel->chosenConfig();
     if (!predictions || predictions->file != m_currentFile || config < 0 || !m_graph.isLayout()) {
-        m_graphPanel->setConfigLayouts({});
+        m_graphPanel->setConfigOverlay({});
         return;
     }
     // Explaining a 45k-node program takes tens of ms: on the model worker, newest request wins.
     const TpuGraph graph = m_graph;
     const QString file = m_currentFile;
     m_explainJob = m_models->runner()->submit(QStringLiteral("explain"), [graph, predictions, config](JobControl&) {
-        return QVariant::fromValue(configLayouts(graph, predictions->predictor->synthTpu().explain(config)));
+        return QVariant::fromValue(configOverlay(graph, predictions->predictor->synthTpu().explain(config)));
     });
     m_explainFile = file;
 }

@@ -102,7 +102,7 @@ private:
     void connectWhatIf();
     void connectTraining();
     void updateMarks();
-    // Labels show the chosen configuration's layouts (explained on the model worker).
+    // Labels show the chosen configuration's layouts, edges its copies (explained on the model worker).
     void showConfigLayouts();
 
     JobRunner* m_ioRunner;      // file loading, dataset scanning

@@ -17,6 +17,26 @@ struct ConfigLayout {
 
 using ConfigLayoutsByNode = QHash<int32_t, ConfigLayout>;
 
+// A copy the compiler inserts on an edge under the configuration: what it costs and why.
+struct CopyNote {
+    double ns = 0;
+    double share = 0;        // of the configuration's most expensive copy, for its colour
+    bool transposing = false;  // changes the most-minor dimension: runs through the transpose unit
+    QString label;           // "copy 35.1 us {1,3,2,0}→{2,3,0,1}"
+    QString reason;          // the synthetic TPU's words
+};
+
+// Copies by (producer node, consumer node).
+using CopyNotesByEdge = QHash<QPair<int32_t, int32_t>, CopyNote>;
+
+// What a configuration looks like on the graph: its layouts and its copies.
+struct ConfigOverlay {
+    ConfigLayoutsByNode layouts;
+    CopyNotesByEdge copies;
+    bool isEmpty() const { return layouts.isEmpty() && copies.isEmpty(); }
+};
+ConfigOverlay configOverlay(const TpuGraph& g, const synth::CostBreakdown& b);
+
 // Every node whose output layout under the explained configuration (the synthetic TPU's view:
 // set by the configuration, or propagated) differs from the file's default layout.
 ConfigLayoutsByNode configLayouts(const TpuGraph& g, const synth::CostBreakdown& b);

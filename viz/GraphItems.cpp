@@ -266,13 +266,25 @@ GraphEdgeItem::GraphEdgeItem(const ViewEdge& edge, int index, const std::vector<
     m_labelPos = m_path.pointAtPercent(0.5);
     m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 4, 4);
     if (!m_label.isEmpty()) m_bounds = m_bounds.united(QRectF(m_labelPos, QSizeF(60, 14)));
-    QString tip2 =
-        m_routedByDot ? QString() : QStringLiteral("long edge (drawn directly, not routed by dot)");
+    updateToolTip();
+}
+
+void GraphEdgeItem::updateToolTip() {
+    QString tip = m_routedByDot ? QString() : QStringLiteral("long edge (drawn directly, not routed by dot)");
     if (!m_label.isEmpty())
-        tip2 = (m_edge.collapsedNodes > 0 ? QStringLiteral("path through ")
-                                          : QStringLiteral("edges: ")) +
-               m_label;
-    if (!tip2.isEmpty()) setToolTip(tip2);
+        tip = (m_edge.collapsedNodes > 0 ? QStringLiteral("path through ") : QStringLiteral("edges: ")) + m_label;
+    if (m_copy) tip = m_copy->label + QLatin1Char('\n') + m_copy->reason + (tip.isEmpty() ? QString() : QLatin1Char('\n') + tip);
+    setToolTip(tip);
+}
+
+void GraphEdgeItem::setCopy(const CopyNote* copy) {
+    if (!copy && !m_copy) return;
+    prepareGeometryChange();
+    m_copy = copy ? std::optional<CopyNote>(*copy) : std::nullopt;
+    // Room for the copy's label beside the edge's midpoint.
+    if (m_copy) m_bounds = m_bounds.united(QRectF(m_labelPos, QSizeF(7.0 * m_copy->label.size(), 14)));
+    updateToolTip();
+    update();
 }
 
 void GraphEdgeItem::setRole(HighlightRole role) {
@@ -291,8 +303,14 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     // Long edges we route ourselves run straight across the drawing: lighter, so they do not
     // hide the nodes they cross, until the selection makes them matter.
     if (!m_routedByDot && m_role == HighlightRole::None) c.setAlpha(90);
+    if (m_copy && m_role == HighlightRole::None) {
+        // Copies from amber (cheap) to red (the configuration's costliest), thicker with cost.
+        const double s = std::clamp(m_copy->share, 0.0, 1.0);
+        c = QColor::fromRgbF(0.88 - 0.13 * s, 0.63 - 0.56 * s, 0.0 + 0.06 * s);
+        width = 1.6 + 2.4 * s;
+    }
     QPen pen(c, width);
-    if (m_edge.collapsedNodes > 0) pen.setStyle(Qt::DashLine);
+    if (m_edge.collapsedNodes > 0 || m_copy) pen.setStyle(Qt::DashLine);
     if (lod < vizlimits::kDetailMinScale) {
         pen.setCosmetic(true);
         pen.setWidthF(m_role == HighlightRole::None ? 0 : 2);
@@ -305,12 +323,13 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     painter->setPen(Qt::NoPen);
     painter->setBrush(c);
     painter->drawPolygon(m_arrow);
-    if (!m_label.isEmpty() && lod >= vizlimits::kLabelMinScale) {
+    const QString label = m_copy ? m_copy->label : m_label;
+    if (!label.isEmpty() && lod >= vizlimits::kLabelMinScale) {
         QFont f;
         f.setPointSizeF(7);
         painter->setFont(f);
-        painter->setPen(QColor(0x44, 0x44, 0x44));
-        painter->drawText(m_labelPos + QPointF(4, 4), m_label);
+        painter->setPen(m_copy ? c.darker(130) : QColor(0x44, 0x44, 0x44));
+        painter->drawText(m_labelPos + QPointF(4, 4), label);
     }
 }
 

@@ -3,7 +3,9 @@
 #include <QGraphicsItem>
 #include <QPainterPath>
 #include <QString>
+#include <optional>
 
+#include "ConfigLayouts.h"
 #include "OpCategory.h"
 #include "ViewGraph.h"
 
@@ -73,8 +75,13 @@ public:
     int index() const { return m_index; }
     void setRole(HighlightRole role);  // Producer: feeds the selection; Consumer: reads it
     HighlightRole role() const { return m_role; }
+    // A copy the configuration in view inserts on this edge (null clears): drawn dashed, coloured
+    // by its cost (`share` of the costliest copy), labelled with its cost and layouts.
+    void setCopy(const CopyNote* copy);
+    bool isCopy() const { return m_copy.has_value(); }
 
 private:
+    void updateToolTip();
     ViewEdge m_edge;
     int m_index;
     QPainterPath m_path;
@@ -84,6 +91,7 @@ private:
     QRectF m_bounds;
     bool m_routedByDot;
     HighlightRole m_role = HighlightRole::None;
+    std::optional<CopyNote> m_copy;
 };
 
 }  // namespace tpg

@@ -66,8 +66,7 @@ void GraphScene::showLayout(const TpuGraph& graph, std::shared_ptr<const LayoutR
     setSceneRect(r.bounds);
     for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
         if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(it.value());
-    for (auto it = m_configLayouts.cbegin(); it != m_configLayouts.cend(); ++it)
-        if (GraphNodeItem* item = itemForNode(it.key())) item->setConfigLayout(it->subtitle, it->why);
+    applyOverlay(true);
     if (previous >= 0 && !selectNode(previous)) emit nodeSelected(-1);
 }
 
@@ -152,12 +151,25 @@ void GraphScene::setMarkedNodes(const QHash<int32_t, QString>& marks) {
         if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(it.value());
 }
 
-void GraphScene::setConfigLayouts(const QHash<int32_t, ConfigLayout>& layouts) {
-    for (auto it = m_configLayouts.cbegin(); it != m_configLayouts.cend(); ++it)
-        if (GraphNodeItem* item = itemForNode(it.key())) item->setConfigLayout(QString(), QString());
-    m_configLayouts = layouts;
-    for (auto it = m_configLayouts.cbegin(); it != m_configLayouts.cend(); ++it)
-        if (GraphNodeItem* item = itemForNode(it.key())) item->setConfigLayout(it->subtitle, it->why);
+void GraphScene::setConfigOverlay(const ConfigOverlay& overlay) {
+    applyOverlay(false);
+    m_overlay = overlay;
+    applyOverlay(true);
+}
+
+// Puts the overlay on the drawn items (or takes it off): labels of nodes, copies on node-to-node
+// edges (edges of collapsed views join groups, not nodes, and keep their own look).
+void GraphScene::applyOverlay(bool on) {
+    for (auto it = m_overlay.layouts.cbegin(); it != m_overlay.layouts.cend(); ++it)
+        if (GraphNodeItem* item = itemForNode(it.key()))
+            item->setConfigLayout(on ? it->subtitle : QString(), on ? it->why : QString());
+    if (m_overlay.copies.isEmpty()) return;
+    for (GraphEdgeItem* edge : m_edges) {
+        const int32_t producer = m_items[static_cast<size_t>(edge->viewEdge().producer)]->node();
+        const int32_t consumer = m_items[static_cast<size_t>(edge->viewEdge().consumer)]->node();
+        const auto it = m_overlay.copies.constFind({producer, consumer});
+        edge->setCopy(on && producer >= 0 && consumer >= 0 && it != m_overlay.copies.cend() ? &*it : nullptr);
+    }
 }
 
 QVector<int32_t> GraphScene::findNodes(const QString& query) const {

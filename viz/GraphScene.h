@@ -40,8 +40,10 @@ public:
     void setMarkedNodes(const QHash<int32_t, QString>& marks);
     // Nodes whose layout under the configuration in view differs from the file's default: the
     // label shows it (kept across re-layouts, like marks); empty restores the defaults.
-    void setConfigLayouts(const QHash<int32_t, ConfigLayout>& layouts);
-    const QHash<int32_t, ConfigLayout>& configLayouts() const { return m_configLayouts; }
+    // ... and edges where the compiler inserts a copy under it are drawn as copies.
+    void setConfigOverlay(const ConfigOverlay& overlay);
+    const ConfigLayoutsByNode& configLayouts() const { return m_overlay.layouts; }
+    const CopyNotesByEdge& configCopies() const { return m_overlay.copies; }
     // Drawn nodes matching `query`: "12" / "#12" is a node id, anything else an opcode substring.
     QVector<int32_t> findNodes(const QString& query) const;
     void setSearchMatches(const QVector<int32_t>& nodes);
@@ -65,7 +67,8 @@ private:
     std::vector<GraphEdgeItem*> m_edges;  // by view edge index
     int32_t m_selected = -1;
     QHash<int32_t, QString> m_marks;
-    QHash<int32_t, ConfigLayout> m_configLayouts;
+    ConfigOverlay m_overlay;
+    void applyOverlay(bool on);
     bool m_selecting = false;
 };
 

@@ -198,7 +198,7 @@ void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
     m_marks.clear();
     m_selectAfterLayout = -1;
     m_scene->setMarkedNodes({});
-    m_scene->setConfigLayouts({});
+    m_scene->setConfigOverlay({});
     m_scene->clearView();
     m_note->hide();
     const auto comps = computations(graph);
@@ -359,8 +359,8 @@ void GraphPanel::showNeighbourhood(int32_t node) {
     requestView(spec);
 }
 
-void GraphPanel::setConfigLayouts(const QHash<int32_t, ConfigLayout>& layouts) {
-    m_scene->setConfigLayouts(layouts);
+void GraphPanel::setConfigOverlay(const ConfigOverlay& overlay) {
+    m_scene->setConfigOverlay(overlay);
 }
 
 void GraphPanel::setMarkedNodes(const QHash<int32_t, QString>& marks) {

@@ -42,8 +42,8 @@ public:
     // Selects `node`: in the current drawing when it is there, else in its neighbourhood view.
     void showNode(int32_t node);
     void setMarkedNodes(const QHash<int32_t, QString>& marks);
-    // Labels show each node's layout under the configuration in view (see ConfigLayouts.h).
-    void setConfigLayouts(const QHash<int32_t, ConfigLayout>& layouts);
+    // Labels show each node's layout under the configuration in view, copy edges its copies.
+    void setConfigOverlay(const ConfigOverlay& overlay);
     // Searches the drawing; a node id not drawn opens its neighbourhood. Returns matches drawn.
     int search(const QString& text);
 

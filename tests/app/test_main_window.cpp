@@ -187,6 +187,16 @@ private slots:
             ++checked;
         }
         QVERIFY(checked > 0);
+        // The copies it needs are drawn on their edges, with cost, layouts and reason.
+        QCOMPARE(scene->configCopies().size(), static_cast<qsizetype>(b.copies.size()));
+        int copies = 0;
+        for (GraphEdgeItem* edge : scene->edgeItems())
+            if (edge->isCopy()) {
+                ++copies;
+                QVERIFY2(edge->toolTip().startsWith(QStringLiteral("copy ")) && edge->toolTip().contains(QStringLiteral("wants")),
+                         qPrintable(edge->toolTip()));
+            }
+        QVERIFY(copies > 0);
         w.openFile(m_layoutFile);  // another file: its own defaults until a configuration is chosen
         QVERIFY(waitLoaded(w, m_layoutFile));
         QVERIFY(scene->configLayouts().isEmpty());
