@@ -22,9 +22,9 @@
 #include <QStatusBar>
 #include <QUrl>
 
-#include "ConfigLayouts.h"
 #include "ConfigPanel.h"
 #include "DatasetBrowser.h"
+#include "ExplainPanel.h"
 #include "graph/GraphFile.h"
 #include "GraphPanel.h"
 #include "GraphView.h"
@@ -37,7 +37,6 @@
 #include "FilePredictions.h"
 
 Q_DECLARE_METATYPE(tpg::TpuGraph)
-Q_DECLARE_METATYPE(tpg::ConfigOverlay)
 
 namespace tpg {
 
@@ -52,7 +51,7 @@ const QString kSessionConfigKey = QStringLiteral("session/config");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 // Bumped when the docks change, so an old saved state is not applied to a new arrangement.
-constexpr int kWindowStateVersion = 2;
+constexpr int kWindowStateVersion = 3;
 
 QString grouped(int64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
@@ -86,6 +85,9 @@ MainWindow::MainWindow(QWidget* parent)
         resizeDocks({whatIfDock}, {height() * 45 / 100}, Qt::Vertical);
     });
     connectWhatIf();
+    m_explain = new ExplainPanel(m_models->runner(), this);
+    addToolDock(tr("Explain"), m_explain);
+    connectExplain();
     m_training = new TrainingPanel(this);
     m_trainingDock = addToolDock(tr("Training"), m_training);
     m_configDock->raise();
@@ -127,7 +129,6 @@ MainWindow::MainWindow(QWidget* parent)
         if (config >= 0)
             setStatus(
                 tr("Configuration %1 chosen: nodes it sets a layout for are marked").arg(config));
-        showConfigLayouts();
     });
     connect(m_configPanel, &ConfigPanel::nodeMarksChanged, this, [this](const QHash<int32_t, QString>& marks) {
         m_configMarks = marks;
@@ -321,7 +322,6 @@ void MainWindow::connectModelSession() {
                 if (p->file != m_currentFile) return;  // a file opened since
                 done();
                 m_configPanel->setPredictions(p);
-                showConfigLayouts();  // the synthetic TPU comes with the predictions
                 setStatus(tr("Predicted %1 configurations with %2").arg(grouped(m_graph.numConfigs()), p->modelName));
             });
     connect(m_models, &ModelSession::predictionFailed, this, [this, done](const QString& message) {
@@ -340,11 +340,6 @@ void MainWindow::connectModelSession() {
         showError(tr("Cannot use that model"), message + tr("\n\nThe previous model stays in use."));
     });
     m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(Collection::Layout)));
-    connect(m_models->runner(), &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
-        if (id != m_explainJob) return;
-        m_explainJob = 0;
-        if (m_explainFile == m_currentFile) m_graphPanel->setConfigOverlay(result.value<ConfigOverlay>());
-    });
 }
 
 QString MainWindow::modelLabelText() const { return m_modelLabel->text(); }
@@ -360,6 +355,17 @@ void MainWindow::connectWhatIf() {
     connect(m_models, &ModelSession::predictionsReady, m_whatIf, &WhatIfPanel::setPredictions);
 }
 
+void MainWindow::connectExplain() {
+    connect(m_configPanel, &ConfigPanel::configChosen, m_explain, &ExplainPanel::setChosenConfig);
+    connect(m_models, &ModelSession::predictionsReady, m_explain, &ExplainPanel::setPredictions);
+    connect(m_explain, &ExplainPanel::overlayChanged, m_graphPanel, &GraphPanel::setConfigOverlay);
+    connect(m_explain, &ExplainPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_explain, &ExplainPanel::comparedNodesChanged, this, [this](const QHash<int32_t, QString>& marks) {
+        m_compareMarks = marks;
+        updateMarks();
+    });
+}
+
 void MainWindow::connectTraining() {
     m_training->setGeneralModelProvider([this](Collection kind) { return m_models->modelFor(kind); });
     m_training->setRunsFolder(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
@@ -372,25 +378,10 @@ void MainWindow::connectTraining() {
             [this](const QString& message) { showError(tr("Training could not run"), message); });
 }
 
-void MainWindow::showConfigLayouts() {
-    const auto predictions = m_models->predictions();
-    const qint64 config = m_configPanel->chosenConfig();
-    if (!predictions || predictions->file != m_currentFile || config < 0 || !m_graph.isLayout()) {
-        m_graphPanel->setConfigOverlay({});
-        return;
-    }
-    // Explaining a 45k-node program takes tens of ms: on the model worker, newest request wins.
-    const TpuGraph graph = m_graph;
-    const QString file = m_currentFile;
-    m_explainJob = m_models->runner()->submit(QStringLiteral("explain"), [graph, predictions, config](JobControl&) {
-        return QVariant::fromValue(configOverlay(graph, predictions->predictor->synthTpu().explain(config)));
-    });
-    m_explainFile = file;
-}
-
 void MainWindow::updateMarks() {
     QHash<int32_t, QString> marks = m_configMarks;
-    for (auto it = m_whatIfMarks.begin(); it != m_whatIfMarks.end(); ++it) marks.insert(it.key(), it.value());
+    for (const auto* more : {&m_compareMarks, &m_whatIfMarks})
+        for (auto it = more->begin(); it != more->end(); ++it) marks.insert(it.key(), it.value());
     m_graphPanel->setMarkedNodes(marks);
 }
 
@@ -477,6 +468,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_inspector->setGraph(graph);
     m_configPanel->setGraph(graph);
     m_whatIf->setGraph(graph, path);
+    m_explain->setGraph(graph, path);
     m_training->setCurrentFile(path, graph);
     m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(graph.collection())));
     m_models->predict(path, graph);

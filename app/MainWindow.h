@@ -20,6 +20,7 @@ namespace tpg {
 
 class ConfigPanel;
 class DatasetBrowser;
+class ExplainPanel;
 class GraphPanel;
 class JobRunner;
 class ModelSession;
@@ -75,6 +76,7 @@ public:
     ModelSession* modelSession() const { return m_models; }
     WhatIfPanel* whatIfPanel() const { return m_whatIf; }
     TrainingPanel* trainingPanel() const { return m_training; }
+    ExplainPanel* explainPanel() const { return m_explain; }
     QDockWidget* trainingDock() const { return m_trainingDock; }
     QString modelLabelText() const;
 
@@ -102,8 +104,7 @@ private:
     void connectWhatIf();
     void connectTraining();
     void updateMarks();
-    // Labels show the chosen configuration's layouts, edges its copies (explained on the model worker).
-    void showConfigLayouts();
+    void connectExplain();
 
     JobRunner* m_ioRunner;      // file loading, dataset scanning
     JobRunner* m_layoutRunner;  // every Graphviz call
@@ -114,8 +115,9 @@ private:
     ModelSession* m_models;
     WhatIfPanel* m_whatIf = nullptr;
     TrainingPanel* m_training = nullptr;
+    ExplainPanel* m_explain = nullptr;
     QDockWidget* m_trainingDock = nullptr;
-    QHash<int32_t, QString> m_configMarks, m_whatIfMarks;  // both drawn on the graph
+    QHash<int32_t, QString> m_configMarks, m_compareMarks, m_whatIfMarks;  // all drawn on the graph
     QLabel* m_modelLabel = nullptr;
     QDockWidget* m_browserDock = nullptr;
     QDockWidget* m_inspectorDock = nullptr;
@@ -131,8 +133,6 @@ private:
     QString m_currentFile;
     QString m_loadingFile;
     quint64 m_loadJob = 0;
-    quint64 m_explainJob = 0;
-    QString m_explainFile;
     QString m_fileAfterScan;
     bool m_openFirstAfterScan = false;
     bool m_restoringSession = false;

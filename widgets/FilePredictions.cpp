@@ -72,6 +72,7 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::sha
         if (g.isLayout()) out->violationRatio[static_cast<size_t>(c)] = explain::violationRatio(g, row.data());
         control.setProgress(0.8 + 0.2 * static_cast<double>(c + 1) / static_cast<double>(n), timing);
     }
+    if (g.runtimesKnown()) out->synthKendall = metrics::kendallTau(out->synthNs, g.runtimes());
     return out;
 }
 

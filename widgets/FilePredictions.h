@@ -25,6 +25,7 @@ struct FilePredictions {
     std::vector<int64_t> predictedRank;    // 1 = predicted fastest; equal scores share a rank
     std::vector<double> synthNs;           // the synthetic TPU, per config
     std::vector<double> violationRatio;    // layout: per config (explain::violationRatio); else empty
+    double synthKendall = std::nan("");    // synthetic TPU vs the measured runtimes, all configs
     // Model vs measured on this file (NaN when runtimes are unknown).
     double kendall = std::nan(""), opa = std::nan(""), top1 = std::nan(""), top5 = std::nan("");
 

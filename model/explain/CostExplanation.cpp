@@ -190,7 +190,7 @@ Agreement synthAgreement(const TpuGraph& g, const synth::TpuCostModel& tpu, int6
     for (int64_t i = 0; i < n; ++i) {
         const int64_t c = i * g.numConfigs() / n;  // evenly spread
         synthNs.push_back(tpu.runtime(c));
-        measured.push_back(g.normalizedRuntime(c));
+        measured.push_back(g.runtimes()[static_cast<size_t>(c)]);  // both in ns, tile files too
     }
     out.kendall = metrics::kendallTau(synthNs, measured);
     out.configs = n;

@@ -1,0 +1,113 @@
+// The Explain dock as a user drives it (offscreen): a chosen configuration's breakdown, its top
+// nodes and copies, the overlay handed to the graph, A/B comparison, a tile file.
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalStackedBarSeries>
+#include <QSignalSpy>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include "DefaultModels.h"
+#include "ExplainPanel.h"
+#include "FilePredictions.h"
+#include "JobRunner.h"
+#include "synth/SyntheticDataset.h"
+
+using namespace tpg;
+
+namespace {
+
+std::shared_ptr<const FilePredictions> predict(JobRunner& runner, const QString& file, const TpuGraph& g) {
+    QSignalSpy done(&runner, &JobRunner::finished);
+    auto shared = std::make_shared<const TpuGraph>(g);
+    runner.submit(QStringLiteral("predict"), [file, shared](JobControl& control) {
+        return QVariant::fromValue(std::shared_ptr<const FilePredictions>(
+            predictFile(file, shared, nn::defaultModel(shared->collection()), control)));
+    });
+    if (!done.wait(120000)) return nullptr;
+    return done.takeFirst().at(1).value<std::shared_ptr<const FilePredictions>>();
+}
+
+int64_t extreme(const TpuGraph& g, bool best) {
+    const auto& r = g.runtimes();
+    return (best ? std::min_element(r.begin(), r.end()) : std::max_element(r.begin(), r.end())) - r.begin();
+}
+
+}  // namespace
+
+class TestExplainPanel : public QObject {
+    Q_OBJECT
+    TpuGraph m_layout, m_tile;
+
+private slots:
+    void initTestCase() {
+        m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 5, 400, 60, synth::LayoutSearch::Random, "r");
+        m_tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 40, "k");
+    }
+
+    void chosenConfigurationIsExplainedAndComparedWithTheWorst() {
+        JobRunner runner(QStringLiteral("model"));
+        ExplainPanel panel(&runner);
+        QSignalSpy overlay(&panel, &ExplainPanel::overlayChanged);
+        QSignalSpy compared(&panel, &ExplainPanel::comparedNodesChanged);
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        const int64_t best = extreme(m_layout, true), worst = extreme(m_layout, false);
+        panel.setChosenConfig(best);  // before the predictions: explained once they arrive
+        QVERIFY(!panel.busy());
+        panel.setPredictions(predict(runner, QStringLiteral("r.npz"), m_layout));
+        QVERIFY(explained.wait(30000));
+        const QString header = panel.headerText();
+        QVERIFY2(header.contains(QStringLiteral("configuration %1").arg(best)) && header.contains(QStringLiteral("ground truth")),
+                 qPrintable(header));
+        QVERIFY(panel.nodeList()->topLevelItemCount() > 0);
+        QVERIFY(!panel.nodeList()->topLevelItem(0)->text(4).isEmpty());  // a reason
+        auto* series = qobject_cast<QHorizontalStackedBarSeries*>(panel.chart()->chart()->series().value(0));
+        QVERIFY(series && series->count() >= 4);  // compute, padding, layout preference, copies, ...
+        double sum = 0;
+        for (QBarSet* set : series->barSets()) sum += set->at(0);
+        const auto& e = *panel.explanation();
+        QVERIFY(std::abs(sum * 1e6 - e.summaryA.totalNs) <= 1e-3 * e.summaryA.totalNs);  // the bar is the total
+        const auto lastOverlay = overlay.last().at(0).value<ConfigOverlay>();
+        QCOMPARE(lastOverlay.copies.size(), static_cast<qsizetype>(e.breakdownA.copies.size()));
+
+        explained.clear();
+        panel.compareWith(worst);
+        QVERIFY(explained.wait(30000));
+        const QString text = panel.comparisonText();
+        QVERIFY2(text.contains(QStringLiteral("B is")) && text.contains(QStringLiteral("slower")), qPrintable(text));
+        auto* both = qobject_cast<QHorizontalStackedBarSeries*>(panel.chart()->chart()->series().value(0));
+        QCOMPARE(both->barSets().first()->count(), 2);  // A and B
+        const auto marks = compared.last().at(0).value<QHash<int32_t, QString> >();
+        QCOMPARE(static_cast<size_t>(marks.size()), panel.explanation()->comparison->differingNodes.size());
+        QVERIFY(!marks.isEmpty());
+
+        QSignalSpy activated(&panel, &ExplainPanel::nodeActivated);
+        QTreeWidgetItem* first = panel.nodeList()->topLevelItem(0);
+        emit panel.nodeList()->itemDoubleClicked(first, 0);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.first().at(0).toInt(), first->data(0, Qt::UserRole).toInt());
+
+        panel.compareWith(-1);
+        QVERIFY(explained.wait(30000));
+        QVERIFY(panel.comparisonText().isEmpty());
+        using Marks = QHash<int32_t, QString>;
+        QVERIFY(compared.last().at(0).value<Marks>().isEmpty());
+    }
+
+    void tileFileShowsItsTileTerms() {
+        JobRunner runner(QStringLiteral("model"));
+        ExplainPanel panel(&runner);
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.setGraph(m_tile, QStringLiteral("k.npz"));
+        panel.setPredictions(predict(runner, QStringLiteral("k.npz"), m_tile));
+        panel.setChosenConfig(2);
+        QVERIFY(explained.wait(30000));
+        QVERIFY(panel.explanation()->summaryA.categoryNs("tile launch") > 0);
+        QVERIFY(panel.explanation()->overlay.isEmpty());  // no layouts or copies on a tile graph
+    }
+};
+
+QTEST_MAIN(TestExplainPanel)
+#include "test_explain_panel.moc"

@@ -1,0 +1,281 @@
+#include "ExplainPanel.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "FilePredictions.h"
+#include "JobRunner.h"
+
+Q_DECLARE_METATYPE(tpg::ExplainPanel::Explanation)
+
+namespace tpg {
+
+namespace {
+
+// Nodes and copies listed: the ones that explain most of a runtime.
+constexpr size_t kListed = 25;
+
+QString ms(double ns) { return QString::fromStdString(explain::nsText(ns)); }
+
+QString layoutText(const std::vector<int>& l) {
+    QStringList parts;
+    for (int d : l) parts << QString::number(d);
+    return QLatin1Char('{') + parts.join(QLatin1Char(',')) + QLatin1Char('}');
+}
+
+ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t a, int64_t b) {
+    ExplainPanel::Explanation e;
+    e.a = a;
+    e.b = b;
+    e.breakdownA = tpu.explain(a);
+    e.summaryA = explain::summarize(g, e.breakdownA);
+    e.overlay = configOverlay(g, e.breakdownA);
+    if (b >= 0) {
+        e.breakdownB = tpu.explain(b);
+        e.summaryB = explain::summarize(g, e.breakdownB);
+        e.comparison = explain::compare(g, e.breakdownA, e.breakdownB);
+    }
+    return e;
+}
+
+}  // namespace
+
+ExplainPanel::ExplainPanel(JobRunner* modelRunner, QWidget* parent) : QWidget(parent), m_runner(modelRunner) {
+    qRegisterMetaType<Explanation>();
+    buildUi();
+    connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& v) {
+        if (id != m_job) return;
+        m_job = 0;
+        show(v.value<Explanation>());
+    });
+    connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id != m_job) return;
+        m_job = 0;
+        m_header->setText(tr("Cannot explain: %1").arg(message));
+    });
+}
+
+void ExplainPanel::buildUi() {
+    m_header = new QLabel(tr("Choose a configuration to see why it is fast or slow."));
+    m_header->setWordWrap(true);
+    m_details = new QLabel;
+    m_details->setWordWrap(true);
+    m_comparison = new QLabel;
+    m_comparison->setWordWrap(true);
+    m_compareBox = new QSpinBox;
+    m_compareBox->setToolTip(tr("Configuration B, compared with the chosen one (A)"));
+    m_compareButton = new QPushButton(tr("Compare"));
+    m_bestButton = new QPushButton(tr("Best"));
+    m_bestButton->setToolTip(tr("Compare with the best measured configuration"));
+    m_worstButton = new QPushButton(tr("Worst"));
+    m_worstButton->setToolTip(tr("Compare with the worst measured configuration"));
+    m_clearButton = new QPushButton(tr("Clear"));
+    auto* compareRow = new QHBoxLayout;
+    compareRow->addWidget(new QLabel(tr("Compare A with B =")));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_compareBox, m_compareButton, m_bestButton, m_worstButton, m_clearButton})
+        compareRow->addWidget(w);
+    compareRow->addStretch(1);
+    connect(m_compareButton, &QPushButton::clicked, this, [this] { compareWith(m_compareBox->value()); });
+    connect(m_clearButton, &QPushButton::clicked, this, [this] { compareWith(-1); });
+    auto extreme = [this](bool best) {
+        const auto& r = m_graph.runtimes();
+        if (!m_graph.runtimesKnown() || r.empty()) return;
+        const auto it = best ? std::min_element(r.begin(), r.end()) : std::max_element(r.begin(), r.end());
+        compareWith(it - r.begin());
+    };
+    connect(m_bestButton, &QPushButton::clicked, this, [extreme] { extreme(true); });
+    connect(m_worstButton, &QPushButton::clicked, this, [extreme] { extreme(false); });
+
+    m_chart = new QChartView;
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumHeight(150);
+    m_nodes = new QTreeWidget;
+    m_nodes->setHeaderLabels({tr("Node"), tr("Opcode"), tr("Cost"), tr("Layout"), tr("Why")});
+    m_nodes->setRootIsDecorated(false);
+    m_copies = new QTreeWidget;
+    m_copies->setHeaderLabels({tr("Copy"), tr("Cost"), tr("Layouts"), tr("Why")});
+    m_copies->setRootIsDecorated(false);
+    auto activate = [this](QTreeWidgetItem* item) {
+        if (item) emit nodeActivated(item->data(0, Qt::UserRole).toInt());
+    };
+    connect(m_nodes, &QTreeWidget::itemDoubleClicked, this, activate);
+    connect(m_copies, &QTreeWidget::itemDoubleClicked, this, activate);
+
+    auto* lists = new QSplitter(Qt::Horizontal);
+    lists->addWidget(m_nodes);
+    lists->addWidget(m_copies);
+    auto* body = new QSplitter(Qt::Horizontal);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_header);
+    leftLayout->addWidget(m_details);
+    leftLayout->addLayout(compareRow);
+    leftLayout->addWidget(m_comparison);
+    leftLayout->addWidget(m_chart, 1);
+    body->addWidget(left);
+    body->addWidget(lists);
+    body->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(body);
+}
+
+void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
+    m_graph = graph;
+    m_file = file;
+    m_predictions.reset();
+    m_config = m_compare = -1;
+    m_explanation.reset();
+    m_compareBox->setRange(0, static_cast<int>(std::max<int64_t>(0, graph.numConfigs() - 1)));
+    m_bestButton->setEnabled(graph.runtimesKnown());
+    m_worstButton->setEnabled(graph.runtimesKnown());
+    m_header->setText(tr("Choose a configuration to see why it is fast or slow."));
+    m_details->clear();
+    m_comparison->clear();
+    m_nodes->clear();
+    m_copies->clear();
+    emit overlayChanged({});
+    emit comparedNodesChanged({});
+}
+
+void ExplainPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
+    if (!predictions || predictions->file != m_file) return;
+    m_predictions = std::move(predictions);
+    request();
+}
+
+void ExplainPanel::setChosenConfig(int64_t config) {
+    m_config = config;
+    request();
+}
+
+void ExplainPanel::compareWith(int64_t config) {
+    m_compare = config < m_graph.numConfigs() ? config : -1;
+    if (m_compare >= 0) m_compareBox->setValue(static_cast<int>(m_compare));
+    request();
+}
+
+void ExplainPanel::request() {
+    if (!m_predictions || m_config < 0 || m_config >= m_graph.numConfigs()) return;
+    const TpuGraph graph = m_graph;
+    const auto predictions = m_predictions;
+    const int64_t a = m_config, b = m_compare;
+    // A 45k-node program takes tens of ms to explain: on the model worker, the newest request wins.
+    m_job = m_runner->submit(QStringLiteral("explain"), [graph, predictions, a, b](JobControl&) {
+        return QVariant::fromValue(explainConfigs(graph, predictions->predictor->synthTpu(), a, b));
+    });
+}
+
+void ExplainPanel::show(const Explanation& e) {
+    m_explanation = e;
+    // The synthetic TPU is a model of a TPU: say how far to trust it on this file.
+    const QString trust =
+        m_predictions->synthIsGroundTruth() ? tr("ground truth: this synthetic file was timed by the synthetic TPU")
+        : std::isnan(m_predictions->synthKendall)
+            ? tr("an estimate of the synthetic TPU (no measured runtimes to check it against)")
+            : tr("an estimate of the synthetic TPU: Kendall %1 against this file's measurements (%2 configs)")
+                  .arg(m_predictions->synthKendall, 0, 'f', 3)
+                  .arg(m_graph.numConfigs());
+    m_header->setText(tr("<b>A = configuration %1: %2</b> — %3").arg(e.a).arg(ms(e.summaryA.totalNs), trust));
+    QString details = tr("%1 copies (%2 through the transpose unit)").arg(e.summaryA.copies).arg(e.summaryA.transposingCopies);
+    if (m_graph.isLayout())
+        details += tr(" · violation ratio %1 (share of configurable nodes whose largest dimension is not most minor)")
+                       .arg(e.summaryA.violationRatio, 0, 'f', 3);
+    else
+        details += tr(" · %1 tiles · utilisation %2 · working set %3 MiB of 16 MiB on-chip%4")
+                       .arg(e.breakdownA.tile.numTiles)
+                       .arg(e.breakdownA.tile.utilisation, 0, 'f', 3)
+                       .arg(e.breakdownA.tile.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
+                       .arg(e.breakdownA.tile.spills ? tr(" — it SPILLS") : tr(", fits"));
+    m_details->setText(details);
+    m_comparison->setText(e.comparison ? tr("B = configuration %1: %2. %3 configurable nodes lay out differently.")
+                                             .arg(e.b)
+                                             .arg(QString::fromStdString(e.comparison->sentence))
+                                             .arg(e.comparison->differingNodes.size())
+                                       : QString());
+    QHash<int32_t, QString> differing;
+    if (e.comparison)
+        for (int32_t n : e.comparison->differingNodes) differing.insert(n, tr("lays out differently in B"));
+    fillChart(e);
+    fillLists(e);
+    emit overlayChanged(e.overlay);
+    emit comparedNodesChanged(differing);
+    emit explained();
+}
+
+void ExplainPanel::fillChart(const Explanation& e) {
+    auto* series = new QHorizontalStackedBarSeries;
+    for (size_t i = 0; i < e.summaryA.categories.size(); ++i) {
+        const auto& cat = e.summaryA.categories[i];
+        const double b = e.comparison ? e.summaryB.categories[i].ns : 0.0;
+        if (cat.ns == 0 && b == 0) continue;
+        auto* set = new QBarSet(QString::fromStdString(cat.name));
+        *set << cat.ns / 1e6;
+        if (e.comparison) *set << b / 1e6;
+        series->append(set);
+    }
+    auto* chart = new QChart;
+    chart->addSeries(series);
+    auto* labels = new QBarCategoryAxis;
+    labels->append(QStringLiteral("A"));
+    if (e.comparison) labels->append(QStringLiteral("B"));
+    auto* values = new QValueAxis;
+    values->setTitleText(tr("ms on the synthetic TPU"));
+    chart->addAxis(labels, Qt::AlignLeft);
+    chart->addAxis(values, Qt::AlignBottom);
+    series->attachAxis(labels);
+    series->attachAxis(values);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    QChart* old = m_chart->chart();
+    m_chart->setChart(chart);
+    delete old;
+}
+
+void ExplainPanel::fillLists(const Explanation& e) {
+    m_nodes->clear();
+    std::vector<const synth::NodeCost*> nodes;
+    for (const auto& n : e.breakdownA.nodes) nodes.push_back(&n);
+    const size_t k = std::min(kListed, nodes.size());
+    std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(k), nodes.end(),
+                      [](const auto* x, const auto* y) { return x->totalNs() > y->totalNs(); });
+    for (size_t i = 0; i < k; ++i) {
+        const synth::NodeCost& n = *nodes[i];
+        auto* item = new QTreeWidgetItem(m_nodes, {QStringLiteral("#%1").arg(n.node), QString::fromStdString(m_graph.opcodeName(n.node)),
+                                                   ms(n.totalNs()), layoutText(n.outputLayout), QString::fromStdString(n.reason)});
+        item->setData(0, Qt::UserRole, n.node);
+        item->setToolTip(4, QString::fromStdString(n.reason));
+    }
+    m_copies->clear();
+    std::vector<const synth::EdgeCost*> copies;
+    for (const auto& c : e.breakdownA.copies) copies.push_back(&c);
+    std::sort(copies.begin(), copies.end(), [](const auto* x, const auto* y) { return x->copyNs > y->copyNs; });
+    for (size_t i = 0; i < std::min(kListed, copies.size()); ++i) {
+        const synth::EdgeCost& c = *copies[i];
+        auto* item = new QTreeWidgetItem(m_copies, {QStringLiteral("#%1 → #%2").arg(c.producer).arg(c.consumer), ms(c.copyNs),
+                                                    layoutText(c.fromLayout) + QStringLiteral(" → ") + layoutText(c.toLayout),
+                                                    QString::fromStdString(c.reason)});
+        item->setData(0, Qt::UserRole, c.consumer);
+        item->setToolTip(3, QString::fromStdString(c.reason));
+    }
+}
+
+QString ExplainPanel::headerText() const { return m_header->text(); }
+
+QString ExplainPanel::comparisonText() const { return m_comparison->text(); }
+
+}  // namespace tpg

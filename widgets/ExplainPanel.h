@@ -1,0 +1,91 @@
+#pragma once
+
+#include <QHash>
+#include <QString>
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "ConfigLayouts.h"
+#include "explain/CostExplanation.h"
+#include "graph/TpuGraph.h"
+
+class QChartView;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTreeWidget;
+
+namespace tpg {
+
+class JobRunner;
+struct FilePredictions;
+
+// Why the chosen configuration is fast or slow, by the synthetic TPU: its runtime as a stacked bar
+// of categories (compute, padding, layout preference, copies, tile terms, noise), the top nodes
+// and copies with their reasons (double-click selects one in the graph), the violation ratio,
+// tile terms, and whether the synthetic TPU is ground truth or an estimate (with its Kendall
+// against the file's measurements). A second configuration B compares with it: the differing
+// nodes, the breakdown difference in words. Explanations run on the model worker (newest wins);
+// the panel also hands the graph the chosen configuration's layouts and copies.
+class ExplainPanel : public QWidget {
+    Q_OBJECT
+public:
+    struct Explanation {
+        int64_t a = -1, b = -1;  // configurations (b = -1: no comparison)
+        synth::CostBreakdown breakdownA, breakdownB;
+        explain::CostSummary summaryA, summaryB;
+        std::optional<explain::Comparison> comparison;
+        ConfigOverlay overlay;  // of A
+    };
+
+    ExplainPanel(JobRunner* modelRunner, QWidget* parent = nullptr);
+
+    void setGraph(const TpuGraph& graph, const QString& file);
+    void setPredictions(std::shared_ptr<const FilePredictions> predictions);
+    void setChosenConfig(int64_t config);
+    // Compares the chosen configuration with `config` (-1 clears the comparison).
+    void compareWith(int64_t config);
+    bool busy() const { return m_job != 0; }
+    const std::optional<Explanation>& explanation() const { return m_explanation; }
+    QString headerText() const;
+    QString comparisonText() const;
+    QTreeWidget* nodeList() const { return m_nodes; }
+    QTreeWidget* copyList() const { return m_copies; }
+    QChartView* chart() const { return m_chart; }
+
+signals:
+    void overlayChanged(const tpg::ConfigOverlay& overlay);  // the graph's labels and copies
+    void comparedNodesChanged(const QHash<int32_t, QString>& marks);  // nodes whose layouts differ in B
+    void nodeActivated(int node);
+    void explained();
+
+private:
+    void buildUi();
+    void request();
+    void show(const Explanation& e);
+    void fillChart(const Explanation& e);
+    void fillLists(const Explanation& e);
+
+    JobRunner* m_runner;
+    TpuGraph m_graph;
+    QString m_file;
+    std::shared_ptr<const FilePredictions> m_predictions;
+    int64_t m_config = -1, m_compare = -1;
+    quint64 m_job = 0;
+    std::optional<Explanation> m_explanation;
+
+    QLabel* m_header;
+    QLabel* m_details;
+    QLabel* m_comparison;
+    QSpinBox* m_compareBox;
+    QPushButton* m_compareButton;
+    QPushButton* m_bestButton;
+    QPushButton* m_worstButton;
+    QPushButton* m_clearButton;
+    QChartView* m_chart;
+    QTreeWidget* m_nodes;
+    QTreeWidget* m_copies;
+};
+
+}  // namespace tpg
