@@ -76,26 +76,16 @@ MainWindow::MainWindow(QWidget* parent)
     m_whatIf = new WhatIfPanel(m_models->runner(), this);
     createDocks();
     createMenus();
-    QDockWidget* whatIfDock = addToolDock(tr("What-if"), m_whatIf);
-    m_configDock->raise();
-    // The editor wants room: the first time it is shown, the bottom area grows to ~45%.
-    connect(whatIfDock, &QDockWidget::visibilityChanged, this, [this, whatIfDock](bool visible) {
-        if (!visible || whatIfDock->property("grown").toBool()) return;
-        whatIfDock->setProperty("grown", true);
-        resizeDocks({whatIfDock}, {height() * 45 / 100}, Qt::Vertical);
-    });
+    // Tool panels want room: the first time one is shown, the bottom area grows to a share of
+    // the window.
+    addToolDock(tr("What-if"), m_whatIf, 45);
     connectWhatIf();
     m_explain = new ExplainPanel(m_models->runner(), this);
-    addToolDock(tr("Explain"), m_explain);
+    addToolDock(tr("Explain"), m_explain, 45);
     connectExplain();
     m_training = new TrainingPanel(this);
-    m_trainingDock = addToolDock(tr("Training"), m_training);
+    m_trainingDock = addToolDock(tr("Training"), m_training, 55);
     m_configDock->raise();
-    connect(m_trainingDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (!visible || m_trainingDock->property("grown").toBool()) return;
-        m_trainingDock->setProperty("grown", true);  // the plots want room, like the what-if editor
-        resizeDocks({m_trainingDock}, {height() * 55 / 100}, Qt::Vertical);
-    });
     connectTraining();
 
     m_graphLabel = new QLabel(this);
@@ -202,8 +192,14 @@ void MainWindow::createDocks() {
     resizeDocks({m_configDock}, {240}, Qt::Vertical);
 }
 
-QDockWidget* MainWindow::addToolDock(const QString& title, QWidget* widget) {
+QDockWidget* MainWindow::addToolDock(const QString& title, QWidget* widget, int growToPercent) {
     auto* d = new QDockWidget(title, this);
+    if (growToPercent > 0)
+        connect(d, &QDockWidget::visibilityChanged, this, [this, d, growToPercent](bool visible) {
+            if (!visible || d->property("grown").toBool()) return;
+            d->setProperty("grown", true);
+            resizeDocks({d}, {height() * growToPercent / 100}, Qt::Vertical);
+        });
     d->setObjectName(title.simplified().replace(QLatin1Char(' '), QLatin1Char('_')) +
                      QStringLiteral("Dock"));
     d->setWidget(widget);

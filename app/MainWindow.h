@@ -58,7 +58,9 @@ public:
     // Where openSample() looks (tests point it elsewhere).
     void setSampleCandidates(const QStringList& candidates) { m_sampleCandidates = candidates; }
 
-    QDockWidget* addToolDock(const QString& title, QWidget* widget);
+    // A panel tabbed beside the configurations; the first time it is shown the bottom area grows
+    // to `growToPercent` of the window (0: left as it is).
+    QDockWidget* addToolDock(const QString& title, QWidget* widget, int growToPercent = 0);
 
     const TpuGraph& graph() const { return m_graph; }
     QString currentFile() const { return m_currentFile; }
