@@ -12,22 +12,12 @@
 #include "ExplainPanel.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "PredictedFile.h"
 #include "synth/SyntheticDataset.h"
 
 using namespace tpg;
 
 namespace {
-
-std::shared_ptr<const FilePredictions> predict(JobRunner& runner, const QString& file, const TpuGraph& g) {
-    QSignalSpy done(&runner, &JobRunner::finished);
-    auto shared = std::make_shared<const TpuGraph>(g);
-    runner.submit(QStringLiteral("predict"), [file, shared](JobControl& control) {
-        return QVariant::fromValue(std::shared_ptr<const FilePredictions>(
-            predictFile(file, shared, nn::defaultModel(shared->collection()), control)));
-    });
-    if (!done.wait(120000)) return nullptr;
-    return done.takeFirst().at(1).value<std::shared_ptr<const FilePredictions>>();
-}
 
 int64_t extreme(const TpuGraph& g, bool best) {
     const auto& r = g.runtimes();
@@ -56,7 +46,7 @@ private slots:
         const int64_t best = extreme(m_layout, true), worst = extreme(m_layout, false);
         panel.setChosenConfig(best);  // before the predictions: explained once they arrive
         QVERIFY(!panel.busy());
-        panel.setPredictions(predict(runner, QStringLiteral("r.npz"), m_layout));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
         QVERIFY(explained.wait(30000));
         const QString header = panel.headerText();
         QVERIFY2(header.contains(QStringLiteral("configuration %1").arg(best)) && header.contains(QStringLiteral("ground truth")),
@@ -101,7 +91,7 @@ private slots:
         ExplainPanel panel(&runner);
         QSignalSpy explained(&panel, &ExplainPanel::explained);
         panel.setGraph(m_tile, QStringLiteral("k.npz"));
-        panel.setPredictions(predict(runner, QStringLiteral("k.npz"), m_tile));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), m_tile));
         panel.setChosenConfig(2);
         QVERIFY(explained.wait(30000));
         QVERIFY(panel.explanation()->summaryA.categoryNs("tile launch") > 0);

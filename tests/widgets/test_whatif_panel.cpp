@@ -11,6 +11,7 @@
 #include "DefaultModels.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "PredictedFile.h"
 #include "SweepChart.h"
 #include "WhatIfPanel.h"
 #include "graph/GraphFile.h"
@@ -20,17 +21,6 @@ using namespace tpg;
 using namespace tpg::whatif;
 
 namespace {
-
-std::shared_ptr<const FilePredictions> predict(JobRunner& runner, const QString& file, const TpuGraph& g) {
-    QSignalSpy done(&runner, &JobRunner::finished);
-    auto shared = std::make_shared<const TpuGraph>(g);
-    runner.submit(QStringLiteral("predict"), [file, shared](JobControl& control) {
-        return QVariant::fromValue(std::shared_ptr<const FilePredictions>(
-            predictFile(file, shared, nn::defaultModel(shared->collection()), control)));
-    });
-    if (!done.wait(120000)) return nullptr;
-    return done.takeFirst().at(1).value<std::shared_ptr<const FilePredictions>>();
-}
 
 bool waitEvaluated(WhatIfPanel& panel) {
     QSignalSpy spy(&panel, &WhatIfPanel::evaluated);
@@ -67,7 +57,7 @@ private slots:
         WhatIfPanel panel(&runner);
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
         panel.setChosenConfig(5);
-        panel.setPredictions(predict(runner, QStringLiteral("r.npz"), m_layout));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
         QVERIFY(panel.ready());
         QVERIFY(waitEvaluated(panel));
         QCOMPARE(panel.runs().size(), size_t{1});
@@ -130,7 +120,7 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        const auto predictions = predict(runner, QStringLiteral("r.npz"), m_layout);
+        const auto predictions = predictedFile(runner, QStringLiteral("r.npz"), m_layout);
         panel.setPredictions(predictions);
         QVERIFY(waitEvaluated(panel));
         const int32_t node = nodeWithOutputRank(m_layout, 4);
@@ -177,7 +167,7 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
         panel.setGraph(test, QStringLiteral("t.npz"));
-        panel.setPredictions(predict(runner, QStringLiteral("t.npz"), test));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("t.npz"), test));
         QVERIFY(waitEvaluated(panel));
         QVERIFY2(panel.resultText().contains(QStringLiteral("runtimes unknown")), qPrintable(panel.resultText()));
         QVERIFY(panel.resultText().contains(QStringLiteral("Would rank")));
@@ -188,7 +178,7 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
         panel.setGraph(tile, QStringLiteral("k.npz"));
-        panel.setPredictions(predict(runner, QStringLiteral("k.npz"), tile));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), tile));
         QVERIFY(waitEvaluated(panel));
         const float bound = panel.currentRow()[8] == 128.0f ? 256.0f : 128.0f;  // output_bounds_0
         QVERIFY(panel.setTileBound(8, bound));
