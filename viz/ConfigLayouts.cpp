@@ -39,9 +39,62 @@ QString durationText(double ns) {
 
 }  // namespace
 
+QString costMeasureName(CostMeasure m) {
+    switch (m) {
+        case CostMeasure::Total: return QStringLiteral("share of the runtime");
+        case CostMeasure::Padding: return QStringLiteral("padding");
+        case CostMeasure::Layout: return QStringLiteral("layout penalty");
+        case CostMeasure::Copies: return QStringLiteral("copies");
+        case CostMeasure::None: break;
+    }
+    return QStringLiteral("op category");
+}
+
+double ConfigOverlay::cost(int32_t node, CostMeasure m) const {
+    const auto i = static_cast<size_t>(node);
+    if (node < 0 || i >= totalNs.size()) return 0;
+    switch (m) {
+        case CostMeasure::Total: return totalNs[i];
+        case CostMeasure::Padding: return paddingNs[i];
+        case CostMeasure::Layout: return layoutNs[i];
+        case CostMeasure::Copies: return copiesNs[i];
+        case CostMeasure::None: break;
+    }
+    return 0;
+}
+
+QColor heatColor(double fraction) {
+    const double f = std::clamp(fraction, 0.0, 1.0);
+    // White -> amber (#ffb300) over the first half, amber -> deep red (#b71c1c) over the second.
+    if (f < 0.5) {
+        const double t = f / 0.5;
+        return QColor::fromRgbF(1.0, 1.0 - t * (1.0 - 0.70), 1.0 - t);
+    }
+    const double t = (f - 0.5) / 0.5;
+    return QColor::fromRgbF(1.0 - t * (1.0 - 0.72), 0.70 - t * (0.70 - 0.11), 0.11 * t);
+}
+
 ConfigOverlay configOverlay(const TpuGraph& g, const synth::CostBreakdown& b) {
     ConfigOverlay o;
     o.layouts = configLayouts(g, b);
+    o.runtimeNs = b.totalNs;
+    if (g.isLayout()) {
+        const auto n = static_cast<size_t>(g.numNodes());
+        o.totalNs.assign(n, 0);
+        o.paddingNs.assign(n, 0);
+        o.layoutNs.assign(n, 0);
+        o.copiesNs.assign(n, 0);
+        for (const synth::NodeCost& c : b.nodes) {
+            const auto i = static_cast<size_t>(c.node);
+            o.totalNs[i] += c.totalNs();
+            o.paddingNs[i] = c.paddingNs;
+            o.layoutNs[i] = c.layoutNs;
+        }
+        for (const synth::EdgeCost& e : b.copies) {
+            o.totalNs[static_cast<size_t>(e.consumer)] += e.copyNs;
+            o.copiesNs[static_cast<size_t>(e.consumer)] += e.copyNs;
+        }
+    }
     double most = 0;
     for (const synth::EdgeCost& e : b.copies) most = std::max(most, e.copyNs);
     for (const synth::EdgeCost& e : b.copies) {

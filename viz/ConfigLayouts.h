@@ -1,8 +1,10 @@
 #pragma once
 
+#include <QColor>
 #include <QHash>
 #include <QString>
 #include <cstdint>
+#include <vector>
 
 #include "graph/TpuGraph.h"
 #include "synth/TpuCostModel.h"
@@ -29,12 +31,24 @@ struct CopyNote {
 // Copies by (producer node, consumer node).
 using CopyNotesByEdge = QHash<QPair<int32_t, int32_t>, CopyNote>;
 
-// What a configuration looks like on the graph: its layouts and its copies.
+// What the graph's nodes can be coloured by under a configuration (the cost overlay).
+enum class CostMeasure { None, Total, Padding, Layout, Copies };
+QString costMeasureName(CostMeasure m);  // "share of the runtime", "padding", ...
+
+// What a configuration looks like on the graph: its layouts, its copies, and each node's costs.
 struct ConfigOverlay {
     ConfigLayoutsByNode layouts;
     CopyNotesByEdge copies;
-    bool isEmpty() const { return layouts.isEmpty() && copies.isEmpty(); }
+    // Per node (by id): its own cost plus the copies into it, its padding, its layout-preference
+    // penalty, the copies into it (ns). Empty for tile files.
+    std::vector<double> totalNs, paddingNs, layoutNs, copiesNs;
+    double runtimeNs = 0;
+    bool isEmpty() const { return layouts.isEmpty() && copies.isEmpty() && totalNs.empty(); }
+    double cost(int32_t node, CostMeasure m) const;
 };
+
+// White (no cost) through amber to red (the costliest item drawn).
+QColor heatColor(double fraction);
 ConfigOverlay configOverlay(const TpuGraph& g, const synth::CostBreakdown& b);
 
 // Every node whose output layout under the explained configuration (the synthetic TPU's view:

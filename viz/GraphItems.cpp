@@ -87,6 +87,12 @@ void GraphNodeItem::setFillColor(const QColor& c) {
     m_fill = c;
 }
 
+void GraphNodeItem::setHeatColor(const QColor& c) {
+    if (c == m_heat) return;
+    m_heat = c;
+    update();
+}
+
 QRectF GraphNodeItem::boundingRect() const {
     return m_rect.adjusted(-kHalo, -kHalo - 4, kHalo + 8, kHalo);
 }
@@ -148,7 +154,7 @@ void GraphNodeItem::updateToolTip() {
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     const double lod = levelOfDetail(painter);
     const bool isNode = m_item.kind == ViewItem::Kind::Node;
-    QColor fill = m_fill;
+    QColor fill = fillColor();
     if (m_item.context) fill = fill.lighter(108);
 
     if (lod < vizlimits::kDetailMinScale) {

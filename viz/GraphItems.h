@@ -32,7 +32,9 @@ public:
     int32_t node() const { return m_item.kind == ViewItem::Kind::Node ? m_item.node : -1; }
     bool isConfigurable() const { return m_configurable; }
     void setFillColor(const QColor& c);
-    QColor fillColor() const { return m_fill; }
+    // The cost overlay's colour, drawn instead of the fill (an invalid colour: none).
+    void setHeatColor(const QColor& c);
+    QColor fillColor() const { return m_heat.isValid() ? m_heat : m_fill; }
 
     void setRole(HighlightRole role);
     HighlightRole role() const { return m_role; }
@@ -52,6 +54,7 @@ private:
     int m_index;
     QRectF m_rect;  // local, centred on the origin
     QColor m_fill;
+    QColor m_heat;
     bool m_configurable;
     HighlightRole m_role = HighlightRole::None;
     QString m_mark;

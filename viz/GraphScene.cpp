@@ -67,6 +67,7 @@ void GraphScene::showLayout(const TpuGraph& graph, std::shared_ptr<const LayoutR
     for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
         if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(it.value());
     applyOverlay(true);
+    applyColours();
     if (previous >= 0 && !selectNode(previous)) emit nodeSelected(-1);
 }
 
@@ -155,6 +156,40 @@ void GraphScene::setConfigOverlay(const ConfigOverlay& overlay) {
     applyOverlay(false);
     m_overlay = overlay;
     applyOverlay(true);
+    applyColours();
+}
+
+void GraphScene::setCostMeasure(CostMeasure measure) {
+    m_costMeasure = measure;
+    applyColours();
+}
+
+void GraphScene::applyColours() {
+    if (!m_layout || m_graph.isNull()) return;  // nothing drawn yet: showLayout() colours
+    const bool heat = m_costMeasure != CostMeasure::None && !m_overlay.totalNs.empty();
+    std::vector<double> byComputation;
+    if (heat)
+        for (int64_t n = 0; n < m_graph.numNodes(); ++n) {
+            const auto c = static_cast<size_t>(m_graph.computationOf(n));
+            if (byComputation.size() <= c) byComputation.resize(c + 1, 0.0);
+            byComputation[c] += m_overlay.cost(static_cast<int32_t>(n), m_costMeasure);
+        }
+    auto costOf = [&](const GraphNodeItem* item) {
+        const ViewItem& v = item->viewItem();
+        if (v.kind == ViewItem::Kind::Node) return m_overlay.cost(v.node, m_costMeasure);
+        if (v.kind == ViewItem::Kind::Computation && v.computation >= 0 &&
+            static_cast<size_t>(v.computation) < byComputation.size())
+            return byComputation[static_cast<size_t>(v.computation)];
+        return 0.0;
+    };
+    m_costScaleNs = 0;
+    if (heat)
+        for (const GraphNodeItem* item : m_items) m_costScaleNs = std::max(m_costScaleNs, costOf(item));
+    for (GraphNodeItem* item : m_items) {
+        const ViewItem& v = item->viewItem();
+        const bool coloured = heat && (v.kind == ViewItem::Kind::Node || v.kind == ViewItem::Kind::Computation);
+        item->setHeatColor(coloured ? heatColor(m_costScaleNs > 0 ? costOf(item) / m_costScaleNs : 0.0) : QColor());
+    }
 }
 
 // Puts the overlay on the drawn items (or takes it off): labels of nodes, copies on node-to-node

@@ -44,6 +44,12 @@ public:
     void setConfigOverlay(const ConfigOverlay& overlay);
     const ConfigLayoutsByNode& configLayouts() const { return m_overlay.layouts; }
     const CopyNotesByEdge& configCopies() const { return m_overlay.copies; }
+    bool hasConfigOverlay() const { return !m_overlay.isEmpty(); }
+    // Colours nodes by a cost under the configuration in view (None: by op category); a
+    // computation's box by its members' sum. The scale runs to the costliest item drawn.
+    void setCostMeasure(CostMeasure measure);
+    CostMeasure costMeasure() const { return m_costMeasure; }
+    double costScaleNs() const { return m_costScaleNs; }  // the red end of the scale
     // Drawn nodes matching `query`: "12" / "#12" is a node id, anything else an opcode substring.
     QVector<int32_t> findNodes(const QString& query) const;
     void setSearchMatches(const QVector<int32_t>& nodes);
@@ -68,7 +74,10 @@ private:
     int32_t m_selected = -1;
     QHash<int32_t, QString> m_marks;
     ConfigOverlay m_overlay;
+    CostMeasure m_costMeasure = CostMeasure::None;
+    double m_costScaleNs = 0;
     void applyOverlay(bool on);
+    void applyColours();
     bool m_selecting = false;
 };
 

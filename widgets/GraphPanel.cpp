@@ -17,6 +17,7 @@
 #include "JobRunner.h"
 #include "OpCategory.h"
 #include "SceneExport.h"
+#include "explain/CostExplanation.h"
 
 namespace tpg {
 
@@ -35,6 +36,18 @@ QToolButton* toolButton(QWidget* parent, const QString& text, const QString& tip
     b->setToolTip(tip);
     b->setAutoRaise(true);
     return b;
+}
+
+QString heatLegendHtml(CostMeasure m, double scaleNs, bool haveOverlay) {
+    if (!haveOverlay)
+        return QObject::tr("Colour by %1: choose a layout configuration to colour the graph by its costs.")
+            .arg(costMeasureName(m));
+    QString html = QObject::tr("Colour by %1 under the chosen configuration (synthetic TPU): ").arg(costMeasureName(m));
+    for (double f : {0.0, 0.25, 0.5, 0.75, 1.0})
+        html += QStringLiteral("<span style='background:%1; border:1px solid #888'>&nbsp;&nbsp;&nbsp;&nbsp;</span>")
+                    .arg(heatColor(f).name());
+    const QString top = QString::fromStdString(explain::nsText(scaleNs));
+    return html + QObject::tr("&nbsp;0 → %1 (the costliest drawn; a computation's box sums its nodes)").arg(top);
 }
 
 QString legendHtml() {
@@ -86,6 +99,11 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     m_search->setToolTip(
         tr("A node id (12 or #12) or part of an opcode name; Enter for the next match"));
     m_search->setMaximumWidth(220);
+    m_colour = new QComboBox(this);
+    for (CostMeasure m : {CostMeasure::None, CostMeasure::Total, CostMeasure::Padding, CostMeasure::Layout, CostMeasure::Copies})
+        m_colour->addItem(costMeasureName(m), static_cast<int>(m));
+    m_colour->setToolTip(tr("Colour nodes by op category, or by a cost under the chosen configuration "
+                            "(the synthetic TPU's explanation): a heat scale from white to red"));
     auto* fit = toolButton(this, tr("Fit"), tr("Fit the drawing in the window"));
     auto* actual = toolButton(this, tr("1:1"), tr("Actual size"));
     auto* zoomIn = toolButton(this, tr("+"), tr("Zoom in"));
@@ -98,6 +116,9 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     bar->addWidget(m_mode);
     bar->addWidget(m_computation);
     bar->addWidget(m_hops);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Colour:"), this));
+    bar->addWidget(m_colour);
     bar->addSpacing(12);
     bar->addWidget(m_search, 1);
     bar->addStretch(0);
@@ -129,6 +150,8 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     layout->addWidget(m_note);
     layout->addWidget(m_view, 1);
 
+    connect(m_colour, &QComboBox::activated, this,
+            [this] { setCostMeasure(static_cast<CostMeasure>(m_colour->currentData().toInt())); });
     connect(fit, &QToolButton::clicked, m_view, &GraphView::fitAll);
     connect(actual, &QToolButton::clicked, m_view, &GraphView::actualSize);
     connect(zoomIn, &QToolButton::clicked, this, [this] { m_view->zoomBy(kZoomStep); });
@@ -270,6 +293,7 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     m_busy->hide();
     m_scene->showLayout(m_graph, layout);
     m_scene->setMarkedNodes(m_marks);
+    updateLegend();  // the heat scale runs to the costliest item of this drawing
     m_view->fitAll();
     const ViewGraph& v = layout->view;
     m_note->setText(v.note);
@@ -361,6 +385,21 @@ void GraphPanel::showNeighbourhood(int32_t node) {
 
 void GraphPanel::setConfigOverlay(const ConfigOverlay& overlay) {
     m_scene->setConfigOverlay(overlay);
+    updateLegend();
+}
+
+void GraphPanel::setCostMeasure(CostMeasure measure) {
+    m_colour->setCurrentIndex(m_colour->findData(static_cast<int>(measure)));
+    m_scene->setCostMeasure(measure);
+    updateLegend();
+}
+
+QString GraphPanel::legendText() const { return m_legend->text(); }
+
+void GraphPanel::updateLegend() {
+    const CostMeasure m = m_scene->costMeasure();
+    m_legend->setText(m == CostMeasure::None ? legendHtml()
+                                             : heatLegendHtml(m, m_scene->costScaleNs(), m_scene->hasConfigOverlay()));
 }
 
 void GraphPanel::setMarkedNodes(const QHash<int32_t, QString>& marks) {

@@ -44,6 +44,8 @@ public:
     void setMarkedNodes(const QHash<int32_t, QString>& marks);
     // Labels show each node's layout under the configuration in view, copy edges its copies.
     void setConfigOverlay(const ConfigOverlay& overlay);
+    void setCostMeasure(CostMeasure measure);
+    QString legendText() const;
     // Searches the drawing; a node id not drawn opens its neighbourhood. Returns matches drawn.
     int search(const QString& text);
 
@@ -67,6 +69,7 @@ private:
     void onLayoutFinished(quint64 id, const QVariant& result);
     void showLayout(const std::shared_ptr<const LayoutResult>& layout);
     void syncControls();
+    void updateLegend();
     void goBack();
     int32_t defaultCenter() const;
 
@@ -86,6 +89,7 @@ private:
     GraphScene* m_scene;
     GraphView* m_view;
     QComboBox* m_mode;
+    QComboBox* m_colour;
     QSpinBox* m_computation;
     QSpinBox* m_hops;
     QLineEdit* m_search;

@@ -29,6 +29,7 @@
 #include "WhatIfPanel.h"
 #include "DefaultModels.h"
 #include "NodeInspector.h"
+#include "OpCategory.h"
 #include "SampleLocator.h"
 #include "StallWatch.h"
 #include "TrainingPanel.h"
@@ -197,6 +198,20 @@ private slots:
                          qPrintable(edge->toolTip()));
             }
         QVERIFY(copies > 0);
+
+        // The cost overlay: nodes coloured by their share of the runtime, red at the costliest.
+        w.graphPanel()->setCostMeasure(CostMeasure::Total);
+        QVERIFY(w.graphPanel()->legendText().contains(QStringLiteral("share of the runtime")));
+        double costliest = 0;
+        for (GraphNodeItem* item : scene->nodeItems())
+            costliest = std::max(costliest, b.nodes[static_cast<size_t>(std::max(0, item->node()))].totalNs());
+        QVERIFY(scene->costScaleNs() >= costliest);  // copies into a node add to it
+        bool red = false;
+        for (GraphNodeItem* item : scene->nodeItems()) red = red || item->fillColor() == heatColor(1.0);
+        QVERIFY(red);
+        w.graphPanel()->setCostMeasure(CostMeasure::None);
+        for (GraphNodeItem* item : scene->nodeItems())
+            if (item->node() >= 0) QCOMPARE(item->fillColor(), opCategoryColor(opCategory(w.graph().opcode(item->node()))));
         w.openFile(m_layoutFile);  // another file: its own defaults until a configuration is chosen
         QVERIFY(waitLoaded(w, m_layoutFile));
         QVERIFY(scene->configLayouts().isEmpty());

@@ -94,6 +94,53 @@ private slots:
         QVERIFY(!scene.itemForNode(4)->isMarked());
     }
 
+    // The cost overlay colours nodes (and a collapsed computation by its members' sum) on a heat
+    // scale up to the costliest item drawn; op-category colours come back when it is off.
+    void costOverlayColoursNodesAndComputations() {
+        ConfigOverlay overlay;
+        const auto n = static_cast<size_t>(m_graph.numNodes());
+        overlay.totalNs.resize(n);
+        overlay.paddingNs.assign(n, 0);
+        overlay.layoutNs.assign(n, 0);
+        overlay.copiesNs.assign(n, 0);
+        for (size_t i = 0; i < n; ++i) overlay.totalNs[i] = static_cast<double>(i);
+        GraphScene scene;
+        scene.setConfigOverlay(overlay);
+        scene.setCostMeasure(CostMeasure::Total);
+        scene.showLayout(m_graph, m_layout);  // kept across a (re)layout
+        int32_t top = -1;
+        for (GraphNodeItem* item : scene.nodeItems()) top = std::max(top, item->node());
+        QCOMPARE(scene.costScaleNs(), static_cast<double>(top));
+        QCOMPARE(scene.itemForNode(top)->fillColor(), heatColor(1.0));
+        QCOMPARE(scene.itemForNode(0)->fillColor(), heatColor(0.0));
+        scene.setCostMeasure(CostMeasure::Padding);  // all zero: all white
+        QCOMPARE(scene.itemForNode(top)->fillColor(), heatColor(0.0));
+
+        JobRunner runner(QStringLiteral("layout"));
+        QSignalSpy finished(&runner, &JobRunner::finished);
+        const TpuGraph g = m_graph;
+        ViewSpec spec;
+        spec.mode = ViewMode::Computations;
+        runner.submit(QStringLiteral("layout"), [g, spec](JobControl&) {
+            return QVariant::fromValue(layoutWithGraphviz(buildViewGraph(g, spec)));
+        });
+        QVERIFY(finished.wait(30000));
+        scene.setCostMeasure(CostMeasure::Total);
+        scene.showLayout(m_graph, finished.at(0).at(1).value<std::shared_ptr<const LayoutResult>>());
+        double sum = 0;  // the last computation holds the highest ids: the largest sum
+        const int last = m_graph.computationOf(m_graph.numNodes() - 1);
+        for (int64_t i = 0; i < m_graph.numNodes(); ++i)
+            if (m_graph.computationOf(i) == last) sum += static_cast<double>(i);
+        QCOMPARE(scene.costScaleNs(), sum);
+        bool red = false;
+        for (GraphNodeItem* item : scene.nodeItems())
+            red = red || (item->viewItem().computation == last && item->fillColor() == heatColor(1.0));
+        QVERIFY(red);
+        scene.setCostMeasure(CostMeasure::None);
+        for (GraphNodeItem* item : scene.nodeItems())
+            QVERIFY(item->fillColor() != heatColor(1.0));
+    }
+
     void viewZoomsAndFits() {
         GraphScene scene;
         scene.showLayout(m_graph, m_layout);
