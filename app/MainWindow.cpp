@@ -356,6 +356,7 @@ void MainWindow::connectExplain() {
     connect(m_models, &ModelSession::predictionsReady, m_explain, &ExplainPanel::setPredictions);
     connect(m_explain, &ExplainPanel::overlayChanged, m_graphPanel, &GraphPanel::setConfigOverlay);
     connect(m_explain, &ExplainPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_graphPanel, &GraphPanel::nodeSelected, m_explain, &ExplainPanel::selectNode);
     connect(m_explain, &ExplainPanel::comparedNodesChanged, this, [this](const QHash<int32_t, QString>& marks) {
         m_compareMarks = marks;
         updateMarks();

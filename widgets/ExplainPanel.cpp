@@ -18,6 +18,9 @@
 
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "MemoryLayoutView.h"
+#include "MemoryTiling.h"
+#include "TensorText.h"
 
 Q_DECLARE_METATYPE(tpg::ExplainPanel::Explanation)
 
@@ -114,9 +117,11 @@ void ExplainPanel::buildUi() {
     connect(m_nodes, &QTreeWidget::itemDoubleClicked, this, activate);
     connect(m_copies, &QTreeWidget::itemDoubleClicked, this, activate);
 
+    m_memory = new MemoryLayoutView;
     auto* lists = new QSplitter(Qt::Horizontal);
     lists->addWidget(m_nodes);
     lists->addWidget(m_copies);
+    lists->addWidget(m_memory);
     auto* body = new QSplitter(Qt::Horizontal);
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
@@ -148,6 +153,8 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_comparison->clear();
     m_nodes->clear();
     m_copies->clear();
+    m_node = -1;
+    m_memory->clear(tr("Select a node to see its tensor in memory."));
     emit overlayChanged({});
     emit comparedNodesChanged({});
 }
@@ -212,6 +219,7 @@ void ExplainPanel::show(const Explanation& e) {
         for (int32_t n : e.comparison->differingNodes) differing.insert(n, tr("lays out differently in B"));
     fillChart(e);
     fillLists(e);
+    showMemory();
     emit overlayChanged(e.overlay);
     emit comparedNodesChanged(differing);
     emit explained();
@@ -272,6 +280,26 @@ void ExplainPanel::fillLists(const Explanation& e) {
         item->setData(0, Qt::UserRole, c.consumer);
         item->setToolTip(3, QString::fromStdString(c.reason));
     }
+}
+
+void ExplainPanel::selectNode(int node) {
+    m_node = node;
+    showMemory();
+}
+
+void ExplainPanel::showMemory() {
+    if (m_graph.isNull() || m_node < 0 || m_node >= m_graph.numNodes()) {
+        m_memory->clear(tr("Select a node to see its tensor in memory."));
+        return;
+    }
+    const TensorShape shape = tensorShape(m_graph.nodeFeatures(m_node), m_graph.nodeFeatureWidth());
+    // Under the chosen configuration when it is explained, else the file's default layout.
+    const bool explained = m_explanation && m_graph.isLayout();
+    const std::vector<int> layout =
+        explained ? m_explanation->breakdownA.nodes[static_cast<size_t>(m_node)].outputLayout : std::vector<int>{};
+    const QString title = explained ? tr("#%1 %2 under configuration %3").arg(m_node).arg(QString::fromStdString(m_graph.opcodeName(m_node))).arg(m_explanation->a)
+                                    : tr("#%1 %2 (the file's default layout)").arg(m_node).arg(QString::fromStdString(m_graph.opcodeName(m_node)));
+    m_memory->setTensor(title, memoryTiling(shape, layout));
 }
 
 QString ExplainPanel::headerText() const { return m_header->text(); }

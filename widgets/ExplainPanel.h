@@ -19,6 +19,7 @@ class QTreeWidget;
 namespace tpg {
 
 class JobRunner;
+class MemoryLayoutView;
 struct FilePredictions;
 
 // Why the chosen configuration is fast or slow, by the synthetic TPU: its runtime as a stacked bar
@@ -46,6 +47,8 @@ public:
     void setChosenConfig(int64_t config);
     // Compares the chosen configuration with `config` (-1 clears the comparison).
     void compareWith(int64_t config);
+    // The memory picture follows the selected node, laid out as the chosen configuration has it.
+    void selectNode(int node);
     bool busy() const { return m_job != 0; }
     const std::optional<Explanation>& explanation() const { return m_explanation; }
     QString headerText() const;
@@ -53,6 +56,7 @@ public:
     QTreeWidget* nodeList() const { return m_nodes; }
     QTreeWidget* copyList() const { return m_copies; }
     QChartView* chart() const { return m_chart; }
+    MemoryLayoutView* memoryView() const { return m_memory; }
 
 signals:
     void overlayChanged(const tpg::ConfigOverlay& overlay);  // the graph's labels and copies
@@ -66,12 +70,14 @@ private:
     void show(const Explanation& e);
     void fillChart(const Explanation& e);
     void fillLists(const Explanation& e);
+    void showMemory();
 
     JobRunner* m_runner;
     TpuGraph m_graph;
     QString m_file;
     std::shared_ptr<const FilePredictions> m_predictions;
     int64_t m_config = -1, m_compare = -1;
+    int m_node = -1;
     quint64 m_job = 0;
     std::optional<Explanation> m_explanation;
 
@@ -86,6 +92,7 @@ private:
     QChartView* m_chart;
     QTreeWidget* m_nodes;
     QTreeWidget* m_copies;
+    MemoryLayoutView* m_memory;
 };
 
 }  // namespace tpg

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "graph/Schema.h"
+#include "MemoryTiling.h"
 #include "TensorText.h"
 
 using namespace tpg;
@@ -26,6 +27,37 @@ private slots:
         QCOMPARE(tensorString(b.data(), 140), QStringLiteral("bf16[8,128]{1,0}"));
         auto p = row(3, {7}, {0});
         QCOMPARE(tensorString(p.data(), 140), QStringLiteral("pred[7]{0}"));
+    }
+
+    // The memory picture's arithmetic: (8 x 128) tiles of the two most-minor dimensions, the rest
+    // as planes, padding as the synthetic TPU charges it.
+    void memoryTilingFollowsTheLayout() {
+        auto b = row(15, {16, 256, 7, 7}, {1, 3, 2, 0});
+        const TensorShape shape = tensorShape(b.data(), 140);
+        const MemoryTiling good = memoryTiling(shape, {});
+        QVERIFY(good.drawable);
+        QCOMPARE(good.notation, QStringLiteral("bf16[16,256,7,7]{1,3,2,0:T(8,128)(2,1)}"));
+        QCOMPARE(good.minor, int64_t{256});
+        QCOMPARE(good.second, int64_t{7});
+        QCOMPARE(good.tilesAcross, int64_t{2});
+        QCOMPARE(good.tilesDown, int64_t{1});
+        QCOMPARE(good.planes, int64_t{7 * 16});
+        QCOMPARE(good.paddedRatio, 8.0 / 7.0);
+        QVERIFY(!good.smallerTile);
+        QCOMPARE(good.usedBytes, 16.0 * 256 * 7 * 7 * 2);
+
+        // The feature dimension no longer minor: 7 of 128 lanes used, beyond the cap.
+        const MemoryTiling bad = memoryTiling(shape, {3, 1, 0, 2});
+        QCOMPARE(bad.notation, QStringLiteral("bf16[16,256,7,7]{3,1,0,2:T(8,128)(2,1)}"));
+        QCOMPARE(bad.paddedRatio, 128.0 / 7.0);
+        QCOMPARE(bad.chargedRatio, 8.0);
+        QVERIFY(bad.smallerTile);
+
+        auto f = row(13, {64, 3}, {0, 1});
+        const MemoryTiling small = memoryTiling(tensorShape(f.data(), 140), {});
+        QCOMPARE(small.notation, QStringLiteral("f32[64,3]{0,1:T(8,128)}"));
+        QCOMPARE(small.paddedRatio, (128.0 * 8.0) / (64.0 * 3.0));
+        QVERIFY(!memoryTiling(tensorShape(row(6, {}, {}).data(), 140), {}).drawable);
     }
 
     void scalarHasNoDimensions() {

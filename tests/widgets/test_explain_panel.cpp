@@ -12,6 +12,7 @@
 #include "ExplainPanel.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "MemoryLayoutView.h"
 #include "PredictedFile.h"
 #include "synth/SyntheticDataset.h"
 
@@ -78,6 +79,21 @@ private slots:
         emit panel.nodeList()->itemDoubleClicked(first, 0);
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.first().at(0).toInt(), first->data(0, Qt::UserRole).toInt());
+
+        // The memory picture of the costliest node, laid out as configuration A has it.
+        const int node = first->data(0, Qt::UserRole).toInt();
+        panel.selectNode(node);
+        const MemoryTiling& t = panel.memoryView()->tiling();
+        QVERIFY(t.drawable);
+        QVERIFY2(panel.memoryView()->summaryText().contains(QStringLiteral("under configuration %1").arg(best)),
+                 qPrintable(panel.memoryView()->summaryText()));
+        QCOMPARE(t.minorDim, panel.explanation()->breakdownA.nodes[static_cast<size_t>(node)].outputLayout[0]);
+        QVERIFY(t.notation.contains(QStringLiteral(":T(")));
+        QImage shot(panel.memoryView()->size().expandedTo(QSize(380, 260)), QImage::Format_ARGB32);
+        panel.memoryView()->resize(shot.size());
+        panel.memoryView()->render(&shot);  // paints without trouble at any size
+        panel.selectNode(-1);
+        QVERIFY(!panel.memoryView()->tiling().drawable);
 
         panel.compareWith(-1);
         QVERIFY(explained.wait(30000));

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include "MemoryTiling.h"
+
+namespace tpg {
+
+// A tensor as laid out in memory, drawn natively: the plane of its two most-minor dimensions in
+// (8 x 128) tiles, the used part of each tile filled and the padding shaded, the other dimensions
+// as a stack of planes; with the XLA notation and the padded-to-used ratio. Tensors of any size:
+// beyond kMaxTilesDrawn tiles a side the middle is summarised.
+class MemoryLayoutView : public QWidget {
+    Q_OBJECT
+public:
+    // Tiles drawn along a side before the middle ones are summarised as "…": enough to see the
+    // pattern of full and partial tiles, few enough to stay legible in a dock.
+    static constexpr int kMaxTilesDrawn = 6;
+
+    explicit MemoryLayoutView(QWidget* parent = nullptr);
+    void setTensor(const QString& title, const MemoryTiling& tiling);
+    void clear(const QString& message);
+    const MemoryTiling& tiling() const { return m_tiling; }
+    QString summaryText() const;  // the lines drawn above the picture
+    QSize sizeHint() const override { return {380, 260}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    void drawTiles(QPainter& p, const QRectF& full) const;
+    QString m_title, m_message;
+    MemoryTiling m_tiling;
+};
+
+}  // namespace tpg
