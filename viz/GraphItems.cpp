@@ -125,6 +125,16 @@ void GraphNodeItem::setConfigLayout(const QString& subtitle, const QString& why)
     update();
 }
 
+QColor GraphNodeItem::farColor() const {
+    // Marks first: the chosen configuration's nodes are configurable too, and must not vanish
+    // into the configurable colour when the whole graph is in view.
+    if (m_role != HighlightRole::None) return roleColor(m_role);
+    if (!m_mark.isEmpty()) return kMarkColor;
+    if (m_configurable) return kConfigurableColor;
+    QColor fill = fillColor();
+    return m_item.context ? fill.lighter(108) : fill;
+}
+
 void GraphNodeItem::setSearchMatch(bool match) {
     if (match == m_searchMatch) return;
     m_searchMatch = match;
@@ -161,13 +171,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         // Far out: flat boxes, no antialiasing; configurable and highlighted nodes keep their
         // colour.
         painter->setRenderHint(QPainter::Antialiasing, false);
-        QColor edge = m_role != HighlightRole::None ? roleColor(m_role)
-                      : m_configurable              ? kConfigurableColor
-                      : !m_mark.isEmpty()           ? kMarkColor
-                                                    : fill.darker(150);
-        painter->fillRect(
-            m_rect,
-            m_configurable || m_role != HighlightRole::None || !m_mark.isEmpty() ? edge : fill);
+        painter->fillRect(m_rect, farColor());
         return;
     }
 

@@ -44,6 +44,8 @@ public:
     void setConfigLayout(const QString& subtitle, const QString& why);
     QString shownSubtitle() const { return m_configSubtitle.isEmpty() ? m_item.subtitle : m_configSubtitle; }
     bool isMarked() const { return !m_mark.isEmpty(); }
+    // The flat colour a node is drawn in when zoomed far out (labels and outlines dropped).
+    QColor farColor() const;
     void setSearchMatch(bool match);
     bool isSearchMatch() const { return m_searchMatch; }
 

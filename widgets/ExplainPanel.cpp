@@ -209,10 +209,11 @@ void ExplainPanel::show(const Explanation& e) {
                        .arg(e.breakdownA.tile.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
                        .arg(e.breakdownA.tile.spills ? tr(" — it SPILLS") : tr(", fits"));
     m_details->setText(details);
-    m_comparison->setText(e.comparison ? tr("B = configuration %1: %2. %3 configurable nodes lay out differently.")
+    m_comparison->setText(e.comparison ? tr("B = configuration %1: %2. %3 configurable nodes lay out differently. %4")
                                              .arg(e.b)
                                              .arg(QString::fromStdString(e.comparison->sentence))
                                              .arg(e.comparison->differingNodes.size())
+                                             .arg(modelSays(e))
                                        : QString());
     QHash<int32_t, QString> differing;
     if (e.comparison)
@@ -223,6 +224,23 @@ void ExplainPanel::show(const Explanation& e) {
     emit overlayChanged(e.overlay);
     emit comparedNodesChanged(differing);
     emit explained();
+}
+
+// The learned model's view of the same pair, beside the synthetic TPU's.
+QString ExplainPanel::modelSays(const Explanation& e) const {
+    const auto a = static_cast<size_t>(e.a), b = static_cast<size_t>(e.b);
+    const double synth = 100.0 * (e.summaryB.totalNs / e.summaryA.totalNs - 1.0);
+    if (!m_predictions->predictedNs.empty())
+        return tr("The cost model predicts B %1%2% (the synthetic TPU: %3%4%).")
+            .arg(m_predictions->predictedNs[b] >= m_predictions->predictedNs[a] ? QStringLiteral("+") : QString())
+            .arg(100.0 * (m_predictions->predictedNs[b] / m_predictions->predictedNs[a] - 1.0), 0, 'f', 1)
+            .arg(synth >= 0 ? QStringLiteral("+") : QString())
+            .arg(synth, 0, 'f', 1);
+    const double sa = m_predictions->scores()[a], sb = m_predictions->scores()[b];
+    return tr("The cost model ranks B %1 than A (scores %2 vs %3; no runtimes to map them to ns).")
+        .arg(sb > sa ? tr("slower") : sb < sa ? tr("faster") : tr("no different"))
+        .arg(sb, 0, 'f', 4)
+        .arg(sa, 0, 'f', 4);
 }
 
 void ExplainPanel::fillChart(const Explanation& e) {

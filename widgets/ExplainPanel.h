@@ -71,6 +71,7 @@ private:
     void fillChart(const Explanation& e);
     void fillLists(const Explanation& e);
     void showMemory();
+    QString modelSays(const Explanation& e) const;
 
     JobRunner* m_runner;
     TpuGraph m_graph;

@@ -92,6 +92,12 @@ private slots:
         QVERIFY(scene.itemForNode(4)->isMarked());
         scene.setMarkedNodes({});
         QVERIFY(!scene.itemForNode(4)->isMarked());
+        // Zoomed out to Fit, a marked configurable node keeps the mark's colour (it used to take
+        // the configurable colour, so the chosen configuration's marks vanished).
+        const int32_t c = m_graph.configurableNodes().front();
+        const QColor plain = scene.itemForNode(c)->farColor();
+        scene.setMarkedNodes({{c, QStringLiteral("output {1,0}")}});
+        QVERIFY(scene.itemForNode(c)->farColor() != plain);
     }
 
     // The cost overlay colours nodes (and a collapsed computation by its members' sum) on a heat

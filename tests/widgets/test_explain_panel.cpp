@@ -68,6 +68,8 @@ private slots:
         QVERIFY(explained.wait(30000));
         const QString text = panel.comparisonText();
         QVERIFY2(text.contains(QStringLiteral("B is")) && text.contains(QStringLiteral("slower")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("The cost model predicts B")) && text.contains(QStringLiteral("the synthetic TPU: +")),
+                 qPrintable(text));
         auto* both = qobject_cast<QHorizontalStackedBarSeries*>(panel.chart()->chart()->series().value(0));
         QCOMPARE(both->barSets().first()->count(), 2);  // A and B
         const auto marks = compared.last().at(0).value<QHash<int32_t, QString> >();
