@@ -357,6 +357,14 @@ void MainWindow::connectExplain() {
     connect(m_explain, &ExplainPanel::overlayChanged, m_graphPanel, &GraphPanel::setConfigOverlay);
     connect(m_explain, &ExplainPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_explain, &ExplainPanel::selectNode);
+    // An edit in the what-if editor is what the graph and the explanation show, live; undone back
+    // to its start, the chosen configuration again.
+    connect(m_whatIf, &WhatIfPanel::evaluated, this, [this] {
+        if (!m_whatIf->editedNodes().isEmpty())
+            m_explain->explainRow(m_whatIf->currentRow(), tr("the what-if edit"));
+        else if (m_configPanel->chosenConfig() >= 0)
+            m_explain->setChosenConfig(m_configPanel->chosenConfig());
+    });
     connect(m_explain, &ExplainPanel::comparedNodesChanged, this, [this](const QHash<int32_t, QString>& marks) {
         m_compareMarks = marks;
         updateMarks();

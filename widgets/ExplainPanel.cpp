@@ -39,11 +39,14 @@ QString layoutText(const std::vector<int>& l) {
     return QLatin1Char('{') + parts.join(QLatin1Char(',')) + QLatin1Char('}');
 }
 
-ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t a, int64_t b) {
+// A is configuration `a`, or `row` when it is not empty (an edited configuration).
+ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t a,
+                                         const std::vector<float>& row, const QString& rowLabel, int64_t b) {
     ExplainPanel::Explanation e;
-    e.a = a;
+    e.a = row.empty() ? a : -1;
+    e.aLabel = row.empty() ? QObject::tr("configuration %1").arg(a) : rowLabel;
     e.b = b;
-    e.breakdownA = tpu.explain(a);
+    e.breakdownA = row.empty() ? tpu.explain(a) : g.isLayout() ? tpu.explainLayout(row.data()) : tpu.explainTile(row.data());
     e.summaryA = explain::summarize(g, e.breakdownA);
     e.overlay = configOverlay(g, e.breakdownA);
     if (b >= 0) {
@@ -167,6 +170,13 @@ void ExplainPanel::setPredictions(std::shared_ptr<const FilePredictions> predict
 
 void ExplainPanel::setChosenConfig(int64_t config) {
     m_config = config;
+    m_row.clear();
+    request();
+}
+
+void ExplainPanel::explainRow(const std::vector<float>& row, const QString& label) {
+    m_row = row;
+    m_rowLabel = label;
     request();
 }
 
@@ -177,13 +187,15 @@ void ExplainPanel::compareWith(int64_t config) {
 }
 
 void ExplainPanel::request() {
-    if (!m_predictions || m_config < 0 || m_config >= m_graph.numConfigs()) return;
+    if (!m_predictions || (m_row.empty() && (m_config < 0 || m_config >= m_graph.numConfigs()))) return;
     const TpuGraph graph = m_graph;
     const auto predictions = m_predictions;
     const int64_t a = m_config, b = m_compare;
+    const std::vector<float> row = m_row;
+    const QString label = m_rowLabel;
     // A 45k-node program takes tens of ms to explain: on the model worker, the newest request wins.
-    m_job = m_runner->submit(QStringLiteral("explain"), [graph, predictions, a, b](JobControl&) {
-        return QVariant::fromValue(explainConfigs(graph, predictions->predictor->synthTpu(), a, b));
+    m_job = m_runner->submit(QStringLiteral("explain"), [graph, predictions, a, row, label, b](JobControl&) {
+        return QVariant::fromValue(explainConfigs(graph, predictions->predictor->synthTpu(), a, row, label, b));
     });
 }
 
@@ -197,7 +209,7 @@ void ExplainPanel::show(const Explanation& e) {
             : tr("an estimate of the synthetic TPU: Kendall %1 against this file's measurements (%2 configs)")
                   .arg(m_predictions->synthKendall, 0, 'f', 3)
                   .arg(m_graph.numConfigs());
-    m_header->setText(tr("<b>A = configuration %1: %2</b> — %3").arg(e.a).arg(ms(e.summaryA.totalNs), trust));
+    m_header->setText(tr("<b>A = %1: %2</b> — %3").arg(e.aLabel, ms(e.summaryA.totalNs), trust));
     QString details = tr("%1 copies (%2 through the transpose unit)").arg(e.summaryA.copies).arg(e.summaryA.transposingCopies);
     if (m_graph.isLayout())
         details += tr(" · violation ratio %1 (share of configurable nodes whose largest dimension is not most minor)")
@@ -228,8 +240,9 @@ void ExplainPanel::show(const Explanation& e) {
 
 // The learned model's view of the same pair, beside the synthetic TPU's.
 QString ExplainPanel::modelSays(const Explanation& e) const {
-    const auto a = static_cast<size_t>(e.a), b = static_cast<size_t>(e.b);
     const double synth = 100.0 * (e.summaryB.totalNs / e.summaryA.totalNs - 1.0);
+    if (e.a < 0) return tr("(The cost model's prediction for the edit is in the What-if tab.)");
+    const auto a = static_cast<size_t>(e.a), b = static_cast<size_t>(e.b);
     if (!m_predictions->predictedNs.empty())
         return tr("The cost model predicts B %1%2% (the synthetic TPU: %3%4%).")
             .arg(m_predictions->predictedNs[b] >= m_predictions->predictedNs[a] ? QStringLiteral("+") : QString())
@@ -315,7 +328,7 @@ void ExplainPanel::showMemory() {
     const bool explained = m_explanation && m_graph.isLayout();
     const std::vector<int> layout =
         explained ? m_explanation->breakdownA.nodes[static_cast<size_t>(m_node)].outputLayout : std::vector<int>{};
-    const QString title = explained ? tr("#%1 %2 under configuration %3").arg(m_node).arg(QString::fromStdString(m_graph.opcodeName(m_node))).arg(m_explanation->a)
+    const QString title = explained ? tr("#%1 %2 under %3").arg(m_node).arg(QString::fromStdString(m_graph.opcodeName(m_node)), m_explanation->aLabel)
                                     : tr("#%1 %2 (the file's default layout)").arg(m_node).arg(QString::fromStdString(m_graph.opcodeName(m_node)));
     m_memory->setTensor(title, memoryTiling(shape, layout));
 }

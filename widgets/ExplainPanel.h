@@ -33,7 +33,8 @@ class ExplainPanel : public QWidget {
     Q_OBJECT
 public:
     struct Explanation {
-        int64_t a = -1, b = -1;  // configurations (b = -1: no comparison)
+        int64_t a = -1, b = -1;  // configurations (a = -1: an edited row; b = -1: no comparison)
+        QString aLabel;          // "configuration 12", "the what-if edit"
         synth::CostBreakdown breakdownA, breakdownB;
         explain::CostSummary summaryA, summaryB;
         std::optional<explain::Comparison> comparison;
@@ -45,6 +46,9 @@ public:
     void setGraph(const TpuGraph& graph, const QString& file);
     void setPredictions(std::shared_ptr<const FilePredictions> predictions);
     void setChosenConfig(int64_t config);
+    // Explains an edited configuration row (the what-if editor's) instead: the graph's overlay and
+    // the memory picture follow the edit live.
+    void explainRow(const std::vector<float>& row, const QString& label);
     // Compares the chosen configuration with `config` (-1 clears the comparison).
     void compareWith(int64_t config);
     // The memory picture follows the selected node, laid out as the chosen configuration has it.
@@ -78,6 +82,8 @@ private:
     QString m_file;
     std::shared_ptr<const FilePredictions> m_predictions;
     int64_t m_config = -1, m_compare = -1;
+    std::vector<float> m_row;  // an edited row explained instead of m_config
+    QString m_rowLabel;
     int m_node = -1;
     quint64 m_job = 0;
     std::optional<Explanation> m_explanation;

@@ -13,11 +13,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QUndoStack>
 #include <QUrl>
 
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
 #include "DatasetBrowser.h"
+#include "ExplainPanel.h"
 #include "graph/GraphFile.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
@@ -27,6 +29,7 @@
 #include "FilePredictions.h"
 #include "ConfigTableModel.h"
 #include "WhatIfPanel.h"
+#include "whatif/ConfigEdit.h"
 #include "DefaultModels.h"
 #include "NodeInspector.h"
 #include "OpCategory.h"
@@ -215,6 +218,35 @@ private slots:
         w.openFile(m_layoutFile);  // another file: its own defaults until a configuration is chosen
         QVERIFY(waitLoaded(w, m_layoutFile));
         QVERIFY(scene->configLayouts().isEmpty());
+    }
+
+    // A what-if edit is what the Explain dock and the graph show, live.
+    void whatIfEditIsExplainedLive() {
+        MainWindow w;
+        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
+        const QString file = synthLayoutFile();
+        w.openFile(file);
+        QVERIFY(waitLoaded(w, file));
+        QVERIFY(ready.count() > 0 || ready.wait(60000));
+        w.configPanel()->chooseConfig(1);
+        QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
+        int32_t node = -1;
+        for (int32_t n : w.graph().configurableNodes())
+            if (whatif::slotTensor(w.graph(), n, whatif::LayoutSlot::Output).rank() >= 2) node = n;
+        QVERIFY(node >= 0);
+        const int rank = whatif::slotTensor(w.graph(), node, whatif::LayoutSlot::Output).rank();
+        std::vector<int> perm(static_cast<size_t>(rank));
+        for (int i = 0; i < rank; ++i) perm[static_cast<size_t>(i)] = i;  // ascending: rarely the default
+        if (whatif::layoutOf(w.graph(), w.whatIfPanel()->currentRow(), node, whatif::LayoutSlot::Output) == perm)
+            std::swap(perm[0], perm[1]);
+        QVERIFY(w.whatIfPanel()->setLayout(node, whatif::LayoutSlot::Output, perm));
+        QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("the what-if edit")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->explanation() &&
+                                     w.explainPanel()->explanation()->breakdownA.nodes[static_cast<size_t>(node)].outputLayout == perm,
+                                 30000);
+        w.whatIfPanel()->undoStack()->undo();  // back to the start: the chosen configuration again
+        QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
     }
 
     void tileFileShowsTileConfigFeatures() {

@@ -97,6 +97,21 @@ private slots:
         panel.selectNode(-1);
         QVERIFY(!panel.memoryView()->tiling().drawable);
 
+        // An edited row (the what-if editor's) is explained instead, live: config `worst`'s row
+        // as an "edit" explains exactly like config `worst`.
+        explained.clear();
+        const auto& table = *m_layout.layoutConfigs();
+        std::vector<float> row(static_cast<size_t>(table.rowSize()));
+        table.read(worst, 1, row.data());
+        panel.explainRow(row, QStringLiteral("the what-if edit"));
+        QVERIFY(explained.wait(30000));
+        QVERIFY(panel.headerText().contains(QStringLiteral("the what-if edit")));
+        QCOMPARE(panel.explanation()->summaryA.totalNs, panel.explanation()->summaryB.totalNs);
+        QVERIFY(panel.comparisonText().contains(QStringLiteral("What-if tab")));
+        explained.clear();
+        panel.setChosenConfig(best);
+        QVERIFY(explained.wait(30000));
+
         panel.compareWith(-1);
         QVERIFY(explained.wait(30000));
         QVERIFY(panel.comparisonText().isEmpty());
