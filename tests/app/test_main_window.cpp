@@ -58,6 +58,13 @@ class TestMainWindow : public QObject {
         return path;
     }
 
+    // Opens `file` and waits until it is drawn and its predictions are in.
+    static bool openWithPredictions(MainWindow& w, const QString& file) {
+        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
+        w.openFile(file);
+        return waitLoaded(w, file) && (ready.count() > 0 || ready.wait(60000));
+    }
+
     static bool waitLoaded(MainWindow& w, const QString& path) {
         QSignalSpy loaded(&w, &MainWindow::graphLoaded);
         QSignalSpy ready(w.graphPanel(), &GraphPanel::layoutReady);
@@ -168,11 +175,7 @@ private slots:
     // synthetic TPU lays it out, not the file's default.
     void chosenConfigurationsLayoutsShowOnTheLabels() {
         MainWindow w;
-        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
-        const QString file = synthLayoutFile();
-        w.openFile(file);
-        QVERIFY(waitLoaded(w, file));
-        QVERIFY(ready.count() > 0 || ready.wait(60000));
+        QVERIFY(openWithPredictions(w, synthLayoutFile()));
         GraphScene* scene = w.graphPanel()->scene();
         QVERIFY(scene->configLayouts().isEmpty());
         w.configPanel()->chooseConfig(3);
@@ -223,11 +226,7 @@ private slots:
     // A what-if edit is what the Explain dock and the graph show, live.
     void whatIfEditIsExplainedLive() {
         MainWindow w;
-        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
-        const QString file = synthLayoutFile();
-        w.openFile(file);
-        QVERIFY(waitLoaded(w, file));
-        QVERIFY(ready.count() > 0 || ready.wait(60000));
+        QVERIFY(openWithPredictions(w, synthLayoutFile()));
         w.configPanel()->chooseConfig(1);
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
