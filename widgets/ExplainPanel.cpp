@@ -146,6 +146,7 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_graph = graph;
     m_file = file;
     m_predictions.reset();
+    m_job = 0;  // an explanation of the previous file still on its way is dropped
     m_config = m_compare = -1;
     m_explanation.reset();
     m_compareBox->setRange(0, static_cast<int>(std::max<int64_t>(0, graph.numConfigs() - 1)));

@@ -119,6 +119,22 @@ private slots:
         QVERIFY(compared.last().at(0).value<Marks>().isEmpty());
     }
 
+    // Another file opened while an explanation is on its way: the stale result is dropped.
+    void staleExplanationIsDropped() {
+        JobRunner runner(QStringLiteral("model"));
+        ExplainPanel panel(&runner);
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        panel.setChosenConfig(0);
+        QVERIFY(panel.busy());
+        panel.setGraph(m_tile, QStringLiteral("k.npz"));
+        QVERIFY(!panel.busy());
+        QTest::qWait(500);
+        QCOMPARE(explained.count(), 0);
+        QVERIFY(!panel.explanation());
+    }
+
     void tileFileShowsItsTileTerms() {
         JobRunner runner(QStringLiteral("model"));
         ExplainPanel panel(&runner);
