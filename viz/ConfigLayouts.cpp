@@ -1,43 +1,25 @@
 #include "ConfigLayouts.h"
 
-#include <QSet>
 #include <algorithm>
 
 #include "TensorText.h"
+#include "explain/CostExplanation.h"
 
 namespace tpg {
 
 ConfigLayoutsByNode configLayouts(const TpuGraph& g, const synth::CostBreakdown& b) {
     ConfigLayoutsByNode out;
     if (!g.isLayout()) return out;
-    QSet<int32_t> configurable;
-    for (int32_t n : g.configurableNodes()) configurable.insert(n);
     for (const synth::NodeCost& cost : b.nodes) {
         TensorShape shape = tensorShape(g.nodeFeatures(cost.node), g.nodeFeatureWidth());
         if (!shape.known || cost.outputLayout.empty() || cost.outputLayout == shape.minorToMajor) continue;
         shape.minorToMajor = cost.outputLayout;
-        out.insert(cost.node, {tensorString(shape), configurable.contains(cost.node)
+        out.insert(cost.node, {tensorString(shape), g.isConfigurable(cost.node)
                                                         ? QStringLiteral("set by the configuration")
                                                         : QStringLiteral("propagated by the compiler from its operands")});
     }
     return out;
 }
-
-namespace {
-
-QString layoutText(const std::vector<int>& l) {
-    QString s = QStringLiteral("{");
-    for (size_t i = 0; i < l.size(); ++i) s += (i ? QStringLiteral(",") : QString()) + QString::number(l[i]);
-    return s + QLatin1Char('}');
-}
-
-QString durationText(double ns) {
-    return ns >= 1e6 ? QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'f', 2)
-           : ns >= 1e3 ? QStringLiteral("%1 us").arg(ns / 1e3, 0, 'f', 1)
-                       : QStringLiteral("%1 ns").arg(ns, 0, 'f', 0);
-}
-
-}  // namespace
 
 QString costMeasureName(CostMeasure m) {
     switch (m) {
@@ -101,9 +83,11 @@ ConfigOverlay configOverlay(const TpuGraph& g, const synth::CostBreakdown& b) {
         CopyNote n;
         n.ns = e.copyNs;
         n.share = most > 0 ? e.copyNs / most : 0;
-        n.transposing = !e.fromLayout.empty() && !e.toLayout.empty() && e.fromLayout[0] != e.toLayout[0];
+        n.transposing = explain::isTransposing(e);
         n.label = QStringLiteral("copy %1 %2→%3%4")
-                      .arg(durationText(e.copyNs), layoutText(e.fromLayout), layoutText(e.toLayout),
+                      .arg(QString::fromStdString(explain::nsText(e.copyNs)),
+                           QString::fromStdString(explain::layoutText(e.fromLayout)),
+                           QString::fromStdString(explain::layoutText(e.toLayout)),
                            n.transposing ? QStringLiteral(" (transpose)") : QString());
         n.reason = QString::fromStdString(e.reason);
         o.copies.insert({e.producer, e.consumer}, n);

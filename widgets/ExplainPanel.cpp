@@ -33,11 +33,7 @@ constexpr size_t kListed = 25;
 
 QString ms(double ns) { return QString::fromStdString(explain::nsText(ns)); }
 
-QString layoutText(const std::vector<int>& l) {
-    QStringList parts;
-    for (int d : l) parts << QString::number(d);
-    return QLatin1Char('{') + parts.join(QLatin1Char(',')) + QLatin1Char('}');
-}
+QString layoutText(const std::vector<int>& l) { return QString::fromStdString(explain::layoutText(l)); }
 
 // A is configuration `a`, or `row` when it is not empty (an edited configuration).
 ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t a,
@@ -288,29 +284,19 @@ void ExplainPanel::fillChart(const Explanation& e) {
 
 void ExplainPanel::fillLists(const Explanation& e) {
     m_nodes->clear();
-    std::vector<const synth::NodeCost*> nodes;
-    for (const auto& n : e.breakdownA.nodes) nodes.push_back(&n);
-    const size_t k = std::min(kListed, nodes.size());
-    std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(k), nodes.end(),
-                      [](const auto* x, const auto* y) { return x->totalNs() > y->totalNs(); });
-    for (size_t i = 0; i < k; ++i) {
-        const synth::NodeCost& n = *nodes[i];
-        auto* item = new QTreeWidgetItem(m_nodes, {QStringLiteral("#%1").arg(n.node), QString::fromStdString(m_graph.opcodeName(n.node)),
-                                                   ms(n.totalNs()), layoutText(n.outputLayout), QString::fromStdString(n.reason)});
-        item->setData(0, Qt::UserRole, n.node);
-        item->setToolTip(4, QString::fromStdString(n.reason));
+    for (const synth::NodeCost* n : explain::costliestNodes(e.breakdownA, kListed)) {
+        auto* item = new QTreeWidgetItem(m_nodes, {QStringLiteral("#%1").arg(n->node), QString::fromStdString(m_graph.opcodeName(n->node)),
+                                                   ms(n->totalNs()), layoutText(n->outputLayout), QString::fromStdString(n->reason)});
+        item->setData(0, Qt::UserRole, n->node);
+        item->setToolTip(4, QString::fromStdString(n->reason));
     }
     m_copies->clear();
-    std::vector<const synth::EdgeCost*> copies;
-    for (const auto& c : e.breakdownA.copies) copies.push_back(&c);
-    std::sort(copies.begin(), copies.end(), [](const auto* x, const auto* y) { return x->copyNs > y->copyNs; });
-    for (size_t i = 0; i < std::min(kListed, copies.size()); ++i) {
-        const synth::EdgeCost& c = *copies[i];
-        auto* item = new QTreeWidgetItem(m_copies, {QStringLiteral("#%1 → #%2").arg(c.producer).arg(c.consumer), ms(c.copyNs),
-                                                    layoutText(c.fromLayout) + QStringLiteral(" → ") + layoutText(c.toLayout),
-                                                    QString::fromStdString(c.reason)});
-        item->setData(0, Qt::UserRole, c.consumer);
-        item->setToolTip(3, QString::fromStdString(c.reason));
+    for (const synth::EdgeCost* c : explain::costliestCopies(e.breakdownA, kListed)) {
+        auto* item = new QTreeWidgetItem(m_copies, {QStringLiteral("#%1 → #%2").arg(c->producer).arg(c->consumer), ms(c->copyNs),
+                                                    layoutText(c->fromLayout) + QStringLiteral(" → ") + layoutText(c->toLayout),
+                                                    QString::fromStdString(c->reason)});
+        item->setData(0, Qt::UserRole, c->consumer);
+        item->setToolTip(3, QString::fromStdString(c->reason));
     }
 }
 

@@ -56,8 +56,9 @@ void lowerThisThreadsPriority() {
     setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kTrainingNice);
 }
 
-nn::GraphMetrics measureGeneralModel(const nn::TrainSettings& s, const nn::CostModel& general) {
-    const TpuGraph g = loadTpuGraph(s.trainFile);
+// `open` is the file as the window already holds it (not read again), when it is the one trained on.
+nn::GraphMetrics measureGeneralModel(const nn::TrainSettings& s, const nn::CostModel& general, const TpuGraph& open) {
+    const TpuGraph g = !open.isNull() && open.path() == s.trainFile ? open : loadTpuGraph(s.trainFile);
     general.requireCompatible(g);
     const nn::EvaluationOptions options{s.validConfigsPerGraph, s.seed, s.heldOutConfigFraction};
     return nn::evaluateModel(general, g, describeFile(s.trainFile).competitionId(), options);
@@ -89,8 +90,9 @@ std::vector<SavedRun> listSavedRuns(const QString& runsFolder) {
 }
 
 JobRunner::Work trainingJob(const nn::TrainSettings& settings, const std::shared_ptr<nn::CancelToken>& cancel,
-                            const std::shared_ptr<nn::PauseGate>& pause, const nn::CostModel& general) {
-    return [settings, cancel, pause, general](JobControl& control) {
+                            const std::shared_ptr<nn::PauseGate>& pause, const nn::CostModel& general,
+                            const TpuGraph& openFile) {
+    return [settings, cancel, pause, general, openFile](JobControl& control) {
         lowerThisThreadsPriority();
         UpdateBatcher batcher(control);
         if (!settings.trainFile.empty() && !general.isNull()) {
@@ -98,7 +100,7 @@ JobRunner::Work trainingJob(const nn::TrainSettings& settings, const std::shared
             first.progress.message = "measuring the general model on the held-out configs";
             control.post(QVariant::fromValue(first));
             first.hasGeneral = true;
-            first.general = measureGeneralModel(settings, general);
+            first.general = measureGeneralModel(settings, general, openFile);
             control.post(QVariant::fromValue(first));
         }
         const nn::TrainResult result = nn::trainCostModel(

@@ -46,9 +46,11 @@ std::vector<SavedRun> listSavedRuns(const QString& runsFolder);
 
 // A job that trains with `settings`, honouring `cancel` and `pause` (set from the GUI), and posts
 // TrainingUpdate partials; returns the nn::TrainResult. With `general` (not null) and a
-// one-file run, first measures that model on the run's held-out configs.
+// one-file run, first measures that model on the run's held-out configs (of `openFile` when it is
+// that file, already in memory).
 JobRunner::Work trainingJob(const nn::TrainSettings& settings, const std::shared_ptr<nn::CancelToken>& cancel,
-                            const std::shared_ptr<nn::PauseGate>& pause, const nn::CostModel& general);
+                            const std::shared_ptr<nn::PauseGate>& pause, const nn::CostModel& general,
+                            const TpuGraph& openFile);
 
 }  // namespace tpg
 

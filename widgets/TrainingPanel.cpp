@@ -464,7 +464,7 @@ void TrainingPanel::startWith(const nn::TrainSettings& settings, Collection kind
     m_cancel = std::make_shared<nn::CancelToken>();
     m_pauseGate = std::make_shared<nn::PauseGate>();
     const nn::CostModel general = m_liveFileOnly && m_generalModel ? m_generalModel(m_liveKind) : nn::CostModel();
-    m_job = m_runner->submit(QStringLiteral("train"), trainingJob(settings, m_cancel, m_pauseGate, general));
+    m_job = m_runner->submit(QStringLiteral("train"), trainingJob(settings, m_cancel, m_pauseGate, general, m_graph));
     setStatus(tr("Preparing %1…").arg(title));
     m_comparison->clear();
     m_speed->clear();

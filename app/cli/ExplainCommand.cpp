@@ -92,12 +92,6 @@ Explained fromWhatIf(const TpuGraph& g, const synth::TpuCostModel& tpu, const st
     return {label, g.isLayout() ? tpu.explainLayout(row.data()) : tpu.explainTile(row.data())};
 }
 
-std::string layoutText(const std::vector<int>& l) {
-    std::string s = "{";
-    for (size_t i = 0; i < l.size(); ++i) s += (i ? "," : "") + std::to_string(l[i]);
-    return s + "}";
-}
-
 std::string honesty(const TpuGraph& g, const synth::TpuCostModel& tpu, explain::Agreement& agreement) {
     agreement = explain::synthAgreement(g, tpu, kAgreementConfigs);
     if (explain::synthIsGroundTruth(g, tpu)) return "ground truth: this file is synthetic, timed by the synthetic TPU";
@@ -123,28 +117,16 @@ void printBreakdown(const TpuGraph& g, const Explained& e, int top) {
     if (g.isLayout())
         std::printf("violation ratio %.3f (configurable nodes whose largest dimension is not most minor)\n",
                     s.violationRatio);
-    std::vector<const synth::NodeCost*> nodes;
-    for (const auto& n : b.nodes) nodes.push_back(&n);
-    const size_t k = std::min(nodes.size(), static_cast<size_t>(std::max(0, top)));
-    std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(k), nodes.end(),
-                      [](const auto* x, const auto* y) { return x->totalNs() > y->totalNs(); });
+    const auto listed = static_cast<size_t>(std::max(0, top));
     std::printf("top nodes:\n");
-    for (size_t i = 0; i < k; ++i) {
-        const synth::NodeCost& n = *nodes[i];
-        std::printf("  #%-6d %-14s %10s  %s %s\n", n.node, g.opcodeName(n.node).c_str(), explain::nsText(n.totalNs()).c_str(),
-                    layoutText(n.outputLayout).c_str(), n.reason.c_str());
-    }
-    std::vector<const synth::EdgeCost*> copies;
-    for (const auto& c : b.copies) copies.push_back(&c);
-    const size_t kc = std::min(copies.size(), static_cast<size_t>(std::max(0, top)));
-    std::partial_sort(copies.begin(), copies.begin() + static_cast<std::ptrdiff_t>(kc), copies.end(),
-                      [](const auto* x, const auto* y) { return x->copyNs > y->copyNs; });
-    if (kc > 0) std::printf("top copies:\n");
-    for (size_t i = 0; i < kc; ++i) {
-        const synth::EdgeCost& c = *copies[i];
-        std::printf("  #%d -> #%d %10s  %s -> %s  %s\n", c.producer, c.consumer, explain::nsText(c.copyNs).c_str(),
-                    layoutText(c.fromLayout).c_str(), layoutText(c.toLayout).c_str(), c.reason.c_str());
-    }
+    for (const synth::NodeCost* n : explain::costliestNodes(b, listed))
+        std::printf("  #%-6d %-14s %10s  %s %s\n", n->node, g.opcodeName(n->node).c_str(), explain::nsText(n->totalNs()).c_str(),
+                    explain::layoutText(n->outputLayout).c_str(), n->reason.c_str());
+    const auto copies = explain::costliestCopies(b, listed);
+    if (!copies.empty()) std::printf("top copies:\n");
+    for (const synth::EdgeCost* c : copies)
+        std::printf("  #%d -> #%d %10s  %s -> %s  %s\n", c->producer, c->consumer, explain::nsText(c->copyNs).c_str(),
+                    explain::layoutText(c->fromLayout).c_str(), explain::layoutText(c->toLayout).c_str(), c->reason.c_str());
     if (!g.isLayout()) {
         const synth::TileCost& t = b.tile;
         std::printf("tile: %s tiles, utilisation %.3f, working set %.2f MiB of 16 MiB on-chip%s\n",
@@ -159,17 +141,12 @@ nlohmann::json breakdownJson(const TpuGraph& g, const Explained& e, int top) {
     const explain::CostSummary s = explain::summarize(g, b);
     nlohmann::json categories = nlohmann::json::object();
     for (const auto& c : s.categories) categories[c.name] = c.ns;
-    std::vector<const synth::NodeCost*> nodes;
-    for (const auto& n : b.nodes) nodes.push_back(&n);
-    const size_t k = std::min(nodes.size(), static_cast<size_t>(std::max(0, top)));
-    std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(k), nodes.end(),
-                      [](const auto* x, const auto* y) { return x->totalNs() > y->totalNs(); });
     nlohmann::json topNodes = nlohmann::json::array();
-    for (size_t i = 0; i < k; ++i)
-        topNodes.push_back({{"node", nodes[i]->node}, {"opcode", g.opcodeName(nodes[i]->node)},
-                            {"ns", nodes[i]->totalNs()}, {"compute_ns", nodes[i]->computeNs},
-                            {"padding_ns", nodes[i]->paddingNs}, {"layout_ns", nodes[i]->layoutNs},
-                            {"output_layout", nodes[i]->outputLayout}, {"reason", nodes[i]->reason}});
+    for (const synth::NodeCost* n : explain::costliestNodes(b, static_cast<size_t>(std::max(0, top))))
+        topNodes.push_back({{"node", n->node}, {"opcode", g.opcodeName(n->node)},
+                            {"ns", n->totalNs()}, {"compute_ns", n->computeNs},
+                            {"padding_ns", n->paddingNs}, {"layout_ns", n->layoutNs},
+                            {"output_layout", n->outputLayout}, {"reason", n->reason}});
     nlohmann::json copies = nlohmann::json::array();
     for (const auto& c : b.copies)
         copies.push_back({{"producer", c.producer}, {"consumer", c.consumer}, {"ns", c.copyNs},

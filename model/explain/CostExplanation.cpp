@@ -13,10 +13,6 @@ namespace tpg::explain {
 
 namespace {
 
-bool transposing(const synth::EdgeCost& e) {
-    return !e.fromLayout.empty() && !e.toLayout.empty() && e.fromLayout[0] != e.toLayout[0];
-}
-
 // Each node's own cost plus the copies into it: what changes when its layouts change.
 std::vector<double> perNodeNs(const TpuGraph& g, const synth::CostBreakdown& b) {
     std::vector<double> ns(static_cast<size_t>(g.numNodes()), 0.0);
@@ -49,6 +45,38 @@ std::string nsText(double ns) {
     else if (a >= 1e3) std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
     else std::snprintf(buf, sizeof buf, "%.0f ns", ns);
     return buf;
+}
+
+std::string layoutText(const std::vector<int>& l) {
+    std::string s = "{";
+    for (size_t i = 0; i < l.size(); ++i) s += (i ? "," : "") + std::to_string(l[i]);
+    return s + "}";
+}
+
+bool isTransposing(const synth::EdgeCost& e) {
+    return !e.fromLayout.empty() && !e.toLayout.empty() && e.fromLayout[0] != e.toLayout[0];
+}
+
+std::vector<const synth::NodeCost*> costliestNodes(const synth::CostBreakdown& b, size_t count) {
+    std::vector<const synth::NodeCost*> nodes;
+    nodes.reserve(b.nodes.size());
+    for (const auto& n : b.nodes) nodes.push_back(&n);
+    const size_t k = std::min(count, nodes.size());
+    std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(k), nodes.end(),
+                      [](const auto* x, const auto* y) { return x->totalNs() > y->totalNs(); });
+    nodes.resize(k);
+    return nodes;
+}
+
+std::vector<const synth::EdgeCost*> costliestCopies(const synth::CostBreakdown& b, size_t count) {
+    std::vector<const synth::EdgeCost*> copies;
+    copies.reserve(b.copies.size());
+    for (const auto& c : b.copies) copies.push_back(&c);
+    const size_t k = std::min(count, copies.size());
+    std::partial_sort(copies.begin(), copies.begin() + static_cast<std::ptrdiff_t>(k), copies.end(),
+                      [](const auto* x, const auto* y) { return x->copyNs > y->copyNs; });
+    copies.resize(k);
+    return copies;
 }
 
 double CostSummary::categoryNs(const std::string& name) const {
@@ -119,7 +147,7 @@ CostSummary summarize(const TpuGraph& g, const synth::CostBreakdown& b) {
     }
     s.categories.push_back({"noise", b.noiseNs});
     s.copies = static_cast<int>(b.copies.size());
-    s.transposingCopies = static_cast<int>(std::count_if(b.copies.begin(), b.copies.end(), transposing));
+    s.transposingCopies = static_cast<int>(std::count_if(b.copies.begin(), b.copies.end(), isTransposing));
     s.violationRatio = violationRatio(g, b);
     return s;
 }

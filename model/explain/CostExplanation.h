@@ -67,5 +67,11 @@ struct Agreement {
 Agreement synthAgreement(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t maxConfigs);
 
 std::string nsText(double ns);  // "5.62 ms", "812 ns"
+std::string layoutText(const std::vector<int>& minorToMajor);  // "{1,0,3,2}"
+// A copy that changes the most-minor dimension: it runs through the transpose unit.
+bool isTransposing(const synth::EdgeCost& copy);
+// The `count` costliest nodes (own cost) and copies of a breakdown, costliest first.
+std::vector<const synth::NodeCost*> costliestNodes(const synth::CostBreakdown& b, size_t count);
+std::vector<const synth::EdgeCost*> costliestCopies(const synth::CostBreakdown& b, size_t count);
 
 }  // namespace tpg::explain

@@ -76,11 +76,9 @@ void read(const json& j, const char* key, T& out, const std::string& file) {
 
 int64_t stepOf(const json& j) { return j.value("step", int64_t{0}); }
 
-}  // namespace
-
-std::string trainSettingsToJson(const TrainSettings& s) {
+json settingsToJson(const TrainSettings& s) {
     const ModelSettings& m = s.model;
-    const json j = {
+    return {
         {"data", s.dataDir},
         {"collection", s.collection},
         {"train_file", s.trainFile},
@@ -109,16 +107,9 @@ std::string trainSettingsToJson(const TrainSettings& s) {
         {"max_graphs", s.maxTrainGraphs},
         {"checkpoint_seconds", s.checkpointSeconds},
     };
-    return j.dump();
 }
 
-TrainSettings trainSettingsFromJson(const std::string& text, const std::string& file) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        throwFormatError(file, "settings", std::string("not JSON: ") + e.what());
-    }
+TrainSettings settingsFromJson(const json& j, const std::string& file) {
     if (!j.is_object()) throwFormatError(file, "settings", "expected an object");
     TrainSettings s;
     ModelSettings& m = s.model;
@@ -154,6 +145,20 @@ TrainSettings trainSettingsFromJson(const std::string& text, const std::string& 
     return s;
 }
 
+}  // namespace
+
+std::string trainSettingsToJson(const TrainSettings& s) { return settingsToJson(s).dump(); }
+
+TrainSettings trainSettingsFromJson(const std::string& text, const std::string& file) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::exception& e) {
+        throwFormatError(file, "settings", std::string("not JSON: ") + e.what());
+    }
+    return settingsFromJson(j, file);
+}
+
 TrainingHistory readTrainingLog(const std::string& path) {
     std::ifstream in(path);
     if (!in) throwFormatError(path, "", "cannot open the training log");
@@ -171,7 +176,7 @@ TrainingHistory readTrainingLog(const std::string& path) {
         try {
             if (type == "start") {
                 started = true;
-                h.settings = trainSettingsFromJson(j.at("settings").dump(), path);
+                h.settings = settingsFromJson(j.at("settings"), path);
                 h.kind = j.value("kind", std::string("layout")) == "tile" ? Collection::Tile : Collection::Layout;
                 h.trainedOn = j.value("trained_on", std::string());
                 h.finished = false;  // a resumed run reopens the log
@@ -224,7 +229,7 @@ TrainingLogWriter::TrainingLogWriter(const std::string& path, const TrainSetting
                         {"time", nowText()},
                         {"kind", kind == Collection::Tile ? "tile" : "layout"},
                         {"trained_on", trainedOn},
-                        {"settings", json::parse(trainSettingsToJson(settings))}};
+                        {"settings", settingsToJson(settings)}};
     writeLine(start.dump());
     flush();
 }
