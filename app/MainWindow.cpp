@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include <QAction>
+#include <algorithm>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -29,6 +30,7 @@
 #include "GraphPanel.h"
 #include "GraphView.h"
 #include "JobRunner.h"
+#include "LessonPanel.h"
 #include "NodeInspector.h"
 #include "SampleLocator.h"
 #include "ModelSession.h"
@@ -51,7 +53,7 @@ const QString kSessionConfigKey = QStringLiteral("session/config");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 // Bumped when the docks change, so an old saved state is not applied to a new arrangement.
-constexpr int kWindowStateVersion = 3;
+constexpr int kWindowStateVersion = 4;
 
 QString grouped(int64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
@@ -87,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_trainingDock = addToolDock(tr("Training"), m_training, 55);
     m_configDock->raise();
     connectTraining();
+    createLesson();
 
     m_graphLabel = new QLabel(this);
     m_warningLabel = new QLabel(this);
@@ -205,6 +208,7 @@ QDockWidget* MainWindow::addToolDock(const QString& title, QWidget* widget, int 
     d->setWidget(widget);
     addDockWidget(Qt::BottomDockWidgetArea, d);
     tabifyDockWidget(m_configDock, d);
+    m_toolDocks.insert(title, d);
     if (m_viewMenu) m_viewMenu->addAction(d->toggleViewAction());
     return d;
 }
@@ -275,6 +279,8 @@ void MainWindow::createMenus() {
         m_viewMenu->addAction(d->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("L&earn: How Layout Affects Runtime"), this, &MainWindow::startLesson)
+        ->setObjectName(QStringLiteral("learnAction"));
     help->addAction(tr("Reading &Layouts"), this, [this] {
         QMessageBox::information(
             this, tr("Reading layouts"),
@@ -369,6 +375,46 @@ void MainWindow::connectExplain() {
         m_compareMarks = marks;
         updateMarks();
     });
+}
+
+void MainWindow::createLesson() {
+    m_lesson = new LessonPanel(m_whatIf, this);
+    m_lessonDock = new QDockWidget(tr("Lesson"), this);
+    m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
+    m_lessonDock->setWidget(m_lesson);
+    // Beside the dataset (not needed during a lesson), so the node inspector stays in view.
+    addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
+    tabifyDockWidget(m_browserDock, m_lessonDock);
+    m_browserDock->raise();
+    m_lessonDock->hide();  // until Help › Learn
+    m_viewMenu->addAction(m_lessonDock->toggleViewAction());
+    connect(m_lesson, &LessonPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_graphPanel, &GraphPanel::nodeSelected, m_lesson, &LessonPanel::selectNode);
+    connect(m_lesson, &LessonPanel::panelWanted, this, [this](const QString& title) {
+        if (QDockWidget* d = m_toolDocks.value(title)) {
+            d->show();
+            d->raise();
+        }
+    });
+    connect(m_lesson, &LessonPanel::layoutFileWanted, this, [this] {
+        const QString file = lessonFile(findSampleDir(m_sampleCandidates));
+        if (file.isEmpty())
+            showError(tr("The lesson needs a layout file"),
+                      tr("No sample layout file was found (looked in %1). Open a layout file, then Help › Learn.")
+                          .arg(m_sampleCandidates.join(QStringLiteral(", "))));
+        else
+            openFile(file);
+    });
+}
+
+void MainWindow::startLesson() {
+    m_lessonDock->show();
+    m_lessonDock->raise();
+    // Room for the lesson's text at a size a class can read.
+    if (m_lessonDock->width() < width() / 4)
+        resizeDocks({m_lessonDock, m_inspectorDock}, {width() * 2 / 7, std::max(m_inspectorDock->width(), width() / 5)},
+                    Qt::Horizontal);
+    m_lesson->begin();
 }
 
 void MainWindow::connectTraining() {
@@ -474,6 +520,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_configPanel->setGraph(graph);
     m_whatIf->setGraph(graph, path);
     m_explain->setGraph(graph, path);
+    m_lesson->setGraph(graph, path);
     m_training->setCurrentFile(path, graph);
     m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(graph.collection())));
     m_models->predict(path, graph);

@@ -23,6 +23,7 @@ class DatasetBrowser;
 class ExplainPanel;
 class GraphPanel;
 class JobRunner;
+class LessonPanel;
 class ModelSession;
 class NodeInspector;
 class TrainingPanel;
@@ -79,6 +80,10 @@ public:
     WhatIfPanel* whatIfPanel() const { return m_whatIf; }
     TrainingPanel* trainingPanel() const { return m_training; }
     ExplainPanel* explainPanel() const { return m_explain; }
+    LessonPanel* lessonPanel() const { return m_lesson; }
+    QDockWidget* lessonDock() const { return m_lessonDock; }
+    // Help › Learn: shows the lesson and begins it (on the sample's layout file if need be).
+    void startLesson();
     QDockWidget* trainingDock() const { return m_trainingDock; }
     QString modelLabelText() const;
 
@@ -107,6 +112,7 @@ private:
     void connectTraining();
     void updateMarks();
     void connectExplain();
+    void createLesson();
 
     JobRunner* m_ioRunner;      // file loading, dataset scanning
     JobRunner* m_layoutRunner;  // every Graphviz call
@@ -119,6 +125,9 @@ private:
     TrainingPanel* m_training = nullptr;
     ExplainPanel* m_explain = nullptr;
     QDockWidget* m_trainingDock = nullptr;
+    LessonPanel* m_lesson = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    QHash<QString, QDockWidget*> m_toolDocks;  // by title
     QHash<int32_t, QString> m_configMarks, m_compareMarks, m_whatIfMarks;  // all drawn on the graph
     QLabel* m_modelLabel = nullptr;
     QDockWidget* m_browserDock = nullptr;

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
+#include <algorithm>
 
 namespace tpg {
 
@@ -34,6 +35,25 @@ QString preferredFirstFile(const QStringList& paths) {
     for (const QString& p : paths)
         if (p.contains(QStringLiteral("/layout/"))) return p;
     return paths.isEmpty() ? QString() : paths.front();
+}
+
+QString lessonFile(const QString& sampleDir) {
+    if (sampleDir.isEmpty()) return {};
+    QStringList layouts;
+    QDirIterator it(sampleDir, {QStringLiteral("*.npz")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (path.contains(QStringLiteral("/layout/"))) layouts << path;
+    }
+    const auto score = [](const QString& p) {
+        return (p.contains(QStringLiteral("/xla/")) ? 2 : 0) + (p.contains(QStringLiteral("/train/")) ? 1 : 0);
+    };
+    std::sort(layouts.begin(), layouts.end(), [&](const QString& a, const QString& b) {
+        if (score(a) != score(b)) return score(a) > score(b);
+        const QString na = QFileInfo(a).fileName(), nb = QFileInfo(b).fileName();
+        return na != nb ? na < nb : a < b;
+    });
+    return layouts.isEmpty() ? QString() : layouts.front();
 }
 
 }  // namespace tpg

@@ -13,5 +13,8 @@ QStringList sampleCandidates();
 QString findSampleDir(const QStringList& candidates = sampleCandidates());
 // The file to show first in a dataset: a layout graph with configurable nodes if there is one.
 QString preferredFirstFile(const QStringList& paths);
+// The sample file the lesson opens: a layout graph of the xla collection's train split (programs of
+// convolutions, with measured runtimes), by name; any layout file when there is none; "" without.
+QString lessonFile(const QString& sampleDir);
 
 }  // namespace tpg

@@ -207,7 +207,8 @@ void ExplainPanel::show(const Explanation& e) {
                   .arg(m_predictions->synthKendall, 0, 'f', 3)
                   .arg(m_graph.numConfigs());
     m_header->setText(tr("<b>A = %1: %2</b> — %3").arg(e.aLabel, ms(e.summaryA.totalNs), trust));
-    QString details = tr("%1 copies (%2 through the transpose unit)").arg(e.summaryA.copies).arg(e.summaryA.transposingCopies);
+    QString details = (e.summaryA.copies == 1 ? tr("1 copy") : tr("%1 copies").arg(e.summaryA.copies)) +
+                      tr(" (%1 through the transpose unit)").arg(e.summaryA.transposingCopies);
     if (m_graph.isLayout())
         details += tr(" · violation ratio %1 (share of configurable nodes whose largest dimension is not most minor)")
                        .arg(e.summaryA.violationRatio, 0, 'f', 3);

@@ -341,14 +341,21 @@ void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
 
 void WhatIfPanel::startFrom(const whatif::StartPoint& start) {
     if (!m_predictor) return;
+    std::vector<float> row;
     try {
-        m_startRow = m_predictor->startRow(start);
+        row = m_predictor->startRow(start);
     } catch (const FormatError& e) {
         m_error = QString::fromUtf8(e.what());
         m_result->setText(m_error);
         return;
     }
-    m_startLabel = tr("start: %1").arg(QString::fromStdString(start.text()));
+    startFromRow(row, tr("start: %1").arg(QString::fromStdString(start.text())));
+}
+
+void WhatIfPanel::startFromRow(const std::vector<float>& row, const QString& label) {
+    if (!m_predictor) return;
+    m_startRow = row;
+    m_startLabel = label;
     m_undo->clear();
     m_runs.clear();
     m_runList->clear();

@@ -50,6 +50,8 @@ public:
 
     // Starts a session from `start` (clears the undo history).
     void startFrom(const whatif::StartPoint& start);
+    // Starts from a row built elsewhere (e.g. the lesson's), labelled `label` in the run list.
+    void startFromRow(const std::vector<float>& row, const QString& label);
     // Edits (each one undoable). Return false with the reason in lastError() when refused.
     bool setLayout(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& minorToMajor);
     bool setTileBound(int column, float value);

@@ -190,7 +190,8 @@ Comparison compare(const TpuGraph& g, const synth::CostBreakdown& a, const synth
     std::string sentence = head;
     std::vector<std::string> reasons;
     if (c.copyDelta != 0)
-        reasons.push_back(std::to_string(std::abs(c.copyDelta)) + (c.copyDelta > 0 ? " more" : " fewer") + " copies " +
+        reasons.push_back(std::to_string(std::abs(c.copyDelta)) + (c.copyDelta > 0 ? " more" : " fewer") +
+                          (std::abs(c.copyDelta) == 1 ? " copy " : " copies ") +
                           signedNs(sb.categoryNs("copies") - sa.categoryNs("copies")));
     for (size_t i = 0; i < c.topNodes.size() && reasons.size() < 3; ++i) reasons.push_back(c.topNodes[i].what);
     for (size_t i = 0; i < reasons.size(); ++i) sentence += (i == 0 ? ": " : "; ") + reasons[i];

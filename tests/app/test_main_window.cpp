@@ -24,6 +24,7 @@
 #include "GraphPanel.h"
 #include "GraphScene.h"
 #include "JobRunner.h"
+#include "LessonPanel.h"
 #include "MainWindow.h"
 #include "ModelSession.h"
 #include "FilePredictions.h"
@@ -246,6 +247,47 @@ private slots:
                                  30000);
         w.whatIfPanel()->undoStack()->undo();  // back to the start: the chosen configuration again
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
+    }
+
+    // Help › Learn from a tile file: the lesson opens the sample's layout file and runs to the end,
+    // each step's effect visible in the explorer (selection, edits, the copy on the graph).
+    void lessonRunsEndToEndOnTheSample() {
+        MainWindow w;
+        w.show();
+        QVERIFY(!findSampleDir().isEmpty());
+        QVERIFY(openWithPredictions(w, m_tileFile));
+        QVERIFY(!w.lessonDock()->isVisible());
+        w.findChild<QAction*>(QStringLiteral("learnAction"))->trigger();
+        QVERIFY(w.lessonDock()->isVisible());
+        LessonPanel* lesson = w.lessonPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(lesson->running(), 120000);
+        QCOMPARE(w.currentFile(), QFileInfo(lessonFile(findSampleDir())).absoluteFilePath());
+        const lesson::LayoutLesson s = *lesson->scenario();
+        QCOMPARE(QString::fromStdString(w.graph().opcodeName(s.producer)), QStringLiteral("convolution"));
+        const auto copyOnGraph = [&w, &s] {
+            const GraphScene* scene = w.graphPanel()->scene();
+            return scene->configCopies().contains({s.copy.producer, s.consumer()});
+        };
+
+        lesson->showMeButton()->click();  // 1: select the convolution
+        QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.inspector()->node(), s.producer, 30000);
+        lesson->nextButton()->click();
+        lesson->showMeButton()->click();  // 2: change its output layout
+        QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
+        QVERIFY(w.whatIfPanel()->editedNodes().contains(s.producer));
+        lesson->nextButton()->click();  // 3: the copy is drawn on the graph and explained
+        QTRY_VERIFY_WITH_TIMEOUT(copyOnGraph(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("the what-if edit")), 30000);
+        QVERIFY(lesson->bodyText().contains(QStringLiteral("copy")));
+        lesson->nextButton()->click();
+        lesson->showMeButton()->click();  // 4: fix it at the consumer
+        QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!copyOnGraph(), 30000);
+        lesson->nextButton()->click();  // 5: compare
+        QCOMPARE(lesson->step(), LessonPanel::Step::Compare);
+        QVERIFY2(lesson->bodyText().contains(QStringLiteral("Fixing the consumer won back")), qPrintable(lesson->bodyText()));
+        QCOMPARE(w.whatIfPanel()->undoStack()->count(), 2);
     }
 
     void tileFileShowsTileConfigFeatures() {

@@ -1,0 +1,53 @@
+#pragma once
+
+// The scenario of "Learn: how layout affects runtime", found in the open layout graph rather than
+// scripted for one file: a convolution (else a dot, else any configurable op) whose output layout,
+// changed, makes the compiler insert a copy (the new layout propagates through elementwise users
+// until a node that wants another layout), and the change to that node's operand layout that
+// removes the copy again. Every figure is the synthetic TPU's.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/TpuGraph.h"
+#include "synth/TpuCostModel.h"
+#include "whatif/ConfigEdit.h"
+
+namespace tpg::lesson {
+
+// Producers tried, heaviest first: enough to find a scenario in any program, and a bounded search
+// (each costs one evaluation per permutation of its output) on 45,000-node graphs.
+constexpr size_t kMaxProducersTried = 48;
+
+struct LayoutLesson {
+    int32_t producer = -1;  // the node whose output layout the lesson changes
+    std::vector<int> startLayout;  // its output layout in the start configuration
+    std::vector<int> badLayout;    // the output layout the lesson sets
+    std::vector<int32_t> propagatedTo;  // other nodes whose output layout follows the change
+    synth::EdgeCost copy;  // the copy that then appears: copy.consumer wants another layout
+    whatif::LayoutSlot consumerSlot = whatif::LayoutSlot::Input;  // copy.consumer's slot that fixes it
+    std::vector<float> startRow, badRow, fixedRow;
+    synth::CostBreakdown start, bad, fixed;
+    int32_t consumer() const { return copy.consumer; }
+    const std::vector<int>& fixLayout() const { return copy.fromLayout; }  // what the consumer accepts
+};
+
+// The copy `b` holds on the edge from `producer` to `consumer`, or nullptr.
+const synth::EdgeCost* copyBetween(const synth::CostBreakdown& b, int32_t producer, int32_t consumer);
+
+// `row` with every configurable node's unset operand layouts (input, kernel) written out as the
+// layouts they read: the same program and runtime, but a consumer now says which layout it wants,
+// so a change upstream shows as a copy rather than silently propagating into it. `row` itself when
+// writing them out would change the runtime.
+std::vector<float> withOperandLayoutsWritten(const TpuGraph& g, const synth::TpuCostModel& tpu,
+                                             const std::vector<float>& row);
+
+// The scenario from `startRow` (a layout row; its operand layouts written out, as above) whose fix
+// removes every copy the edit added, else the one whose fix wins back the most runtime; nullopt when the graph has none, or when `cancelled` returns true.
+std::optional<LayoutLesson> findLayoutLesson(const TpuGraph& g, const synth::TpuCostModel& tpu,
+                                             const std::vector<float>& startRow,
+                                             const std::function<bool()>& cancelled = {});
+
+}  // namespace tpg::lesson

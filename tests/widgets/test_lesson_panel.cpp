@@ -1,0 +1,175 @@
+// The guided lesson as a class would see it (offscreen): each step done by Show me or by hand in
+// the what-if editor, a wrong layout and an undo answered with a hint, Next only when a step is done.
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QUndoStack>
+#include <QtTest>
+
+#include "JobRunner.h"
+#include "LessonPanel.h"
+#include "PredictedFile.h"
+#include "WhatIfPanel.h"
+#include "explain/CostExplanation.h"
+#include "synth/SyntheticDataset.h"
+
+using namespace tpg;
+using whatif::LayoutSlot;
+
+namespace {
+
+// Waits until the lesson's worker and the what-if editor are quiet, and the lesson has redrawn.
+bool settle(LessonPanel& lesson, WhatIfPanel& whatIf) {
+    for (int i = 0; i < 600; ++i) {
+        QTest::qWait(20);
+        if (!whatIf.busy() && !lesson.statusText().startsWith(QStringLiteral("Checking"))) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+class TestLessonPanel : public QObject {
+    Q_OBJECT
+    TpuGraph m_resnet;
+
+    // A lesson running on m_resnet; false when it did not start.
+    bool start(JobRunner& runner, WhatIfPanel& whatIf, LessonPanel& lesson) {
+        whatIf.setGraph(m_resnet, QStringLiteral("r.npz"));
+        lesson.setGraph(m_resnet, QStringLiteral("r.npz"));
+        whatIf.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_resnet));
+        lesson.begin();
+        for (int i = 0; i < 1500 && !lesson.running(); ++i) QTest::qWait(20);
+        return lesson.running() && settle(lesson, whatIf);
+    }
+
+private slots:
+    void initTestCase() {
+        m_resnet = synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 400, 60, synth::LayoutSearch::Random, "r");
+    }
+
+    void showMeWalksThroughEveryStep() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel whatIf(&runner);
+        LessonPanel lesson(&whatIf);
+        QSignalSpy activated(&lesson, &LessonPanel::nodeActivated);
+        QSignalSpy panels(&lesson, &LessonPanel::panelWanted);
+        QVERIFY(start(runner, whatIf, lesson));
+        const lesson::LayoutLesson s = *lesson.scenario();
+        QCOMPARE(whatIf.currentRow(), s.startRow);
+        QCOMPARE(lesson.step(), LessonPanel::Step::Select);
+        QVERIFY(lesson.titleText().contains(QStringLiteral("convolution")));
+        QVERIFY(!lesson.nextButton()->isEnabled());
+
+        QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
+        QCOMPARE(activated.last().at(0).toInt(), s.producer);
+        lesson.selectNode(s.producer);  // the graph answers the activation with a selection
+        QVERIFY(lesson.stepDone());
+        QVERIFY(lesson.nextButton()->isEnabled());
+        QTest::mouseClick(lesson.nextButton(), Qt::LeftButton);
+
+        QCOMPARE(lesson.step(), LessonPanel::Step::ChangeOutput);
+        QCOMPARE(panels.last().at(0).toString(), QStringLiteral("What-if"));
+        QVERIFY(lesson.bodyText().contains(QString::fromStdString(explain::layoutText(s.badLayout))));
+        QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
+        QVERIFY(settle(lesson, whatIf));
+        QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
+        QCOMPARE(whatif::layoutOf(m_resnet, whatIf.currentRow(), s.producer, LayoutSlot::Output), s.badLayout);
+        lesson.next();
+
+        QCOMPARE(lesson.step(), LessonPanel::Step::WatchCopy);
+        QCOMPARE(panels.last().at(0).toString(), QStringLiteral("Explain"));
+        const QString watch = lesson.bodyText();
+        QVERIFY2(watch.contains(QString::fromStdString(explain::nsText(s.copy.copyNs))), qPrintable(watch));
+        QVERIFY(watch.contains(QString::fromStdString(explain::nsText(s.bad.totalNs))));
+        QVERIFY(watch.contains(QStringLiteral("The learned model predicts")));
+        if (s.bad.copies.size() == s.start.copies.size() + 1)
+            QVERIFY2(watch.contains(QStringLiteral("1 more copy ")), qPrintable(watch));
+        lesson.next();
+
+        QCOMPARE(lesson.step(), LessonPanel::Step::FixConsumer);
+        QVERIFY(!lesson.stepDone());
+        QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
+        QVERIFY(settle(lesson, whatIf));
+        QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
+        QCOMPARE(whatif::layoutOf(m_resnet, whatIf.currentRow(), s.consumer(), s.consumerSlot), s.fixLayout());
+        QVERIFY(lesson.statusText().contains(QString::fromStdString(explain::nsText(s.fixed.totalNs))));
+        lesson.next();
+
+        QCOMPARE(lesson.step(), LessonPanel::Step::Compare);
+        const QString table = lesson.bodyText();
+        for (const auto* b : {&s.start, &s.bad, &s.fixed})
+            QVERIFY2(table.contains(QString::fromStdString(explain::nsText(b->totalNs))), qPrintable(table));
+        QVERIFY(table.contains(QStringLiteral("Fixing the consumer won back")));
+        QVERIFY(!lesson.nextButton()->isEnabled());
+        QCOMPARE(whatIf.undoStack()->count(), 2);  // both edits undoable
+    }
+
+    void editsByHandCountAndTheComparisonShowsThem() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel whatIf(&runner);
+        LessonPanel lesson(&whatIf);
+        QVERIFY(start(runner, whatIf, lesson));
+        const lesson::LayoutLesson s = *lesson.scenario();
+        const synth::TpuCostModel tpu(m_resnet);
+        lesson.selectNode(s.producer);
+        lesson.next();
+        // Another layout than the lesson's: whether it is done is whether the synthetic TPU copies.
+        std::vector<int> other = s.startLayout;
+        do {
+            std::next_permutation(other.begin(), other.end());
+        } while (other == s.badLayout || other == s.startLayout);
+        QVERIFY(whatIf.setLayout(s.producer, LayoutSlot::Output, other));
+        QVERIFY(settle(lesson, whatIf));
+        const synth::CostBreakdown changed = tpu.explainLayout(whatIf.currentRow().data());
+        const synth::EdgeCost* copy = lesson::copyBetween(changed, s.copy.producer, s.consumer());
+        QCOMPARE(lesson.stepDone(), copy != nullptr);
+        if (!copy) {
+            QVERIFY2(lesson.statusText().contains(QStringLiteral("adds no copy")), qPrintable(lesson.statusText()));
+            QSKIP("every other layout of this producer propagates without a copy");
+        }
+        lesson.next();
+        lesson.next();
+        QCOMPARE(lesson.step(), LessonPanel::Step::FixConsumer);
+        QVERIFY2(lesson.bodyText().contains(QString::fromStdString(explain::layoutText(copy->fromLayout))),
+                 qPrintable(lesson.bodyText()));
+        // Undoing the change removes the copy too, but that is not the lesson's fix.
+        whatIf.undoStack()->undo();
+        QVERIFY(settle(lesson, whatIf));
+        QVERIFY(!lesson.stepDone());
+        QVERIFY2(lesson.statusText().contains(QStringLiteral("again")), qPrintable(lesson.statusText()));
+        whatIf.undoStack()->redo();
+        QVERIFY(whatIf.setLayout(s.consumer(), s.consumerSlot, copy->fromLayout));
+        QVERIFY(settle(lesson, whatIf));
+        QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
+        const double fixedNs = tpu.layoutRuntime(whatIf.currentRow().data());
+        lesson.next();
+        const QString table = lesson.bodyText();
+        for (double v : {changed.totalNs, fixedNs})
+            QVERIFY2(table.contains(QString::fromStdString(explain::nsText(v))), qPrintable(table));
+        QVERIFY(table.contains(QString::fromStdString(explain::layoutText(other))));
+        lesson.back();
+        lesson.back();
+        QCOMPARE(lesson.step(), LessonPanel::Step::WatchCopy);
+        QVERIFY2(lesson.bodyText().contains(QStringLiteral("no copy")), qPrintable(lesson.bodyText()));
+    }
+
+    void tileFileAsksForALayoutFileAndANewFileStopsTheLesson() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel whatIf(&runner);
+        LessonPanel lesson(&whatIf);
+        const TpuGraph tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 10, "k");
+        lesson.setGraph(tile, QStringLiteral("k.npz"));
+        QSignalSpy wanted(&lesson, &LessonPanel::layoutFileWanted);
+        lesson.begin();
+        QCOMPARE(wanted.count(), 1);
+        QVERIFY(!lesson.running());
+        QVERIFY(start(runner, whatIf, lesson));  // the layout file arrives: the lesson starts on it
+        lesson.setGraph(tile, QStringLiteral("k.npz"));
+        QVERIFY(!lesson.running());
+        QVERIFY(lesson.bodyText().contains(QStringLiteral("file was closed")));
+    }
+};
+
+QTEST_MAIN(TestLessonPanel)
+#include "test_lesson_panel.moc"

@@ -1,0 +1,506 @@
+#include "LessonPanel.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "JobRunner.h"
+#include "TensorText.h"
+#include "WhatIfPanel.h"
+#include "explain/CostExplanation.h"
+
+Q_DECLARE_METATYPE(tpg::LessonPanel::Plan)
+Q_DECLARE_METATYPE(tpg::LessonPanel::Check)
+
+namespace tpg {
+
+using whatif::LayoutSlot;
+
+namespace {
+
+const QString kPlanLane = QStringLiteral("lesson-plan");
+const QString kCheckLane = QStringLiteral("lesson-check");
+constexpr double kTeachingFontScale = 1.2;  // read from the back of a classroom
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QString ns(double v) { return q(explain::nsText(v)); }
+QString layoutLabel(const std::vector<int>& l) { return q(explain::layoutText(l)); }
+QString percent(double from, double to) {
+    return QStringLiteral("%1%2%").arg(to >= from ? QStringLiteral("+") : QString()).arg(100 * (to / from - 1), 0, 'f', 1);
+}
+
+std::vector<float> defaultRow(const TpuGraph& g) {
+    return std::vector<float>(static_cast<size_t>(g.layoutConfigs()->rowSize()), -1.0f);
+}
+
+// The compiler default first (the layouts XLA itself would pick: a clean start); the best measured
+// configuration when the default offers no scenario.
+LessonPanel::Plan planLesson(const TpuGraph& g, JobControl& control) {
+    LessonPanel::Plan plan;
+    auto tpu = std::make_shared<synth::TpuCostModel>(g);
+    const auto cancelled = [&control] { return control.cancelled(); };
+    plan.scenario = lesson::findLayoutLesson(g, *tpu, defaultRow(g), cancelled);
+    const auto& runtimes = g.runtimes();
+    if (!plan.scenario && !runtimes.empty() && !control.cancelled()) {
+        const int64_t best = std::min_element(runtimes.begin(), runtimes.end()) - runtimes.begin();
+        std::vector<float> row(static_cast<size_t>(g.layoutConfigs()->rowSize()));
+        g.layoutConfigs()->read(best, 1, row.data());
+        plan.scenario = lesson::findLayoutLesson(g, *tpu, row, cancelled);
+    }
+    plan.tpu = std::move(tpu);
+    return plan;
+}
+
+}  // namespace
+
+LessonPanel::LessonPanel(WhatIfPanel* whatIf, QWidget* parent)
+    : QWidget(parent), m_whatIf(whatIf), m_runner(new JobRunner(QStringLiteral("lesson"), this)) {
+    buildUi();
+    connect(m_whatIf, &WhatIfPanel::evaluated, this, &LessonPanel::onEvaluated);
+    connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
+        if (id == m_planJob) {
+            m_planJob = 0;
+            onPlanned(result.value<Plan>());
+        } else if (id == m_checkJob) {
+            m_checkJob = 0;
+            m_check = result.value<Check>();
+            recordProgress();
+            refresh();
+        }
+    });
+    connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id != m_planJob && id != m_checkJob) return;
+        m_planJob = m_checkJob = 0;
+        m_phase = Phase::Unavailable;
+        m_scenario.reset();
+        m_message = tr("The lesson cannot run on this file: %1").arg(message);
+        refresh();
+    });
+    m_message = tr("A guided lesson on how a tensor's layout changes a program's runtime, with the "
+                   "synthetic TPU's figures. Press <b>Begin</b>.");
+    refresh();
+}
+
+LessonPanel::~LessonPanel() { m_runner->cancelAll(); }
+
+void LessonPanel::buildUi() {
+    auto* layout = new QVBoxLayout(this);
+    m_counter = new QLabel(this);
+    m_title = new QLabel(this);
+    QFont big = m_title->font();
+    big.setPointSizeF(big.pointSizeF() * kTeachingFontScale * 1.2);
+    big.setBold(true);
+    m_title->setFont(big);
+    m_title->setWordWrap(true);
+    m_body = new QLabel(this);
+    QFont body = m_body->font();
+    body.setPointSizeF(body.pointSizeF() * kTeachingFontScale);
+    m_body->setFont(body);
+    m_body->setWordWrap(true);
+    m_body->setTextFormat(Qt::RichText);
+    m_body->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_status = new QLabel(this);
+    m_status->setFont(body);
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::RichText);
+    m_begin = new QPushButton(tr("Begin"), this);
+    m_begin->setToolTip(tr("Start the lesson on the open layout file (or the sample's)"));
+    m_back = new QPushButton(tr("‹ Back"), this);
+    m_showMe = new QPushButton(tr("Show me"), this);
+    m_showMe->setToolTip(tr("Do this step in the explorer (undoable with Edit › Undo)"));
+    m_next = new QPushButton(tr("Next ›"), this);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_begin);
+    buttons->addStretch();
+    buttons->addWidget(m_back);
+    buttons->addWidget(m_showMe);
+    buttons->addWidget(m_next);
+    layout->addWidget(m_counter);
+    layout->addWidget(m_title);
+    layout->addWidget(m_body, 1);
+    layout->addWidget(m_status);
+    layout->addLayout(buttons);
+    connect(m_begin, &QPushButton::clicked, this, &LessonPanel::begin);
+    connect(m_back, &QPushButton::clicked, this, &LessonPanel::back);
+    connect(m_showMe, &QPushButton::clicked, this, &LessonPanel::showMe);
+    connect(m_next, &QPushButton::clicked, this, &LessonPanel::next);
+}
+
+void LessonPanel::setGraph(const TpuGraph& graph, const QString& file) {
+    m_graph = graph;
+    m_file = file;
+    m_selected = -1;
+    if (m_phase == Phase::WaitingForFile) {
+        m_message = graph.isLayout() ? tr("Waiting for the model's predictions of %1…").arg(q(graph.name()))
+                                     : tr("The lesson needs a layout file; this is a tile file.");
+        refresh();
+        return;
+    }
+    if (m_phase == Phase::Idle) return;
+    m_runner->cancelAll();
+    m_planJob = m_checkJob = 0;
+    m_scenario.reset();
+    m_check.reset();
+    m_tpu.reset();
+    m_phase = Phase::Idle;
+    m_message = tr("The lesson's file was closed. <b>Begin</b> starts it again on this one.");
+    refresh();
+}
+
+void LessonPanel::begin() {
+    m_runner->cancelAll();
+    m_planJob = m_checkJob = 0;
+    m_scenario.reset();
+    m_check.reset();
+    if (m_graph.isNull() || !m_graph.isLayout()) {
+        m_phase = Phase::WaitingForFile;
+        m_message = tr("The lesson runs on a layout file: opening the sample's…");
+        refresh();
+        emit layoutFileWanted();
+        return;
+    }
+    if (!m_whatIf->ready()) {
+        m_phase = Phase::WaitingForFile;
+        m_message = tr("Waiting for the model's predictions of %1…").arg(q(m_graph.name()));
+        refresh();
+        return;
+    }
+    plan();
+}
+
+void LessonPanel::onEvaluated() {
+    if (m_phase == Phase::WaitingForFile && m_graph.isLayout() && m_whatIf->ready())
+        plan();
+    else if (m_phase == Phase::Steps)
+        checkCurrentRow();
+}
+
+void LessonPanel::plan() {
+    m_phase = Phase::Planning;
+    m_lessonFile = m_file;
+    m_message = tr("Looking in %1 for a convolution to teach with…").arg(q(m_graph.name()));
+    refresh();
+    const TpuGraph g = m_graph;
+    m_planJob = m_runner->submit(kPlanLane, [g](JobControl& control) { return QVariant::fromValue(planLesson(g, control)); });
+}
+
+void LessonPanel::onPlanned(const Plan& plan) {
+    if (!plan.scenario) {
+        m_phase = Phase::Unavailable;
+        m_message = tr("No configurable node of %1 makes the compiler insert a copy when its output layout "
+                       "changes, so this file cannot show the lesson. The sample's resnet file can: "
+                       "File › Open Sample.")
+                        .arg(q(m_graph.name()));
+        refresh();
+        return;
+    }
+    m_scenario = plan.scenario;
+    m_tpu = plan.tpu;
+    m_check = Check{m_scenario->startRow, m_scenario->start};
+    m_changed.reset();
+    m_fixed.reset();
+    m_phase = Phase::Steps;
+    m_whatIf->startFromRow(m_scenario->startRow, tr("lesson start: compiler default"));
+    enterStep(Step::Select);
+}
+
+void LessonPanel::checkCurrentRow() {
+    const std::vector<float>& row = m_whatIf->currentRow();
+    if (!m_tpu || row.empty() || (m_check && m_check->row == row)) {
+        refresh();
+        return;
+    }
+    auto tpu = m_tpu;
+    m_checkJob = m_runner->submit(kCheckLane, [tpu, row](JobControl&) {
+        return QVariant::fromValue(Check{row, tpu->explainLayout(row.data())});
+    });
+}
+
+void LessonPanel::selectNode(int node) {
+    m_selected = node;
+    if (m_phase == Phase::Steps) refresh();
+}
+
+void LessonPanel::enterStep(Step step) {
+    m_step = step;
+    m_message.clear();
+    const lesson::LayoutLesson& s = *m_scenario;
+    switch (step) {
+        case Step::Select: break;
+        case Step::ChangeOutput:
+            emit panelWanted(tr("What-if"));
+            m_whatIf->selectNode(s.producer);
+            break;
+        case Step::WatchCopy:
+            emit panelWanted(tr("Explain"));
+            emit nodeActivated(s.consumer());
+            break;
+        case Step::FixConsumer:
+            emit panelWanted(tr("What-if"));
+            emit nodeActivated(s.consumer());
+            break;
+        case Step::Compare: emit panelWanted(tr("Explain")); break;
+    }
+    refresh();
+}
+
+void LessonPanel::showMe() {
+    if (!m_scenario) return;
+    const lesson::LayoutLesson& s = *m_scenario;
+    bool ok = true;
+    switch (m_step) {
+        case Step::Select: emit nodeActivated(s.producer); break;
+        case Step::ChangeOutput:
+            ok = m_whatIf->setLayout(s.producer, LayoutSlot::Output, s.badLayout);
+            break;
+        case Step::WatchCopy:
+        case Step::Compare: emit nodeActivated(s.consumer()); break;
+        case Step::FixConsumer:
+            if (producerChanged(m_whatIf->currentRow())) {
+                ok = m_whatIf->setLayout(s.consumer(), s.consumerSlot, arrivingLayout());
+            } else {  // the change was undone: make it again, then fix it
+                ok = m_whatIf->setLayout(s.producer, LayoutSlot::Output, s.badLayout) &&
+                     m_whatIf->setLayout(s.consumer(), s.consumerSlot, s.fixLayout());
+            }
+            break;
+    }
+    if (!ok) m_message = m_whatIf->lastError();
+    refresh();
+}
+
+void LessonPanel::next() {
+    if (m_phase != Phase::Steps || !stepDone() || m_step == Step::Compare) return;
+    enterStep(static_cast<Step>(static_cast<int>(m_step) + 1));
+}
+
+void LessonPanel::back() {
+    if (m_phase != Phase::Steps || m_step == Step::Select) return;
+    enterStep(static_cast<Step>(static_cast<int>(m_step) - 1));
+}
+
+void LessonPanel::recordProgress() {
+    if ((m_step == Step::ChangeOutput || m_step == Step::WatchCopy) && scenarioCopyPresent()) m_changed = m_check;
+    if (m_step == Step::FixConsumer && stepDone()) m_fixed = m_check;
+}
+
+bool LessonPanel::producerChanged(const std::vector<float>& row) const {
+    const std::vector<int> out = whatif::layoutOf(m_graph, row, m_scenario->producer, LayoutSlot::Output);
+    return !out.empty() && out != m_scenario->startLayout;
+}
+
+std::vector<int> LessonPanel::arrivingLayout() const {
+    const lesson::LayoutLesson& s = *m_scenario;
+    for (const auto* check : {&m_check, &m_changed})
+        if (*check)
+            if (const synth::EdgeCost* copy = lesson::copyBetween((*check)->breakdown, s.copy.producer, s.consumer()))
+                return copy->fromLayout;
+    return s.fixLayout();
+}
+
+bool LessonPanel::scenarioCopyPresent() const {
+    return m_scenario && m_check &&
+           lesson::copyBetween(m_check->breakdown, m_scenario->copy.producer, m_scenario->consumer());
+}
+
+bool LessonPanel::stepDone() const {
+    if (m_phase != Phase::Steps) return false;
+    const lesson::LayoutLesson& s = *m_scenario;
+    switch (m_step) {
+        case Step::Select: return m_selected == s.producer;
+        case Step::ChangeOutput: return scenarioCopyPresent();
+        case Step::WatchCopy:
+        case Step::Compare: return true;
+        case Step::FixConsumer:
+            return m_check && !scenarioCopyPresent() && producerChanged(m_check->row);
+    }
+    return false;
+}
+
+QString LessonPanel::nodeText(int32_t node) const {
+    TensorShape shape = tensorShape(m_graph.nodeFeatures(node), m_graph.nodeFeatureWidth());
+    shape.minorToMajor.clear();  // the lesson names layouts itself: the configuration's, not the file's default
+    return tr("<b>#%1</b> (%2 <tt>%3</tt>)")
+        .arg(node)
+        .arg(q(m_graph.opcodeName(node)), tensorString(shape).toHtmlEscaped());
+}
+
+QString LessonPanel::titleText() const {
+    if (m_phase != Phase::Steps) return tr("Learn: how layout affects runtime");
+    static const char* const titles[kSteps] = {
+        QT_TR_NOOP("Select a convolution"), QT_TR_NOOP("Change its output layout"),
+        QT_TR_NOOP("Watch the copy appear"), QT_TR_NOOP("Fix it at the consumer"), QT_TR_NOOP("Compare")};
+    QString title = tr(titles[static_cast<int>(m_step)]);
+    if (m_step == Step::Select && m_graph.opcodeName(m_scenario->producer) != "convolution")
+        title = tr("Select a %1").arg(q(m_graph.opcodeName(m_scenario->producer)));
+    return title;
+}
+
+QString LessonPanel::bodyText() const { return m_phase == Phase::Steps ? stepBody(m_step) : m_message; }
+
+QString LessonPanel::stepBody(Step step) const {
+    const lesson::LayoutLesson& s = *m_scenario;
+    const QString p = nodeText(s.producer), c = nodeText(s.consumer());
+    const QString from = layoutLabel(s.startLayout), to = layoutLabel(s.badLayout);
+    switch (step) {
+        case Step::Select:
+            return tr("<p>We start from the compiler's default configuration: %1 by the synthetic TPU. A layout "
+                      "lists a tensor's dimensions minor to major: in <tt>%2</tt> dimension %3 is the most "
+                      "minor, its elements adjacent in memory.</p><p>%4 writes its output as <tt>%2</tt>; "
+                      "%5 reads it further on. <b>Click #%6 in the graph</b> (or type %6 in the search box).</p>")
+                .arg(ns(s.start.totalNs), from)
+                .arg(s.startLayout.empty() ? 0 : s.startLayout.front())
+                .arg(p, c)
+                .arg(s.producer);
+        case Step::ChangeOutput:
+            return tr("<p>In the <b>What-if</b> tab, set #%1's <b>output</b> layout to <b><tt>%2</tt></b> "
+                      "(it is <tt>%3</tt> now).</p><p>The compiler passes a layout on through elementwise ops: "
+                      "%4 node(s) after #%1 will follow it. #%5 asks for <tt>%3</tt>.</p>")
+                .arg(s.producer)
+                .arg(to, from)
+                .arg(s.propagatedTo.size())
+                .arg(s.consumer());
+        case Step::WatchCopy: return watchText();
+        case Step::FixConsumer:
+            return tr("<p>A copy is the compiler reconciling two layouts. Instead of changing #%1 back, let the "
+                      "consumer read what arrives: set #%2's <b>%3</b> layout to <b><tt>%4</tt></b>.</p>")
+                .arg(s.producer)
+                .arg(s.consumer())
+                .arg(QLatin1String(whatif::slotName(s.consumerSlot)), layoutLabel(arrivingLayout()));
+        case Step::Compare: return compareTable();
+    }
+    return {};
+}
+
+QString LessonPanel::watchText() const {
+    const lesson::LayoutLesson& s = *m_scenario;
+    const synth::CostBreakdown& now = m_check ? m_check->breakdown : s.bad;
+    const synth::EdgeCost* copy = lesson::copyBetween(now, s.copy.producer, s.consumer());
+    if (!copy) return tr("<p>There is no copy into #%1 in the configuration being edited: <b>Back</b> to make one.</p>").arg(s.consumer());
+    QString text = tr("<p>#%1 now writes <tt>%2</tt> but #%3 reads <tt>%4</tt>, so the compiler inserts a "
+                      "<b>copy</b> between them: the dashed edge on the graph, <b>%5</b>%6.</p>")
+                       .arg(copy->producer)
+                       .arg(layoutLabel(copy->fromLayout))
+                       .arg(copy->consumer)
+                       .arg(layoutLabel(copy->toLayout), ns(copy->copyNs),
+                            explain::isTransposing(*copy)
+                                ? tr(" (it changes the most-minor dimension, so it runs through the transpose unit)")
+                                : QString());
+    text += tr("<p>The runtime went from %1 to <b>%2</b> (%3) by the synthetic TPU. %4.</p>")
+                .arg(ns(s.start.totalNs), ns(now.totalNs), percent(s.start.totalNs, now.totalNs),
+                     q(explain::compare(m_graph, s.start, now).sentence).replace(QStringLiteral("B is"), tr("It is")));
+    if (m_whatIf->hasReport() && m_whatIf->report().predictedNs > 0) {
+        const whatif::WhatIfReport& r = m_whatIf->report();
+        text += tr("<p>The learned model predicts %1 (rank %2 of %3 configurations)%4. The <b>Explain</b> tab "
+                   "breaks the runtime down.</p>")
+                    .arg(ns(r.predictedNs))
+                    .arg(r.rank)
+                    .arg(r.configs)
+                    .arg(r.extrapolating ? tr(", extrapolating: no measured configuration is this close, so trust "
+                                              "the synthetic TPU here")
+                                         : QString());
+    }
+    return text;
+}
+
+QString LessonPanel::compareTable() const {
+    const lesson::LayoutLesson& s = *m_scenario;
+    const auto predicted = [this](const std::vector<float>& row) {
+        for (const WhatIfPanel::Run& r : m_whatIf->runs())
+            if (r.row == row && r.report.predictedNs > 0) return ns(r.report.predictedNs);
+        return tr("–");
+    };
+    QString rows;
+    const auto column = [&](const QString& name, const synth::CostBreakdown& b, const std::vector<float>& row) {
+        const explain::CostSummary sum = explain::summarize(m_graph, b);
+        rows += QStringLiteral("<tr><td>%1</td><td align=right><b>%2</b></td><td align=right>%3</td>"
+                               "<td align=right>%4</td><td align=right>%5</td><td align=right>%6</td></tr>")
+                    .arg(name, ns(b.totalNs), percent(s.start.totalNs, b.totalNs))
+                    .arg(sum.copies)
+                    .arg(ns(sum.categoryNs("padding") + sum.categoryNs("layout preference")), predicted(row));
+    };
+    // What the class made at steps 2 and 4 (the lesson's own edits when a step was skipped past).
+    const Check changed = m_changed.value_or(Check{s.badRow, s.bad});
+    const Check fixed = m_fixed.value_or(Check{s.fixedRow, s.fixed});
+    column(tr("Start (compiler default)"), s.start, s.startRow);
+    column(tr("#%1 output %2")
+               .arg(s.producer)
+               .arg(layoutLabel(whatif::layoutOf(m_graph, changed.row, s.producer, LayoutSlot::Output))),
+           changed.breakdown, changed.row);
+    column(tr("…and #%1 %2 %3")
+               .arg(s.consumer())
+               .arg(QLatin1String(whatif::slotName(s.consumerSlot)),
+                    layoutLabel(whatif::layoutOf(m_graph, fixed.row, s.consumer(), s.consumerSlot))),
+           fixed.breakdown, fixed.row);
+    QString text = tr("<table cellspacing=0 cellpadding=3><tr><th align=left>Configuration</th><th>Synthetic TPU</th>"
+                      "<th>vs start</th><th>Copies</th><th>Padding + layout</th><th>Model predicts</th></tr>%1</table>")
+                       .arg(rows);
+    const double fixedNs = fixed.breakdown.totalNs;
+    text += tr("<p>Fixing the consumer won back %1. ").arg(ns(changed.breakdown.totalNs - fixedNs));
+    text += fixedNs > s.start.totalNs
+                ? tr("The program is still %1 slower than the compiler's default: #%2's new layout costs padding or "
+                     "layout preference of its own. %3.</p>")
+                      .arg(percent(s.start.totalNs, fixedNs))
+                      .arg(s.producer)
+                      .arg(q(explain::compare(m_graph, s.start, fixed.breakdown).sentence).replace(QStringLiteral("B is"), tr("It is")))
+                : tr("It is now faster than the compiler's default: a better configuration than XLA's own.</p>");
+    text += tr("<p>Layouts interact: changing one node's costs copies wherever its users disagree, and the fix is "
+               "to change them together. Try another layout with the What-if editor; <b>Begin</b> starts again.</p>");
+    return text;
+}
+
+QString LessonPanel::statusText() const {
+    if (m_phase != Phase::Steps) return {};
+    const lesson::LayoutLesson& s = *m_scenario;
+    if (stepDone()) {
+        switch (m_step) {
+            case Step::Select: return tr("✓ #%1 is selected. <b>Next</b>.").arg(s.producer);
+            case Step::ChangeOutput: return tr("✓ A copy appeared. <b>Next</b>: watch it.");
+            case Step::FixConsumer:
+                return tr("✓ The copy is gone: %1 → %2.")
+                    .arg(ns(m_changed ? m_changed->breakdown.totalNs : s.bad.totalNs), ns(m_check->breakdown.totalNs));
+            default: return {};
+        }
+    }
+    if (m_checkJob != 0) return tr("Checking the edit with the synthetic TPU…");
+    const std::vector<float> row = m_check ? m_check->row : s.startRow;
+    const std::vector<int> out = whatif::layoutOf(m_graph, row, s.producer, LayoutSlot::Output);
+    switch (m_step) {
+        case Step::Select: return tr("Waiting for #%1 to be selected (<b>Show me</b> selects it).").arg(s.producer);
+        case Step::ChangeOutput:
+            if (out != s.startLayout && !out.empty())
+                return tr("#%1 now writes <tt>%2</tt>: that adds no copy into #%3. The lesson's layout is "
+                          "<tt>%4</tt>.")
+                    .arg(s.producer)
+                    .arg(layoutLabel(out))
+                    .arg(s.consumer())
+                    .arg(layoutLabel(s.badLayout));
+            return tr("Waiting for #%1's output layout to change (<b>Show me</b> does it).").arg(s.producer);
+        case Step::FixConsumer:
+            if (!producerChanged(row))
+                return tr("#%1 writes <tt>%2</tt> again: undoing the change is one fix, but change it and fix "
+                          "the consumer instead (<b>Show me</b>).")
+                    .arg(s.producer)
+                    .arg(layoutLabel(s.startLayout));
+            return tr("Waiting: the copy into #%1 is still there.").arg(s.consumer());
+        default: return {};
+    }
+}
+
+void LessonPanel::refresh() {
+    const bool steps = m_phase == Phase::Steps;
+    m_counter->setText(steps ? tr("Step %1 of %2").arg(static_cast<int>(m_step) + 1).arg(kSteps) : QString());
+    m_title->setText(titleText());
+    m_body->setText(bodyText());
+    QString status = statusText();
+    if (steps && !m_message.isEmpty() && !stepDone()) status += QStringLiteral("<br>") + m_message.toHtmlEscaped();
+    m_status->setText(status);
+    m_begin->setText(m_phase == Phase::Idle || m_phase == Phase::Unavailable ? tr("Begin") : tr("Start Again"));
+    m_back->setEnabled(steps && m_step != Step::Select);
+    m_showMe->setEnabled(steps);
+    m_next->setEnabled(steps && stepDone() && m_step != Step::Compare);
+    emit stepShown();
+}
+
+}  // namespace tpg
