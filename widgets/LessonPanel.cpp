@@ -40,14 +40,17 @@ std::vector<float> defaultRow(const TpuGraph& g) {
 LessonPanel::Plan planLesson(const TpuGraph& g, JobControl& control) {
     LessonPanel::Plan plan;
     auto tpu = std::make_shared<synth::TpuCostModel>(g);
-    const auto cancelled = [&control] { return control.cancelled(); };
-    plan.scenario = lesson::findLayoutLesson(g, *tpu, defaultRow(g), cancelled);
+    const auto keepGoing = [&control](double done) {
+        control.setProgress(done);
+        return !control.cancelled();
+    };
+    plan.scenario = lesson::findLayoutLesson(g, *tpu, defaultRow(g), keepGoing);
     const auto& runtimes = g.runtimes();
     if (!plan.scenario && !runtimes.empty() && !control.cancelled()) {
         const int64_t best = std::min_element(runtimes.begin(), runtimes.end()) - runtimes.begin();
         std::vector<float> row(static_cast<size_t>(g.layoutConfigs()->rowSize()));
         g.layoutConfigs()->read(best, 1, row.data());
-        plan.scenario = lesson::findLayoutLesson(g, *tpu, row, cancelled);
+        plan.scenario = lesson::findLayoutLesson(g, *tpu, row, keepGoing);
     }
     plan.tpu = std::move(tpu);
     return plan;
@@ -69,6 +72,13 @@ LessonPanel::LessonPanel(WhatIfPanel* whatIf, QWidget* parent)
             recordProgress();
             refresh();
         }
+    });
+    connect(m_runner, &JobRunner::progressed, this, [this](quint64 id, double done, const QString&) {
+        if (id != m_planJob) return;
+        m_message = tr("Looking in %1 for a convolution to teach with… %2%")
+                        .arg(q(m_graph.name()))
+                        .arg(static_cast<int>(100 * std::clamp(done, 0.0, 1.0)));
+        refresh();
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
         if (id != m_planJob && id != m_checkJob) return;

@@ -71,13 +71,14 @@ std::vector<int32_t> nodesWhoseLayoutChanged(const synth::CostBreakdown& a, cons
     return nodes;
 }
 
+bool isClean(const LayoutLesson& l) { return l.fixed.copies.size() <= l.start.copies.size(); }
+
 // A scenario whose fix removes every copy the edit added reads best in class; then the one whose
 // fix wins back the most.
 bool betterLesson(const synth::CostBreakdown& start, const synth::CostBreakdown& bad,
                   const synth::CostBreakdown& fixed, const LayoutLesson& than) {
     const bool clean = fixed.copies.size() <= start.copies.size();
-    const bool thanClean = than.fixed.copies.size() <= than.start.copies.size();
-    if (clean != thanClean) return clean;
+    if (clean != isClean(than)) return clean;
     return bad.totalNs - fixed.totalNs > than.bad.totalNs - than.fixed.totalNs;
 }
 
@@ -122,8 +123,10 @@ std::vector<float> withOperandLayoutsWritten(const TpuGraph& g, const synth::Tpu
 
 std::optional<LayoutLesson> findLayoutLesson(const TpuGraph& g, const synth::TpuCostModel& tpu,
                                              const std::vector<float>& startRow,
-                                             const std::function<bool()>& cancelled) {
+                                             const std::function<bool(double)>& keepGoing) {
     if (!g.isLayout() || !whatif::layoutEditingUnavailable(g).empty()) return std::nullopt;
+    const int64_t budget = std::max<int64_t>(1, kSearchNodeEvaluations / std::max<int64_t>(1, g.numNodes()));
+    int64_t spent = 0;
     LayoutLesson candidate;
     candidate.startRow = withOperandLayoutsWritten(g, tpu, startRow);
     candidate.start = tpu.explainLayout(candidate.startRow.data());
@@ -132,8 +135,10 @@ std::optional<LayoutLesson> findLayoutLesson(const TpuGraph& g, const synth::Tpu
         candidate.producer = v;
         candidate.startLayout = candidate.start.nodes[static_cast<size_t>(v)].outputLayout;
         for (const std::vector<int>& layout : permutationsOf(static_cast<int>(candidate.startLayout.size()))) {
-            if (cancelled && cancelled()) return std::nullopt;
             if (layout == candidate.startLayout) continue;
+            if (spent >= budget) return best;
+            if (keepGoing && !keepGoing(static_cast<double>(spent) / static_cast<double>(budget))) return std::nullopt;
+            ++spent;
             candidate.badLayout = layout;
             candidate.badRow = withLayout(g, candidate.startRow, v, LayoutSlot::Output, layout);
             candidate.bad = tpu.explainLayout(candidate.badRow.data());

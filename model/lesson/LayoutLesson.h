@@ -17,9 +17,12 @@
 
 namespace tpg::lesson {
 
-// Producers tried, heaviest first: enough to find a scenario in any program, and a bounded search
-// (each costs one evaluation per permutation of its output) on 45,000-node graphs.
+// Producers tried, heaviest first: enough to find a scenario in any program.
 constexpr size_t kMaxProducersTried = 48;
+// Node evaluations the search may spend (an evaluation of an n-node graph costs n): every
+// candidate of the sample's graphs (up to 2,000 nodes), ~90 evaluations (a few seconds on one
+// core) on a 45,000-node graph.
+constexpr int64_t kSearchNodeEvaluations = 4'000'000;
 
 struct LayoutLesson {
     int32_t producer = -1;  // the node whose output layout the lesson changes
@@ -44,10 +47,14 @@ const synth::EdgeCost* copyBetween(const synth::CostBreakdown& b, int32_t produc
 std::vector<float> withOperandLayoutsWritten(const TpuGraph& g, const synth::TpuCostModel& tpu,
                                              const std::vector<float>& row);
 
-// The scenario from `startRow` (a layout row; its operand layouts written out, as above) whose fix
-// removes every copy the edit added, else the one whose fix wins back the most runtime; nullopt when the graph has none, or when `cancelled` returns true.
+// The lesson's scenario from `startRow` (a layout row; its operand layouts written out, as above).
+// Producers are tried heaviest first, within the budget; of the scenarios found, one whose fix
+// removes every copy the edit added (a clean one) reads best in class, then the one whose fix wins
+// back the most runtime. `keepGoing` is called before each evaluation with the fraction of the
+// budget spent; false stops the search (nullopt).
+
 std::optional<LayoutLesson> findLayoutLesson(const TpuGraph& g, const synth::TpuCostModel& tpu,
                                              const std::vector<float>& startRow,
-                                             const std::function<bool()>& cancelled = {});
+                                             const std::function<bool(double)>& keepGoing = {});
 
 }  // namespace tpg::lesson

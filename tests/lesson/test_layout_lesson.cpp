@@ -111,7 +111,7 @@ private slots:
 
     void cancelledOrTileFindsNothing() {
         const synth::TpuCostModel tpu(m_resnet);
-        QVERIFY(!findLayoutLesson(m_resnet, tpu, defaultRow(m_resnet), [] { return true; }));
+        QVERIFY(!findLayoutLesson(m_resnet, tpu, defaultRow(m_resnet), [](double) { return false; }));
         const TpuGraph tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 10, "k");
         const synth::TpuCostModel tileTpu(tile);
         QVERIFY(!findLayoutLesson(tile, tileTpu, tileTpu.defaultTileConfig()));
