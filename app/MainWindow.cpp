@@ -27,6 +27,7 @@
 #include "DatasetBrowser.h"
 #include "ExplainPanel.h"
 #include "graph/GraphFile.h"
+#include "graph/GroundTruth.h"
 #include "GraphPanel.h"
 #include "GraphView.h"
 #include "JobRunner.h"
@@ -141,6 +142,7 @@ MainWindow::MainWindow(QWidget* parent)
                 if (f.error.empty()) paths << QString::fromStdString(f.path);
             file = preferredFirstFile(paths);
         }
+        m_selectBestAfterOpen = m_openFirstAfterScan && !file.isEmpty();
         m_fileAfterScan.clear();
         m_openFirstAfterScan = false;
         if (!file.isEmpty())
@@ -509,7 +511,7 @@ void MainWindow::openFile(const QString& pathIn) {
     const std::string p = path.toStdString();
     // Newest request wins: clicking through the browser quickly loads only the last file.
     m_loadJob = m_ioRunner->submit(
-        QStringLiteral("load"), [p](JobControl&) { return QVariant::fromValue(loadTpuGraph(p)); });
+        QStringLiteral("load"), [p](JobControl&) { return QVariant::fromValue(withGroundTruth(loadTpuGraph(p), p)); });
 }
 
 void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
@@ -561,8 +563,21 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
         settings.setValue(kSessionFileKey, path);
         settings.remove(kSessionNodeKey);
         settings.remove(kSessionConfigKey);
+        if (m_selectBestAfterOpen) chooseBestWithHint(graph);
     }
+    m_selectBestAfterOpen = false;
     emit graphLoaded(path);
+}
+
+void MainWindow::chooseBestWithHint(const TpuGraph& graph) {
+    if (!graph.runtimesKnown()) return;
+    const auto& r = graph.runtimes();
+    const auto best = static_cast<qint64>(std::min_element(r.begin(), r.end()) - r.begin());
+    m_configPanel->chooseConfig(best);
+    m_graphPanel->showHint(tr("Configuration %1, the fastest measured, is chosen. Try: edit a layout in the "
+                              "<b>What-if</b> tab, see why it is fast in <b>Explain</b>, or <b>Help › Learn</b> "
+                              "for a guided lesson.")
+                               .arg(best));
 }
 
 void MainWindow::openDataset(const QString& dir, const QString& fileToOpen) {

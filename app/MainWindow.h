@@ -113,6 +113,8 @@ private:
     void updateMarks();
     void connectExplain();
     void createLesson();
+    // The first file the app picked itself: its best measured configuration, and what to try.
+    void chooseBestWithHint(const TpuGraph& graph);
 
     JobRunner* m_ioRunner;      // file loading, dataset scanning
     JobRunner* m_layoutRunner;  // every Graphviz call
@@ -146,6 +148,7 @@ private:
     quint64 m_loadJob = 0;
     QString m_fileAfterScan;
     bool m_openFirstAfterScan = false;
+    bool m_selectBestAfterOpen = false;
     bool m_restoringSession = false;
     int m_initialNode = -1;
     qint64 m_initialConfig = -1;  // selections made while restoring are not re-saved

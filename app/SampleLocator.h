@@ -11,7 +11,8 @@ namespace tpg {
 QStringList sampleCandidates();
 // The first candidate that is a folder holding at least one .npz; "" when none is.
 QString findSampleDir(const QStringList& candidates = sampleCandidates());
-// The file to show first in a dataset: a layout graph with configurable nodes if there is one.
+// The file to show first in a dataset: a layout graph of a training split (measured runtimes)
+// of the xla collection, as far as there is one.
 QString preferredFirstFile(const QStringList& paths);
 // The sample file the lesson opens: a layout graph of the xla collection's train split (programs of
 // convolutions, with measured runtimes), by name; any layout file when there is none; "" without.

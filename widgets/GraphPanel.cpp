@@ -135,6 +135,12 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     m_note->setStyleSheet(
         QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 3px; }"));
     m_note->hide();
+    m_hint = new QLabel(this);
+    m_hint->setWordWrap(true);
+    m_hint->setTextFormat(Qt::RichText);
+    m_hint->setStyleSheet(QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; padding: 3px; }"));
+    m_hint->hide();
+    connect(m_hint, &QLabel::linkActivated, m_hint, &QLabel::hide);  // the "×" link dismisses it
     m_busy = new QLabel(m_view);
     m_busy->setStyleSheet(
         QStringLiteral("QLabel { background: rgba(21,101,192,220); color: white; padding: 6px; "
@@ -147,6 +153,7 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     layout->setSpacing(3);
     layout->addLayout(bar);
     layout->addWidget(m_legend);
+    layout->addWidget(m_hint);
     layout->addWidget(m_note);
     layout->addWidget(m_view, 1);
 
@@ -224,6 +231,7 @@ void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
     m_scene->setConfigOverlay({});
     m_scene->clearView();
     m_note->hide();
+    m_hint->hide();
     const auto comps = computations(graph);
     m_computation->setRange(comps.empty() ? 0 : comps.front().index,
                             comps.empty() ? 0 : comps.back().index);
@@ -395,6 +403,13 @@ void GraphPanel::setCostMeasure(CostMeasure measure) {
 }
 
 QString GraphPanel::legendText() const { return m_legend->text(); }
+
+void GraphPanel::showHint(const QString& html) {
+    m_hint->setText(html + QStringLiteral(" &nbsp;<a href='close'>×</a>"));
+    m_hint->show();
+}
+
+QString GraphPanel::hintText() const { return m_hint->isHidden() ? QString() : m_hint->text(); }
 
 void GraphPanel::updateLegend() {
     const CostMeasure m = m_scene->costMeasure();

@@ -46,6 +46,9 @@ public:
     void setConfigOverlay(const ConfigOverlay& overlay);
     void setCostMeasure(CostMeasure measure);
     QString legendText() const;
+    // A one-line hint above the drawing (rich text), until dismissed or another graph opens.
+    void showHint(const QString& html);
+    QString hintText() const;
     // Searches the drawing; a node id not drawn opens its neighbourhood. Returns matches drawn.
     int search(const QString& text);
 
@@ -95,6 +98,7 @@ private:
     QLineEdit* m_search;
     QToolButton* m_back;
     QLabel* m_note;
+    QLabel* m_hint;
     QLabel* m_busy;
     QLabel* m_legend;
 };

@@ -249,6 +249,33 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
     }
 
+    // A first launch on the sample: a training-split layout file with measured runtimes, its best
+    // configuration chosen, a hint of what to try; a test file shows the shipped ground truth.
+    void firstLaunchShowsATrainingFileAtItsBestConfiguration() {
+        QSettings().clear();
+        MainWindow w;
+        w.setSampleCandidates({findSampleDir()});
+        QSignalSpy loaded(&w, &MainWindow::graphLoaded);
+        w.startSession(QString());
+        QVERIFY(loaded.wait(30000));
+        QVERIFY2(w.currentFile().contains(QStringLiteral("/layout/xla/")) && w.currentFile().contains(QStringLiteral("/train/")),
+                 qPrintable(w.currentFile()));
+        QVERIFY(w.graph().runtimesKnown());
+        const auto& r = w.graph().runtimes();
+        QCOMPARE(w.configPanel()->chosenConfig(), static_cast<qint64>(std::min_element(r.begin(), r.end()) - r.begin()));
+        QVERIFY2(w.graphPanel()->hintText().contains(QStringLiteral("fastest measured")), qPrintable(w.graphPanel()->hintText()));
+
+        const QString test = findSampleDir() + QStringLiteral("/npz/layout/xla/default/test");
+        const QString testFile = QDir(test).entryInfoList({QStringLiteral("*.npz")}).value(0).absoluteFilePath();
+        QVERIFY(!testFile.isEmpty());
+        QSignalSpy opened(&w, &MainWindow::graphLoaded);
+        w.openFile(testFile);
+        QVERIFY(opened.wait(30000));
+        QCOMPARE(w.currentFile(), testFile);
+        QVERIFY(w.graph().runtimesKnown());
+        QVERIFY(w.graphPanel()->hintText().isEmpty());  // the hint was for the first file
+    }
+
     // Help › Learn from a tile file: the lesson opens the sample's layout file and runs to the end,
     // each step's effect visible in the explorer (selection, edits, the copy on the graph).
     void lessonRunsEndToEndOnTheSample() {
