@@ -8,7 +8,9 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QHeaderView>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "GraphScene.h"
@@ -25,6 +27,8 @@ namespace {
 
 constexpr double kZoomStep = 1.25;
 const QString kLayoutLane = QStringLiteral("layout");
+const QString kSearchLane = QStringLiteral("search");
+constexpr int kResultsMaxHeight = 160;  // the drawing keeps most of the room
 
 QString grouped(int64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
@@ -94,10 +98,11 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     m_hops->setSuffix(tr(" hops"));
     m_hops->setToolTip(tr("Neighbourhood radius, in edges, both directions"));
     m_search = new QLineEdit(this);
-    m_search->setPlaceholderText(tr("Find node id or opcode"));
+    m_search->setPlaceholderText(tr("Find node: id, opcode, shape or /regex/"));
     m_search->setClearButtonEnabled(true);
-    m_search->setToolTip(
-        tr("A node id (12 or #12) or part of an opcode name; Enter for the next match"));
+    m_search->setToolTip(tr("Searches every node, drawn or not: a node id (12 or #12), part of its label "
+                            "(opcode or shape, e.g. convolution or f32[8,128]) or a /regular expression/; "
+                            "Enter again for the next match"));
     m_search->setMaximumWidth(220);
     m_colour = new QComboBox(this);
     for (CostMeasure m : {CostMeasure::None, CostMeasure::Total, CostMeasure::Padding, CostMeasure::Layout, CostMeasure::Copies})
@@ -141,6 +146,37 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     m_hint->setStyleSheet(QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; padding: 3px; }"));
     m_hint->hide();
     connect(m_hint, &QLabel::linkActivated, m_hint, &QLabel::hide);  // the "×" link dismisses it
+    m_searchRunner = new JobRunner(QStringLiteral("search"), this);
+    m_resultsBox = new QWidget(this);
+    m_resultsLabel = new QLabel(m_resultsBox);
+    auto* closeResults = toolButton(m_resultsBox, QStringLiteral("×"), tr("Close the search results"));
+    m_results = new QTreeWidget(m_resultsBox);
+    m_results->setHeaderLabels({tr("Node"), tr("Label"), tr("In view")});
+    m_results->setRootIsDecorated(false);
+    m_results->setUniformRowHeights(true);
+    m_results->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_results->setMaximumHeight(kResultsMaxHeight);
+    auto* resultsTop = new QHBoxLayout;
+    resultsTop->setContentsMargins(0, 0, 0, 0);
+    resultsTop->addWidget(m_resultsLabel, 1);
+    resultsTop->addWidget(closeResults);
+    auto* resultsLayout = new QVBoxLayout(m_resultsBox);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->setSpacing(1);
+    resultsLayout->addLayout(resultsTop);
+    resultsLayout->addWidget(m_results);
+    m_resultsBox->hide();
+    connect(closeResults, &QToolButton::clicked, m_resultsBox, &QWidget::hide);
+    connect(m_results, &QTreeWidget::itemActivated, this,
+            [this](QTreeWidgetItem* item) { revealResult(m_results->indexOfTopLevelItem(item)); });
+    connect(m_results, &QTreeWidget::itemClicked, this,
+            [this](QTreeWidgetItem* item) { revealResult(m_results->indexOfTopLevelItem(item)); });
+    connect(m_searchRunner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
+        if (id != m_searchJob) return;
+        m_searchJob = 0;
+        const auto matches = result.value<NodeMatches>();
+        showSearchResults(matches.query, matches);
+    });
     m_busy = new QLabel(m_view);
     m_busy->setStyleSheet(
         QStringLiteral("QLabel { background: rgba(21,101,192,220); color: white; padding: 6px; "
@@ -153,6 +189,7 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     layout->setSpacing(3);
     layout->addLayout(bar);
     layout->addWidget(m_legend);
+    layout->addWidget(m_resultsBox);
     layout->addWidget(m_hint);
     layout->addWidget(m_note);
     layout->addWidget(m_view, 1);
@@ -196,6 +233,8 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
         if (text.isEmpty()) {
             m_matches.clear();
             m_scene->setSearchMatches({});
+            m_resultsBox->hide();
+            m_resultsQuery.clear();
         }
     });
 
@@ -226,6 +265,11 @@ void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
     m_history.clear();
     m_matches.clear();
     m_marks.clear();
+    m_searchRunner->cancelLane(kSearchLane);
+    m_searchJob = 0;
+    m_resultsQuery.clear();
+    m_results->clear();
+    m_resultsBox->hide();
     m_selectAfterLayout = -1;
     m_scene->setMarkedNodes({});
     m_scene->setConfigOverlay({});
@@ -425,6 +469,11 @@ void GraphPanel::setMarkedNodes(const QHash<int32_t, QString>& marks) {
 int GraphPanel::search(const QString& text) {
     const QString t = text.trimmed();
     if (m_graph.isNull() || t.isEmpty()) return 0;
+    if (t == m_resultsQuery && m_results->topLevelItemCount() > 0) {  // Enter again: the next result
+        revealResult((m_resultIndex + 1) % m_results->topLevelItemCount());
+        return m_results->topLevelItemCount();
+    }
+    startFullSearch(t);
     const QVector<int32_t> matches = m_scene->findNodes(t);
     if (matches.isEmpty()) {
         static const QRegularExpression id(QStringLiteral("^#?(\\d+)$"));
@@ -461,6 +510,60 @@ int GraphPanel::search(const QString& text) {
     emit statusMessage(
         tr("Match %1 of %2 for \"%3\"").arg(m_matchIndex + 1).arg(matches.size()).arg(t));
     return static_cast<int>(matches.size());
+}
+
+void GraphPanel::startFullSearch(const QString& text) {
+    const TpuGraph graph = m_graph;
+    m_searchJob = m_searchRunner->submit(kSearchLane, [graph, text](JobControl& control) {
+        const NodeMatches matches = findNodes(graph, parseNodeQuery(text), vizlimits::kMaxSearchMatches,
+                                              [&control] { return !control.cancelled(); });
+        return QVariant::fromValue(matches);
+    });
+}
+
+void GraphPanel::showSearchResults(const QString& text, const NodeMatches& matches) {
+    m_resultsQuery = text;
+    m_resultsTotal = matches.total;
+    m_resultIndex = -1;
+    m_results->clear();
+    QVector<int32_t> all;
+    for (int32_t n : matches.nodes) {
+        auto* item = new QTreeWidgetItem(m_results, {QString::number(n), nodeSearchText(m_graph, n).section(QLatin1Char(' '), 1),
+                                                     m_scene->itemForNode(n) ? tr("✓") : QString()});
+        item->setData(0, Qt::UserRole, n);
+        all.push_back(n);
+    }
+    m_scene->setSearchMatches(all);
+    // Enter again continues after the drawn match already shown; with none drawn, the first result
+    // is shown now (in its neighbourhood).
+    m_resultIndex = static_cast<int>(all.indexOf(m_scene->selectedNode()));
+    if (m_matches.isEmpty() && !all.isEmpty()) revealResult(0);
+    m_resultsLabel->setText(describeResults());
+    m_resultsBox->setVisible(!matches.error.isEmpty() || matches.total != 1 || matches.nodes.empty());
+    if (!matches.error.isEmpty()) m_resultsLabel->setText(matches.error);
+    emit searchFinished();
+}
+
+QString GraphPanel::searchResultsText() const { return m_resultsLabel->text(); }
+
+QString GraphPanel::describeResults() const {
+    const int listed = m_results->topLevelItemCount();
+    QString text = listed == 0 ? tr("No node matches \"%1\"").arg(m_resultsQuery)
+                               : tr("%1 for \"%2\" in the whole graph")
+                                     .arg(m_resultsTotal == 1 ? tr("1 match") : tr("%1 matches").arg(grouped(m_resultsTotal)))
+                                     .arg(m_resultsQuery);
+    if (m_resultsTotal > listed) text += tr(" (the first %1 listed)").arg(listed);
+    return text + tr(" · click one to show it (in its neighbourhood when it is not drawn)");
+}
+
+void GraphPanel::revealResult(int index) {
+    QTreeWidgetItem* item = m_results->topLevelItem(index);
+    if (!item) return;
+    m_resultIndex = index;
+    m_results->setCurrentItem(item);
+    const int32_t node = item->data(0, Qt::UserRole).toInt();
+    showNode(node);
+    emit statusMessage(tr("Result %1 of %2: node %3").arg(index + 1).arg(m_results->topLevelItemCount()).arg(node));
 }
 
 QString GraphPanel::exportSvg(const QString& path) {

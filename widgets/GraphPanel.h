@@ -8,6 +8,7 @@
 #include "ConfigLayouts.h"
 #include "LayoutCache.h"
 #include "graph/TpuGraph.h"
+#include "NodeSearch.h"
 #include "ViewGraph.h"
 
 class QComboBox;
@@ -15,6 +16,7 @@ class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QToolButton;
+class QTreeWidget;
 
 namespace tpg {
 
@@ -49,8 +51,12 @@ public:
     // A one-line hint above the drawing (rich text), until dismissed or another graph opens.
     void showHint(const QString& html);
     QString hintText() const;
-    // Searches the drawing; a node id not drawn opens its neighbourhood. Returns matches drawn.
+    // Searches: drawn matches are highlighted at once (the count is returned; a node id not drawn
+    // opens its neighbourhood), and every node, drawn or not, is searched on a worker for the
+    // results list (searchFinished). Enter again with the same text reveals the next result.
     int search(const QString& text);
+    QTreeWidget* searchResults() const { return m_results; }
+    QString searchResultsText() const;
 
     QString exportSvg(const QString& path);
     QString exportPng(const QString& path);
@@ -65,6 +71,7 @@ signals:
     void statusMessage(const QString& text);
     void layoutReady();
     void layoutFailed(const QString& message);
+    void searchFinished();
 
 private:
     // The k-hop view around `node`, with `node` selected once drawn.
@@ -75,6 +82,10 @@ private:
     void updateLegend();
     void goBack();
     int32_t defaultCenter() const;
+    void startFullSearch(const QString& text);
+    void showSearchResults(const QString& text, const NodeMatches& matches);
+    void revealResult(int index);
+    QString describeResults() const;
 
     JobRunner* m_runner;
     TpuGraph m_graph;
@@ -88,6 +99,11 @@ private:
     LayoutCache m_cache;
     QVector<int32_t> m_matches;
     int m_matchIndex = -1;
+    JobRunner* m_searchRunner;
+    quint64 m_searchJob = 0;
+    QString m_resultsQuery;  // the text the results list is for
+    int m_resultIndex = -1;
+    int64_t m_resultsTotal = 0;
 
     GraphScene* m_scene;
     GraphView* m_view;
@@ -101,6 +117,9 @@ private:
     QLabel* m_hint;
     QLabel* m_busy;
     QLabel* m_legend;
+    QWidget* m_resultsBox;
+    QLabel* m_resultsLabel;
+    QTreeWidget* m_results;
 };
 
 }  // namespace tpg

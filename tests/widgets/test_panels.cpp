@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <QTreeWidget>
 
 #include "DatasetBrowser.h"
 #include "graph/GraphFile.h"
@@ -114,6 +115,46 @@ private slots:
         QCOMPARE(QString::fromStdString(g.opcodeName(panel.scene()->selectedNode())),
                  QStringLiteral("convolution"));
         QCOMPARE(panel.search(QStringLiteral("999999")), 0);
+    }
+
+    // Search reaches every node, drawn or not: by id, opcode, shape text or /regex/, with a results
+    // list whose entries reveal their node (in its neighbourhood when it is not drawn).
+    void searchFindsEveryNodeDrawnOrNot() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        panel.resize(1000, 700);
+        const TpuGraph g = testing::makeHloGraph({3000, 6});
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        panel.setGraph(g, QStringLiteral("memory:search"));
+        QVERIFY(ready.wait(30000));  // the computations overview: no node drawn
+        QSignalSpy searched(&panel, &GraphPanel::searchFinished);
+        int64_t convolutions = 0;
+        for (int64_t n = 0; n < g.numNodes(); ++n) convolutions += g.opcodeName(n) == "convolution";
+        QVERIFY(convolutions > 1);
+        QCOMPARE(panel.search(QStringLiteral("convolution")), 0);  // none drawn...
+        QVERIFY(searched.wait(10000));                              // ...but every one found
+        QCOMPARE(panel.searchResults()->topLevelItemCount(), static_cast<int>(std::min<int64_t>(convolutions, vizlimits::kMaxSearchMatches)));
+        QVERIFY2(panel.searchResultsText().contains(QString::number(convolutions)), qPrintable(panel.searchResultsText()));
+        // The first result is shown at once, in its neighbourhood; Enter again shows the next.
+        QVERIFY(ready.wait(30000));
+        const int32_t first = panel.searchResults()->topLevelItem(0)->data(0, Qt::UserRole).toInt();
+        QCOMPARE(panel.scene()->selectedNode(), first);
+        panel.search(QStringLiteral("convolution"));
+        const int32_t second = panel.searchResults()->topLevelItem(1)->data(0, Qt::UserRole).toInt();
+        QTRY_COMPARE_WITH_TIMEOUT(panel.scene()->selectedNode(), second, 30000);
+        // Shape text and regular expressions; a bad expression says why.
+        const QString shape = nodeSubtitle(g, first);
+        panel.search(shape.left(shape.indexOf(QLatin1Char('{'))));
+        QVERIFY(searched.wait(10000));
+        QVERIFY(panel.searchResults()->topLevelItemCount() >= 1);
+        panel.search(QStringLiteral("/^#(12|13) /"));
+        QVERIFY(searched.wait(10000));
+        QCOMPARE(panel.searchResults()->topLevelItemCount(), 2);
+        panel.search(QStringLiteral("/conv(/"));
+        QVERIFY(searched.wait(10000));
+        QCOMPARE(panel.searchResults()->topLevelItemCount(), 0);
+        QVERIFY2(panel.searchResultsText().contains(QStringLiteral("Not a regular expression")),
+                 qPrintable(panel.searchResultsText()));
     }
 };
 
