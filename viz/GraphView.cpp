@@ -1,7 +1,9 @@
 #include "GraphView.h"
 
+#include <QGraphicsOpacityEffect>
 #include <QMouseEvent>
 #include <QScrollBar>
+#include <QToolButton>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -14,6 +16,7 @@ namespace {
 constexpr int kMiniMapWidth = 220;
 constexpr int kMiniMapHeight = 150;
 constexpr int kMiniMapMargin = 10;
+constexpr double kMiniMapOpacity = 0.7;  // the drawing shows through; opaque under the mouse
 constexpr double kWheelStep = 1.0015;  // per wheel angle unit: one notch (120) is ~1.2x
 }  // namespace
 
@@ -29,6 +32,19 @@ MiniMap::MiniMap(GraphView* main) : QGraphicsView(main->viewport()->parentWidget
     setFixedSize(kMiniMapWidth, kMiniMapHeight);
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Overview: click or drag to move the view"));
+    auto* effect = new QGraphicsOpacityEffect(this);
+    effect->setOpacity(kMiniMapOpacity);
+    setGraphicsEffect(effect);
+}
+
+void MiniMap::enterEvent(QEnterEvent* event) {
+    QGraphicsView::enterEvent(event);
+    static_cast<QGraphicsOpacityEffect*>(graphicsEffect())->setOpacity(1.0);
+}
+
+void MiniMap::leaveEvent(QEvent* event) {
+    QGraphicsView::leaveEvent(event);
+    static_cast<QGraphicsOpacityEffect*>(graphicsEffect())->setOpacity(kMiniMapOpacity);
 }
 
 void MiniMap::refit() {
@@ -75,8 +91,13 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setOptimizationFlags(QGraphicsView::DontSavePainterState);
     m_miniMap = new MiniMap(this);
-    placeMiniMap();
+    m_miniMapToggle = new QToolButton(this);
+    m_miniMapToggle->setAutoRaise(false);
+    connect(m_miniMapToggle, &QToolButton::clicked, this, [this] { setMiniMapCollapsed(!m_miniMapCollapsed); });
+    updateMiniMap();
 }
+
+QWidget* GraphView::miniMapToggle() const { return m_miniMapToggle; }
 
 double GraphView::zoom() const {
     return transform().m11();
@@ -87,7 +108,7 @@ void GraphView::setZoom(double z) {
     const double current = zoom();
     if (current <= 0 || std::abs(z - current) < 1e-9) return;
     scale(z / current, z / current);
-    m_miniMap->viewport()->update();
+    updateMiniMap();
     emit zoomChanged(zoom());
 }
 
@@ -103,6 +124,7 @@ void GraphView::fitAll() {
     else if (zoom() < vizlimits::kMinZoom)
         setZoom(vizlimits::kMinZoom);
     m_miniMap->refit();
+    updateMiniMap();
     emit zoomChanged(zoom());
 }
 
@@ -118,7 +140,13 @@ void GraphView::centerOnItemRect(const QRectF& rect) {
 }
 
 void GraphView::setMiniMapVisible(bool visible) {
-    m_miniMap->setVisible(visible);
+    m_miniMapWanted = visible;
+    updateMiniMap();
+}
+
+void GraphView::setMiniMapCollapsed(bool collapsed) {
+    m_miniMapCollapsed = collapsed;
+    updateMiniMap();
 }
 
 void GraphView::wheelEvent(QWheelEvent* event) {
@@ -134,12 +162,12 @@ void GraphView::wheelEvent(QWheelEvent* event) {
 
 void GraphView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
-    placeMiniMap();
+    updateMiniMap();
 }
 
 void GraphView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
-    m_miniMap->viewport()->update();
+    updateMiniMap();
 }
 
 void GraphView::placeMiniMap() {
@@ -147,6 +175,25 @@ void GraphView::placeMiniMap() {
     m_miniMap->move(vp.right() - kMiniMapWidth - kMiniMapMargin,
                     vp.bottom() - kMiniMapHeight - kMiniMapMargin);
     m_miniMap->raise();
+    m_miniMapToggle->adjustSize();
+    const QPoint corner = m_miniMapCollapsed
+                              ? QPoint(vp.right() - kMiniMapMargin, vp.bottom() - kMiniMapMargin)
+                              : m_miniMap->geometry().topRight() + QPoint(0, -1);
+    m_miniMapToggle->move(corner.x() - m_miniMapToggle->width(), corner.y() - m_miniMapToggle->height());
+    m_miniMapToggle->raise();
+}
+
+void GraphView::updateMiniMap() {
+    // An overview of a drawing that is wholly in view adds nothing.
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    const bool needed = scene() && !scene()->sceneRect().isEmpty() &&
+                        !visible.adjusted(-1, -1, 1, 1).contains(scene()->sceneRect());
+    m_miniMap->setVisible(m_miniMapWanted && needed && !m_miniMapCollapsed);
+    m_miniMapToggle->setVisible(m_miniMapWanted && needed);
+    m_miniMapToggle->setText(m_miniMapCollapsed ? tr("Overview ▴") : tr("▾"));
+    m_miniMapToggle->setToolTip(m_miniMapCollapsed ? tr("Show the overview") : tr("Hide the overview"));
+    placeMiniMap();
+    m_miniMap->viewport()->update();
 }
 
 }  // namespace tpg

@@ -2,12 +2,15 @@
 
 #include <QGraphicsView>
 
+class QToolButton;
+
 namespace tpg {
 
 class GraphView;
 
 // The overview in the corner of a GraphView: the whole scene, the visible part framed;
-// click or drag to move there.
+// click or drag to move there. Semi-transparent until the mouse is over it, so the drawing
+// behind it shows through.
 class MiniMap : public QGraphicsView {
     Q_OBJECT
 public:
@@ -20,6 +23,8 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void enterEvent(QEnterEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
 private:
     GraphView* m_main;
@@ -38,7 +43,12 @@ public:
     void actualSize();
     void centerOnItemRect(const QRectF& rect);  // keeps the zoom unless the rect would not fit
     MiniMap* miniMap() const { return m_miniMap; }
+    // The user's choice (View › Mini-map); the overview still hides while the whole drawing is in
+    // view, and collapses to a small button on request.
     void setMiniMapVisible(bool visible);
+    void setMiniMapCollapsed(bool collapsed);
+    bool miniMapCollapsed() const { return m_miniMapCollapsed; }
+    QWidget* miniMapToggle() const;
 
 signals:
     void zoomChanged(double zoom);
@@ -50,7 +60,11 @@ protected:
 
 private:
     void placeMiniMap();
+    void updateMiniMap();  // shown or not, placed, repainted
     MiniMap* m_miniMap;
+    QToolButton* m_miniMapToggle;
+    bool m_miniMapWanted = true;
+    bool m_miniMapCollapsed = false;
 };
 
 }  // namespace tpg

@@ -350,15 +350,18 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     const ViewGraph& v = layout->view;
     m_note->setText(v.note);
     m_note->setVisible(!v.note.isEmpty());
+    const bool back = m_selectOnlyIfDrawn;
+    m_selectOnlyIfDrawn = false;
     if (m_selectAfterLayout >= 0) {
         const int32_t node = m_selectAfterLayout;
         m_selectAfterLayout = -1;
+        const bool onlyIfDrawn = back;
         if (m_scene->selectNode(node)) {
             if (GraphNodeItem* item = m_scene->itemForNode(node)) {
                 if (m_view->zoom() < 0.6) m_view->setZoom(0.8);  // legible around the chosen node
                 m_view->centerOn(item);
             }
-        } else {
+        } else if (!onlyIfDrawn) {
             showNode(node);  // not in this view: its neighbourhood
         }
     }
@@ -402,7 +405,9 @@ void GraphPanel::syncControls() {
 void GraphPanel::goBack() {
     if (m_history.isEmpty()) return;
     const ViewSpec previous = m_history.takeLast();
+    // The selection follows back only where it is drawn: going back must not jump away again.
     m_selectAfterLayout = m_scene->selectedNode();
+    m_selectOnlyIfDrawn = true;
     const auto saved = m_history;
     requestView(previous);  // records the view it leaves...
     m_history = saved;      // ...which going back must not

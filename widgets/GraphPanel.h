@@ -64,6 +64,7 @@ public:
     GraphScene* scene() const { return m_scene; }
     GraphView* view() const { return m_view; }
     QLineEdit* searchEdit() const { return m_search; }
+    QToolButton* backButton() const { return m_back; }
     const LayoutCache& cache() const { return m_cache; }
 
 signals:
@@ -95,6 +96,7 @@ private:
     quint64 m_layoutJob = 0;
     QString m_pendingKey;
     int32_t m_selectAfterLayout = -1;
+    bool m_selectOnlyIfDrawn = false;  // going back: keep the selection only where it is drawn
     QHash<int32_t, QString> m_marks;
     LayoutCache m_cache;
     QVector<int32_t> m_matches;

@@ -1,3 +1,4 @@
+#include <QAbstractButton>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -165,6 +166,29 @@ private slots:
                 visible.width() >= scene.sceneRect().width() - 2);
         view.setZoom(1000);
         QCOMPARE(view.zoom(), vizlimits::kMaxZoom);
+    }
+
+    // The overview: only while part of the drawing is out of view, semi-transparent, collapsible.
+    void miniMapOnlyWhenUsefulAndCollapsible() {
+        GraphScene scene;
+        scene.showLayout(m_graph, m_layout);
+        GraphView view;
+        view.setScene(&scene);
+        view.resize(800, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.fitAll();
+        QVERIFY(!view.miniMap()->isVisible());  // everything is in view
+        view.setZoom(vizlimits::kMaxZoom);
+        QVERIFY(view.miniMap()->isVisible());
+        QVERIFY(view.miniMap()->graphicsEffect() != nullptr);
+        view.setMiniMapCollapsed(true);
+        QVERIFY(!view.miniMap()->isVisible());
+        QVERIFY(view.miniMapToggle()->isVisible());  // a button brings it back
+        QTest::mouseClick(static_cast<QAbstractButton*>(view.miniMapToggle()), Qt::LeftButton);
+        QVERIFY(view.miniMap()->isVisible());
+        view.setMiniMapVisible(false);  // View › Mini-map off
+        QVERIFY(!view.miniMap()->isVisible() && !view.miniMapToggle()->isVisible());
     }
 
     void exportsSvgAndPng() {

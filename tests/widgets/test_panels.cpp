@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include "DatasetBrowser.h"
@@ -115,6 +116,39 @@ private slots:
         QCOMPARE(QString::fromStdString(g.opcodeName(panel.scene()->selectedNode())),
                  QStringLiteral("convolution"));
         QCOMPARE(panel.search(QStringLiteral("999999")), 0);
+    }
+
+    // Back after a jump to a node outside the view returns to that view and stays there; the
+    // status counts what is drawn.
+    void backReturnsToThePreviousView() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        panel.resize(1000, 700);
+        const TpuGraph g = testing::makeHloGraph({3000, 6});
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        QSignalSpy status(&panel, &GraphPanel::statusMessage);
+        panel.setGraph(g, QStringLiteral("memory:back"));
+        QVERIFY(ready.wait(30000));
+        ViewSpec comp{ViewMode::Computation};
+        comp.computation = 1;
+        panel.requestView(comp);
+        QVERIFY(ready.wait(30000));
+        int32_t outside = -1;  // a node of another computation
+        for (int64_t n = 0; n < g.numNodes() && outside < 0; ++n)
+            if (g.computationOf(n) == 4) outside = static_cast<int32_t>(n);
+        panel.showNode(outside);
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(panel.currentSpec().mode, ViewMode::Neighbourhood);
+        QCOMPARE(panel.scene()->selectedNode(), outside);
+        QTest::mouseClick(panel.backButton(), Qt::LeftButton);
+        QTest::qWait(300);  // a jump away again would be under way now
+        QVERIFY(!panel.isLayoutPending());
+        QCOMPARE(panel.currentSpec().key(), comp.key());
+        QCOMPARE(panel.scene()->layout()->view.spec.key(), comp.key());
+        const ViewGraph& v = panel.scene()->layout()->view;
+        QVERIFY2(status.last().at(0).toString().startsWith(
+                     QStringLiteral("%1: %2 nodes").arg(comp.describe()).arg(v.nodeCount())),
+                 qPrintable(status.last().at(0).toString()));
     }
 
     // Search reaches every node, drawn or not: by id, opcode, shape text or /regex/, with a results
