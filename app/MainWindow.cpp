@@ -1,6 +1,9 @@
 #include "MainWindow.h"
 
 #include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QTableView>
 #include <algorithm>
 #include <QApplication>
 #include <QCloseEvent>
@@ -14,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -24,6 +28,7 @@
 #include <QUrl>
 
 #include "ConfigPanel.h"
+#include "ConfigTableModel.h"
 #include "DatasetBrowser.h"
 #include "ExplainPanel.h"
 #include "graph/GraphFile.h"
@@ -37,6 +42,7 @@
 #include "ModelSession.h"
 #include "TrainingPanel.h"
 #include "WhatIfPanel.h"
+#include "whatif/ConfigEdit.h"
 #include "FilePredictions.h"
 
 Q_DECLARE_METATYPE(tpg::TpuGraph)
@@ -91,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_configDock->raise();
     connectTraining();
     createLesson();
+    connectConfigMenu();
 
     m_graphLabel = new QLabel(this);
     m_warningLabel = new QLabel(this);
@@ -167,7 +174,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     QSettings settings;
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1500, 950);
-    restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
+    m_stateRestored = restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
     rebuildRecentMenu();
 }
 
@@ -221,7 +228,7 @@ void MainWindow::createMenus() {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open TpuGraphs file"), QFileInfo(m_currentFile).absolutePath(),
             tr("TpuGraphs files (*.npz);;All files (*)"));
-        if (!path.isEmpty()) openFile(path);
+        if (!path.isEmpty()) openPath(path);  // the dataset tree follows
     });
     open->setShortcut(QKeySequence::Open);
     QAction* openDir = file->addAction(tr("Open &Dataset Folder…"), this, [this] {
@@ -379,6 +386,59 @@ void MainWindow::connectExplain() {
     });
 }
 
+void MainWindow::connectConfigMenu() {
+    QTableView* table = m_configPanel->table();
+    table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(table, &QWidget::customContextMenuRequested, this, [this, table](const QPoint& pos) {
+        const QModelIndex index = table->indexAt(pos);
+        if (!index.isValid()) return;
+        std::unique_ptr<QMenu> menu(configMenu(m_configPanel->model()->configAt(index.row())));
+        if (menu) menu->exec(table->viewport()->mapToGlobal(pos));
+    });
+}
+
+QMenu* MainWindow::configMenu(qint64 config) {
+    if (m_graph.isNull() || config < 0 || config >= m_graph.numConfigs()) return nullptr;
+    auto raise = [this](const QString& title) {
+        if (QDockWidget* d = m_toolDocks.value(title)) {
+            d->show();
+            d->raise();
+        }
+    };
+    auto* menu = new QMenu(this);
+    menu->addAction(tr("Explain Configuration %1").arg(config), this, [this, config, raise] {
+        m_configPanel->chooseConfig(config);
+        raise(tr("Explain"));
+    });
+    const qint64 chosen = m_configPanel->chosenConfig();
+    QAction* compare = menu->addAction(
+        chosen >= 0 && chosen != config ? tr("Compare with Configuration %1 (Chosen)").arg(chosen)
+                                        : tr("Compare with the Chosen Configuration"),
+        this, [this, config, raise] {
+            m_explain->compareWith(config);
+            raise(tr("Explain"));
+        });
+    compare->setEnabled(chosen >= 0 && chosen != config);
+    QAction* edit = menu->addAction(tr("Edit in What-if"), this, [this, config, raise] {
+        m_configPanel->chooseConfig(config);
+        m_whatIf->startFrom(whatif::StartPoint{whatif::StartPoint::Kind::Row, config});
+        raise(tr("What-if"));
+    });
+    edit->setEnabled(m_whatIf->ready());
+    menu->addAction(tr("Copy Configuration"), this, [this, config] {
+        std::vector<float> row;
+        if (m_graph.isLayout()) {
+            row.resize(static_cast<size_t>(m_graph.layoutConfigs()->rowSize()));
+            m_graph.layoutConfigs()->read(config, 1, row.data());
+        } else {
+            row.assign(m_graph.tileConfig(config), m_graph.tileConfig(config) + m_graph.configFeatureWidth());
+        }
+        QGuiApplication::clipboard()->setText(QString::fromStdString(whatif::rowAsEdits(m_graph, row)));
+        setStatus(tr("Configuration %1 copied as edits").arg(config));
+    });
+    return menu;
+}
+
 void MainWindow::createLesson() {
     m_lesson = new LessonPanel(m_whatIf, this);
     m_lessonDock = new QDockWidget(tr("Lesson"), this);
@@ -489,13 +549,15 @@ void MainWindow::openPath(const QString& path) {
     if (info.isDir()) {
         openDataset(info.absoluteFilePath());
     } else if (info.exists()) {
-        // A file of the real dataset tree: list its siblings too, unless a folder is already
-        // listed.
-        const QString root = datasetRootOf(info.absoluteFilePath());
-        if (!root.isEmpty() && m_browser->folder().isEmpty())
-            openDataset(root, info.absoluteFilePath());
+        // A file of a dataset tree: the browser lists its dataset (unless it lists it already).
+        const QString file = info.absoluteFilePath();
+        const QString root = datasetRootOf(file);
+        const QString listed = QFileInfo(m_browser->folder()).canonicalFilePath();
+        const bool inListed = !listed.isEmpty() && info.canonicalFilePath().startsWith(listed + QLatin1Char('/'));
+        if (!root.isEmpty() && !inListed)
+            openDataset(root, file);
         else
-            openFile(info.absoluteFilePath());
+            openFile(file);
     } else {
         showError(tr("Cannot open"), tr("%1: no such file or folder").arg(path));
     }
@@ -710,6 +772,17 @@ void MainWindow::saveWindowState() {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState(kWindowStateVersion));
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_stateRestored || m_defaultDocksSized) return;
+    // Without a saved arrangement, the docks' default widths once the window has its size: the
+    // tree's names and the inspector's feature names readable, not squeezed to a sliver.
+    m_defaultDocksSized = true;
+    resizeDocks({m_browserDock, m_inspectorDock}, {std::max(300, width() / 5), std::max(380, width() / 4)},
+                Qt::Horizontal);
+    resizeDocks({m_configDock}, {height() * 3 / 10}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -84,6 +84,9 @@ public:
     QDockWidget* lessonDock() const { return m_lessonDock; }
     // Help › Learn: shows the lesson and begins it (on the sample's layout file if need be).
     void startLesson();
+    // The right-click menu of a configuration row: explain, compare with the chosen one, edit in
+    // the what-if editor, copy as edits. The caller owns it.
+    QMenu* configMenu(qint64 config);
     QDockWidget* trainingDock() const { return m_trainingDock; }
     QString modelLabelText() const;
 
@@ -93,6 +96,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -113,6 +117,7 @@ private:
     void updateMarks();
     void connectExplain();
     void createLesson();
+    void connectConfigMenu();
     // The first file the app picked itself: its best measured configuration, and what to try.
     void chooseBestWithHint(const TpuGraph& graph);
 
@@ -149,6 +154,8 @@ private:
     QString m_fileAfterScan;
     bool m_openFirstAfterScan = false;
     bool m_selectBestAfterOpen = false;
+    bool m_stateRestored = false;     // a saved dock arrangement was applied
+    bool m_defaultDocksSized = false;
     bool m_restoringSession = false;
     int m_initialNode = -1;
     qint64 m_initialConfig = -1;  // selections made while restoring are not re-saved

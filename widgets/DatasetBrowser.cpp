@@ -5,7 +5,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QMenu>
 #include <QSortFilterProxyModel>
+#include <QUrl>
 #include <QStandardItemModel>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -21,6 +27,7 @@ namespace tpg {
 namespace {
 
 constexpr int kPathRole = Qt::UserRole + 1;
+constexpr int kGroupNameRole = Qt::UserRole + 2;  // a group's name without its count
 constexpr int kHeaderBatch = 32;  // files whose counts are sent to the GUI at once
 
 struct FileCounts {
@@ -74,7 +81,18 @@ DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
 
     connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text);
+        labelGroups();
         if (!text.isEmpty()) m_view->expandAll();
+    });
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QString path = m_proxy->index(m_view->indexAt(pos).row(), 0, m_view->indexAt(pos).parent())
+                                 .data(kPathRole)
+                                 .toString();
+        if (QMenu* menu = fileMenu(path)) {
+            menu->exec(m_view->viewport()->mapToGlobal(pos));
+            delete menu;
+        }
     });
     // A click opens a graph (Enter too); opening the file already shown is the window's no-op.
     auto activate = [this](const QModelIndex& index) {
@@ -144,6 +162,7 @@ void DatasetBrowser::populate() {
         QStandardItem*& c = collections[coll];
         if (!c) {
             c = new QStandardItem(coll);
+            c->setData(coll, kGroupNameRole);
             QFont bold = c->font();
             bold.setBold(true);
             c->setFont(bold);
@@ -155,6 +174,7 @@ void DatasetBrowser::populate() {
             QStandardItem*& s = splits[key];
             if (!s) {
                 s = new QStandardItem(QString::fromStdString(f.split));
+                s->setData(QString::fromStdString(f.split), kGroupNameRole);
                 c->appendRow({s, countItem(), countItem()});
             }
             parent = s;
@@ -169,16 +189,7 @@ void DatasetBrowser::populate() {
                            countItem()});
         m_rowOfPath.insert(path, name);
     }
-    // Group rows show how many graphs they hold.
-    std::function<int(QStandardItem*)> label = [&](QStandardItem* item) -> int {
-        if (!item->hasChildren()) return 1;
-        int n = 0;
-        for (int r = 0; r < item->rowCount(); ++r) n += label(item->child(r));
-        item->setText(item->text().section(QLatin1Char(' '), 0, 0) +
-                      QStringLiteral("  (%1)").arg(n));
-        return n;
-    };
-    for (int r = 0; r < m_model->rowCount(); ++r) label(m_model->item(r));
+    labelGroups();
     m_view->expandToDepth(1);
     m_view->resizeColumnToContents(1);
     m_view->resizeColumnToContents(2);
@@ -218,6 +229,41 @@ void DatasetBrowser::populate() {
         if (!batch.isEmpty()) control.post(QVariant::fromValue(batch));
         return QVariant();
     });
+}
+
+// Group rows show how many graphs they hold, and with a filter how many of them match it.
+std::pair<int, int> DatasetBrowser::labelGroup(QStandardItem* item, const QString& filter) {
+    if (!item->hasChildren()) return {item->text().contains(filter, Qt::CaseInsensitive) ? 1 : 0, 1};
+    int shown = 0, all = 0;
+    for (int r = 0; r < item->rowCount(); ++r) {
+        const auto [s, a] = labelGroup(item->child(r), filter);
+        shown += s;
+        all += a;
+    }
+    const QString name = item->data(kGroupNameRole).toString();
+    item->setText(filter.isEmpty() ? QStringLiteral("%1  (%2)").arg(name).arg(all)
+                                   : QStringLiteral("%1  (%2 of %3)").arg(name).arg(shown).arg(all));
+    return {shown, all};
+}
+
+void DatasetBrowser::labelGroups() {
+    const QString filter = m_filterEdit->text();
+    int shown = 0;
+    for (int r = 0; r < m_model->rowCount(); ++r) shown += labelGroup(m_model->item(r), filter).first;
+    if (!filter.isEmpty() && !m_files.empty())
+        m_status->setText(tr("%1 of %2 graphs match \"%3\"")
+                              .arg(grouped(shown), grouped(static_cast<qint64>(m_files.size())), filter));
+}
+
+QMenu* DatasetBrowser::fileMenu(const QString& path) {
+    if (path.isEmpty()) return nullptr;
+    auto* menu = new QMenu(this);
+    menu->addAction(tr("Open"), this, [this, path] { emit fileActivated(path); });
+    menu->addAction(tr("Reveal in File Manager"), this, [path] {
+        QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(path).absolutePath()));
+    });
+    menu->addAction(tr("Copy Path"), this, [path] { QGuiApplication::clipboard()->setText(path); });
+    return menu;
 }
 
 void DatasetBrowser::applyCounts(const QVariant& value) {

@@ -7,6 +7,7 @@
 
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSortFilterProxyModel;
 class QStandardItem;
 class QStandardItemModel;
@@ -36,6 +37,9 @@ public:
     QStandardItemModel* model() const { return m_model; }
     // Text of the row for `path`: "name | nodes | configs" ("" when not listed).
     QString rowText(const QString& path) const;
+    // The right-click menu of a graph row (open, reveal in the file manager, copy the path);
+    // nullptr for a group row. The caller owns it.
+    QMenu* fileMenu(const QString& path);
 
 signals:
     void fileActivated(const QString& path);
@@ -46,6 +50,8 @@ signals:
 private:
     void populate();
     void applyCounts(const QVariant& batch);
+    void labelGroups();
+    std::pair<int, int> labelGroup(QStandardItem* item, const QString& filter);  // (matching, all) graphs
 
     JobRunner* m_runner;
     QString m_folder;

@@ -8,7 +8,10 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
+#include <QMenu>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -248,6 +251,15 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
         requestView(spec);
     });
 
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        for (QGraphicsItem* item : m_view->items(pos))
+            if (auto* node = qgraphicsitem_cast<GraphNodeItem*>(item); node && node->node() >= 0) {
+                std::unique_ptr<QMenu> menu(nodeMenu(node->node()));
+                menu->exec(m_view->viewport()->mapToGlobal(pos));
+                return;
+            }
+    });
     connect(m_runner, &JobRunner::finished, this, &GraphPanel::onLayoutFinished);
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
         if (id != m_layoutJob) return;
@@ -515,6 +527,26 @@ int GraphPanel::search(const QString& text) {
     emit statusMessage(
         tr("Match %1 of %2 for \"%3\"").arg(m_matchIndex + 1).arg(matches.size()).arg(t));
     return static_cast<int>(matches.size());
+}
+
+QMenu* GraphPanel::nodeMenu(int32_t node) {
+    if (m_graph.isNull() || node < 0 || node >= m_graph.numNodes()) return nullptr;
+    auto* menu = new QMenu(this);
+    menu->addAction(tr("Inspect #%1").arg(node), this, [this, node] { showNode(node); });
+    menu->addAction(tr("Show Its Neighbourhood"), this, [this, node] { showNeighbourhood(node); });
+    if (computations(m_graph).size() > 1)
+        menu->addAction(tr("Open Its Computation"), this, [this, node] {
+            ViewSpec spec;
+            spec.mode = ViewMode::Computation;
+            spec.computation = m_graph.computationOf(node);
+            m_selectAfterLayout = node;
+            requestView(spec);
+        });
+    menu->addSeparator();
+    menu->addAction(tr("Copy Id"), this, [node] { QGuiApplication::clipboard()->setText(QString::number(node)); });
+    menu->addAction(tr("Copy Shape"), this,
+                    [this, node] { QGuiApplication::clipboard()->setText(nodeSubtitle(m_graph, node)); });
+    return menu;
 }
 
 void GraphPanel::startFullSearch(const QString& text) {

@@ -14,6 +14,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSpinBox;
 class QToolButton;
 class QTreeWidget;
@@ -65,6 +66,9 @@ public:
     GraphView* view() const { return m_view; }
     QLineEdit* searchEdit() const { return m_search; }
     QToolButton* backButton() const { return m_back; }
+    // The right-click menu of a node: inspect, its neighbourhood, its computation, copy its id or
+    // shape. The caller owns it.
+    QMenu* nodeMenu(int32_t node);
     const LayoutCache& cache() const { return m_cache; }
 
 signals:

@@ -177,6 +177,24 @@ std::vector<int> layoutOf(const TpuGraph& g, const std::vector<float>& row, int3
     return out;
 }
 
+std::string rowAsEdits(const TpuGraph& g, const std::vector<float>& row) {
+    std::string out;
+    const auto add = [&out](const std::string& edit) { out += (out.empty() ? "" : " ") + edit; };
+    if (g.isLayout()) {
+        for (int32_t node : g.configurableNodes())
+            for (LayoutSlot slot : {LayoutSlot::Output, LayoutSlot::Input, LayoutSlot::Kernel}) {
+                const std::vector<int> layout = layoutOf(g, row, node, slot);
+                if (!layout.empty()) add(LayoutEdit{node, slot, layout}.text());
+            }
+        return out;
+    }
+    for (size_t col = 0; col < row.size() && col < static_cast<size_t>(schema::kTileConfigWidth); ++col) {
+        const bool bound = col % (schema::kTileConfigWidth / 3) < static_cast<size_t>(schema::kMaxRank);
+        if (bound && row[col] != 0.0f) add(TileEdit{static_cast<int>(col), row[col]}.text());
+    }
+    return out;
+}
+
 std::string TileEdit::text() const {
     std::ostringstream s;
     s << schema::tileConfigFeatureNames()[static_cast<size_t>(column)] << "=" << value;

@@ -54,6 +54,11 @@ TileEdit parseTileEdit(const TpuGraph& g, const std::string& text);
 // Writes the bound and re-derives its group's sum and product.
 void applyTileEdit(std::vector<float>& row, const TileEdit& edit);
 
+// A whole configuration row as edits, one per set slot or bound, space-separated ("44.output=3,0,2,1
+// 45.input=1,0" or "kernel_bounds_0=4 output_bounds_1=128"): what the explorer copies, and what
+// the what-if command line reads back. Layout slots at the compiler default are left out.
+std::string rowAsEdits(const TpuGraph& g, const std::vector<float>& row);
+
 // "{3,0,2,1}", or "default" for an empty list.
 std::string layoutText(const std::vector<int>& minorToMajor);
 

@@ -40,6 +40,9 @@
 #include "synth/SyntheticDataset.h"
 #include "synth/TpuCostModel.h"
 #include <QApplication>
+#include <QGuiApplication>
+#include <QMenu>
+#include <QClipboard>
 #include <QPushButton>
 #include "SyntheticHloGraph.h"
 
@@ -247,6 +250,63 @@ private slots:
                                  30000);
         w.whatIfPanel()->undoStack()->undo();  // back to the start: the chosen configuration again
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
+    }
+
+    // Right-click menus: a configuration row explains, compares, edits in the what-if editor and
+    // copies itself as edits; a node inspects, opens its neighbourhood, copies its id.
+    void contextMenusOnConfigurationsAndNodes() {
+        MainWindow w;
+        QVERIFY(openWithPredictions(w, synthLayoutFile()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->ready(), 30000);
+        w.configPanel()->chooseConfig(1);
+        std::unique_ptr<QMenu> menu(w.configMenu(4));
+        QVERIFY(menu);
+        const QList<QAction*> actions = menu->actions();
+        QCOMPARE(actions.size(), 4);
+        QVERIFY(actions[1]->isEnabled() && actions[1]->text().contains(QStringLiteral("Configuration 1")));
+        actions[1]->trigger();  // compare 1 (chosen) with 4
+        QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->explanation() && w.explainPanel()->explanation()->b == 4, 30000);
+        actions[3]->trigger();  // copy as edits
+        const QString copied = QGuiApplication::clipboard()->text();
+        QVERIFY2(copied.contains(QStringLiteral(".output=")) || copied.contains(QStringLiteral(".input=")), qPrintable(copied));
+        actions[2]->trigger();  // edit in the what-if editor, from configuration 4
+        QCOMPARE(w.configPanel()->chosenConfig(), qint64{4});
+        std::vector<float> row(static_cast<size_t>(w.graph().layoutConfigs()->rowSize()));
+        w.graph().layoutConfigs()->read(4, 1, row.data());
+        QCOMPARE(w.whatIfPanel()->currentRow(), row);
+        QVERIFY(!w.configMenu(-1) && !w.configMenu(w.graph().numConfigs()));
+
+        const int32_t node = w.graph().configurableNodes().front();
+        std::unique_ptr<QMenu> nodeMenu(w.graphPanel()->nodeMenu(node));
+        QVERIFY(nodeMenu);
+        QStringList texts;
+        for (QAction* a : nodeMenu->actions())
+            if (!a->isSeparator()) texts << a->text();
+        QVERIFY2(texts.contains(QStringLiteral("Inspect #%1").arg(node)) && texts.contains(QStringLiteral("Copy Id")) &&
+                     texts.contains(QStringLiteral("Show Its Neighbourhood")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
+        for (QAction* a : nodeMenu->actions())
+            if (a->text() == QStringLiteral("Copy Id")) a->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), QString::number(node));
+        QSignalSpy ready(w.graphPanel(), &GraphPanel::layoutReady);
+        for (QAction* a : nodeMenu->actions())
+            if (a->text() == QStringLiteral("Show Its Neighbourhood")) a->trigger();
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(w.graphPanel()->currentSpec().mode, ViewMode::Neighbourhood);
+        QCOMPARE(w.graphPanel()->currentSpec().center, node);
+    }
+
+    // File › Open of a file from another dataset lists that dataset in the browser.
+    void openingAFileOfAnotherDatasetListsIt() {
+        MainWindow w;
+        w.openDataset(synthDir(), synthLayoutFile());
+        QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), synthLayoutFile(), 30000);
+        QSignalSpy loaded(&w, &MainWindow::graphLoaded);
+        w.openPath(m_tileFile);  // what File › Open does with the chosen file
+        QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), QFileInfo(m_tileFile).absoluteFilePath(), 30000);
+        QVERIFY2(QFileInfo(m_tileFile).absoluteFilePath().startsWith(QFileInfo(w.datasetBrowser()->folder()).absoluteFilePath()),
+                 qPrintable(w.datasetBrowser()->folder()));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.datasetBrowser()->rowText(QFileInfo(m_tileFile).absoluteFilePath()).isEmpty(), 30000);
     }
 
     // A first launch on the sample: a training-split layout file with measured runtimes, its best

@@ -105,6 +105,25 @@ private slots:
         QVERIFY(errorOf([&] { parseTileEdit(*m_layout, "output_bounds_0=2"); }).contains("tile file"));
     }
 
+    // A row copied as edits reads back as the same row (the explorer's Copy Configuration).
+    void rowAsEditsReadsBack() {
+        const TpuGraph& g = *m_layout;
+        const auto& table = *g.layoutConfigs();
+        std::vector<float> row(static_cast<size_t>(table.rowSize()));
+        table.read(3, 1, row.data());
+        std::vector<float> back(row.size(), -1.0f);
+        const QStringList edits = QString::fromStdString(rowAsEdits(g, row)).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        QVERIFY(!edits.isEmpty());
+        for (const QString& e : edits) applyLayoutEdit(g, back, parseLayoutEdit(g, e.toStdString()));
+        QCOMPARE(back, row);
+        const TpuGraph& t = *m_tile;
+        const std::vector<float> tileRow(t.tileConfig(2), t.tileConfig(2) + t.configFeatureWidth());
+        std::vector<float> tileBack(tileRow.size(), 0.0f);
+        for (const QString& e : QString::fromStdString(rowAsEdits(t, tileRow)).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            applyTileEdit(tileBack, parseTileEdit(t, e.toStdString()));
+        QCOMPARE(tileBack, tileRow);
+    }
+
     void trimmedFilesRefuseSlotEdits() {
         TpuGraphData d = m_layout->data();
         d.nodeFeatureWidth = 70;

@@ -1,6 +1,8 @@
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QMenu>
+#include <memory>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
@@ -59,9 +61,25 @@ private slots:
             top << browser.model()->item(r)->text();
         QVERIFY(top.contains(QStringLiteral("layout:xla:random  (2)")));
         QVERIFY(top.contains(QStringLiteral("tile:xla  (1)")));
-        // Filtering keeps matching graphs and their parents.
+        // Filtering keeps matching graphs and their parents; the counts follow it.
         browser.filterEdit()->setText(QStringLiteral("gam"));
         QCOMPARE(browser.view()->model()->rowCount(), 1);
+        browser.filterEdit()->setText(QStringLiteral("alp"));
+        top.clear();
+        for (int r = 0; r < browser.model()->rowCount(); ++r) top << browser.model()->item(r)->text();
+        QVERIFY2(top.contains(QStringLiteral("layout:xla:random  (1 of 2)")), qPrintable(top.join(QLatin1Char('|'))));
+        QVERIFY(top.contains(QStringLiteral("tile:xla  (0 of 1)")));
+        // A graph row's menu: open, reveal in the file manager, copy the path.
+        std::unique_ptr<QMenu> menu(browser.fileMenu(a));
+        QVERIFY(menu);
+        QStringList actions;
+        for (QAction* action : menu->actions()) actions << action->text();
+        QCOMPARE(actions, (QStringList{QStringLiteral("Open"), QStringLiteral("Reveal in File Manager"), QStringLiteral("Copy Path")}));
+        QSignalSpy opened(&browser, &DatasetBrowser::fileActivated);
+        menu->actions().at(0)->trigger();
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.at(0).at(0).toString(), a);
+        QVERIFY(!browser.fileMenu(QString()));
         // Activating a graph asks for it to be opened.
         QSignalSpy activated(&browser, &DatasetBrowser::fileActivated);
         browser.filterEdit()->clear();
