@@ -70,6 +70,7 @@ GraphNodeItem::GraphNodeItem(const ViewItem& item, int index, const QRectF& rect
             m_fill = Qt::white;
             break;  // the scene sets the category colour
         case ViewItem::Kind::Computation:
+        case ViewItem::Kind::Group:
             m_fill = QColor(0xee, 0xf2, 0xf7);
             break;
         default:
@@ -151,7 +152,7 @@ void GraphNodeItem::updateToolTip() {
         tip += QStringLiteral("\n%1 operands not drawn").arg(grouped(m_item.hiddenOperands));
     if (m_item.hiddenUsers)
         tip += QStringLiteral("\n%1 users not drawn").arg(grouped(m_item.hiddenUsers));
-    if (m_item.kind == ViewItem::Kind::Computation) tip += QStringLiteral("\ndouble-click to open");
+    if (isGroupBox()) tip += QStringLiteral("\ndouble-click to open");
     if (m_item.kind == ViewItem::Kind::MoreUsers || m_item.kind == ViewItem::Kind::MoreOperands)
         tip += QStringLiteral("\ndouble-click for the neighbourhood of node %1").arg(m_item.node);
     if (!m_mark.isEmpty()) tip += QStringLiteral("\nchosen configuration: ") + m_mark;
@@ -172,6 +173,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         // colour.
         painter->setRenderHint(QPainter::Antialiasing, false);
         painter->fillRect(m_rect, farColor());
+        drawFarLabel(painter, lod);
         return;
     }
 
@@ -191,13 +193,12 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     if (m_role != HighlightRole::None)
         pen = QPen(roleColor(m_role), m_role == HighlightRole::Selected ? 3.5 : 3.0);
     if (m_item.context) pen.setStyle(Qt::DashLine);
-    if (!isNode && m_item.kind != ViewItem::Kind::Computation)
-        pen = QPen(Qt::gray, 1.0, Qt::DashLine);
+    if (!isNode && !isGroupBox()) pen = QPen(Qt::gray, 1.0, Qt::DashLine);
     painter->setPen(pen);
     painter->setBrush(fill);
-    const double radius = m_item.kind == ViewItem::Kind::Computation ? 8 : 4;
+    const double radius = isGroupBox() ? 8 : 4;
     painter->drawRoundedRect(m_rect, radius, radius);
-    if (m_item.kind == ViewItem::Kind::Computation) {
+    if (isGroupBox()) {
         // A stack of boxes: "collapsed, there is more inside".
         painter->setPen(QPen(Qt::gray, 1.0));
         painter->drawLine(m_rect.topLeft() + QPointF(4, -3), m_rect.topRight() + QPointF(-4, -3));
@@ -225,7 +226,10 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         painter->drawLine(c - QPointF(0, 3), c + QPointF(0, 3));
     }
 
-    if (lod < vizlimits::kLabelMinScale) return;
+    if (lod < vizlimits::kLabelMinScale) {
+        drawFarLabel(painter, lod);
+        return;
+    }
     const QRectF text = m_rect.adjusted(6, 2, -6, -2);
     painter->setPen(Qt::black);
     if (m_item.subtitle.isEmpty()) {
@@ -248,6 +252,18 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     painter->drawText(
         bottom, Qt::AlignHCenter | Qt::AlignTop,
         QFontMetricsF(sf).elidedText(shownSubtitle(), Qt::ElideMiddle, bottom.width()));
+}
+
+// Semantic zoom: far out, a box still says what it holds (title and size) in type that stays
+// readable on screen, where the box is wide enough for it; nodes stay plain shapes.
+void GraphNodeItem::drawFarLabel(QPainter* painter, double lod) const {
+    if (!isGroupBox() || lod <= 0 || m_rect.width() * lod < vizlimits::kFarLabelMinPixels) return;
+    QFont f = titleFont();
+    f.setPixelSize(std::max(1, static_cast<int>(vizlimits::kFarLabelPixels / lod)));
+    painter->setFont(f);
+    painter->setPen(Qt::black);
+    const QString text = m_item.title + QStringLiteral(" · ") + QString::number(m_item.count);
+    painter->drawText(m_rect, Qt::AlignCenter, QFontMetricsF(f).elidedText(text, Qt::ElideRight, m_rect.width()));
 }
 
 GraphEdgeItem::GraphEdgeItem(const ViewEdge& edge, int index, const std::vector<QPointF>& pts,

@@ -18,6 +18,10 @@ enum class HighlightRole { None, Selected, Producer, Consumer };
 // level of detail: plain boxes without antialiasing when zoomed far out, labels only when legible.
 class GraphNodeItem : public QGraphicsItem {
 public:
+    // A computation or a group of the program view: a box that opens on double-click.
+    bool isGroupBox() const {
+        return m_item.kind == ViewItem::Kind::Computation || m_item.kind == ViewItem::Kind::Group;
+    }
     enum { Type = UserType + 1 };
 
     GraphNodeItem(const ViewItem& item, int index, const QRectF& rect, bool configurable);
@@ -50,6 +54,7 @@ public:
     bool isSearchMatch() const { return m_searchMatch; }
 
 private:
+    void drawFarLabel(QPainter* painter, double lod) const;
     void updateToolTip();
 
     ViewItem m_item;

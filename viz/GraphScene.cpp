@@ -168,18 +168,25 @@ void GraphScene::applyColours() {
     if (!m_layout || m_graph.isNull()) return;  // nothing drawn yet: showLayout() colours
     const bool heat = m_costMeasure != CostMeasure::None && !m_overlay.totalNs.empty();
     std::vector<double> byComputation;
-    if (heat)
+    std::vector<double> upTo;  // upTo[n]: the cost of nodes 0..n-1, so a group's range sums at once
+    if (heat) {
+        upTo.assign(static_cast<size_t>(m_graph.numNodes()) + 1, 0.0);
         for (int64_t n = 0; n < m_graph.numNodes(); ++n) {
+            const double cost = m_overlay.cost(static_cast<int32_t>(n), m_costMeasure);
+            upTo[static_cast<size_t>(n) + 1] = upTo[static_cast<size_t>(n)] + cost;
             const auto c = static_cast<size_t>(m_graph.computationOf(n));
             if (byComputation.size() <= c) byComputation.resize(c + 1, 0.0);
-            byComputation[c] += m_overlay.cost(static_cast<int32_t>(n), m_costMeasure);
+            byComputation[c] += cost;
         }
+    }
     auto costOf = [&](const GraphNodeItem* item) {
         const ViewItem& v = item->viewItem();
         if (v.kind == ViewItem::Kind::Node) return m_overlay.cost(v.node, m_costMeasure);
         if (v.kind == ViewItem::Kind::Computation && v.computation >= 0 &&
             static_cast<size_t>(v.computation) < byComputation.size())
             return byComputation[static_cast<size_t>(v.computation)];
+        if (v.kind == ViewItem::Kind::Group && !upTo.empty())
+            return upTo[static_cast<size_t>(v.first + v.count)] - upTo[static_cast<size_t>(v.first)];
         return 0.0;
     };
     m_costScaleNs = 0;
@@ -187,7 +194,7 @@ void GraphScene::applyColours() {
         for (const GraphNodeItem* item : m_items) m_costScaleNs = std::max(m_costScaleNs, costOf(item));
     for (GraphNodeItem* item : m_items) {
         const ViewItem& v = item->viewItem();
-        const bool coloured = heat && (v.kind == ViewItem::Kind::Node || v.kind == ViewItem::Kind::Computation);
+        const bool coloured = heat && (v.kind == ViewItem::Kind::Node || item->isGroupBox());
         item->setHeatColor(coloured ? heatColor(m_costScaleNs > 0 ? costOf(item) / m_costScaleNs : 0.0) : QColor());
     }
 }
@@ -246,6 +253,9 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
                 break;
             case ViewItem::Kind::Computation:
                 emit computationActivated(vi.computation);
+                break;
+            case ViewItem::Kind::Group:
+                emit groupActivated(vi.group);
                 break;
             default:
                 emit summaryActivated(vi.node);

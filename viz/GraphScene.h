@@ -58,6 +58,7 @@ signals:
     void nodeSelected(int node);  // -1 when the selection is cleared
     void nodeActivated(int node);
     void computationActivated(int computation);
+    void groupActivated(int group);  // a box of the program view, double-clicked
     void summaryActivated(int anchorNode);
 
 protected:

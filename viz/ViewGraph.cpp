@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <set>
 
+#include "NodeHierarchy.h"
 #include "TensorText.h"
 
 namespace tpg {
@@ -37,6 +39,7 @@ void sizeItem(ViewItem& it) {
             it.height = kNodeHeight;
             break;
         case ViewItem::Kind::Computation:
+        case ViewItem::Kind::Group:
             it.height = kComputationHeight;
             break;
         default:
@@ -334,6 +337,101 @@ ViewGraph skeletonView(const TpuGraph& g, const ViewSpec& spec) {
     return std::move(v);
 }
 
+// The groups of `h` shown under the open set: closed ones as boxes, open blocks as their nodes.
+class GroupsWalk {
+public:
+    GroupsWalk(const NodeHierarchy& h, const std::set<int>& open) : m_h(h), m_open(open) {}
+
+    // Calls box(id) for each closed group shown and block(id) for each open block, in id order.
+    template <typename Box, typename Block>
+    void walk(int id, Box&& box, Block&& block) const {
+        for (int child : m_h.group(id).children) {
+            if (!m_open.count(child))
+                box(child);
+            else if (m_h.group(child).isBlock())
+                block(child);
+            else
+                walk(child, box, block);
+        }
+    }
+    int64_t itemCount() const {
+        int64_t n = 0;
+        if (m_h.group(NodeHierarchy::root()).isBlock()) return m_h.group(NodeHierarchy::root()).size();
+        walk(NodeHierarchy::root(), [&](int) { ++n; }, [&](int id) { n += m_h.group(id).size(); });
+        return n;
+    }
+
+private:
+    const NodeHierarchy& m_h;
+    const std::set<int>& m_open;
+};
+
+// The open groups that fit the item budget: the latest opened win; a group counts only with its
+// ancestors open.
+std::vector<int> openWithinBudget(const NodeHierarchy& h, std::vector<int> open) {
+    open.erase(std::remove_if(open.begin(), open.end(), [&](int id) { return id <= 0 || id >= h.size(); }),
+               open.end());
+    while (true) {
+        std::set<int> set(open.begin(), open.end());
+        set.insert(NodeHierarchy::root());
+        if (open.empty() || GroupsWalk(h, set).itemCount() <= vizlimits::kMaxGroupViewItems) return open;
+        // Close the group opened longest ago that is not an ancestor of the latest one.
+        std::set<int> keep;
+        for (int id = open.back(); id >= 0; id = h.group(id).parent) keep.insert(id);
+        auto victim = std::find_if(open.begin(), open.end(), [&](int id) { return !keep.count(id); });
+        if (victim == open.end()) victim = open.begin();
+        open.erase(victim);
+    }
+}
+
+ViewGraph groupsView(const TpuGraph& g, const ViewSpec& spec) {
+    Builder b(g, spec);
+    ViewGraph& v = b.view();
+    const NodeHierarchy h(g);
+    v.open = openWithinBudget(h, spec.open);
+    std::set<int> open(v.open.begin(), v.open.end());
+    open.insert(NodeHierarchy::root());
+    std::vector<int> itemOf(static_cast<size_t>(g.numNodes()), -1);
+    auto box = [&](int id) {
+        const NodeGroup& grp = h.group(id);
+        ViewItem it;
+        it.kind = ViewItem::Kind::Group;
+        it.group = id;
+        it.first = grp.first;
+        it.count = grp.size();
+        it.configurable = grp.configurable;
+        it.computation = grp.computation;
+        it.title = grp.title;
+        it.subtitle = h.describe(id);
+        sizeItem(it);
+        v.items.push_back(it);
+        const int index = static_cast<int>(v.items.size()) - 1;
+        std::fill(itemOf.begin() + grp.first, itemOf.begin() + grp.end, index);
+    };
+    auto block = [&](int id) {
+        for (int64_t n = h.group(id).first; n < h.group(id).end; ++n)
+            itemOf[static_cast<size_t>(n)] = b.addNode(static_cast<int32_t>(n), false);
+    };
+    if (h.group(NodeHierarchy::root()).isBlock())
+        block(NodeHierarchy::root());
+    else
+        GroupsWalk(h, open).walk(NodeHierarchy::root(), box, block);
+    std::map<std::pair<int, int>, int64_t> merged;  // (producer item, consumer item) -> edges
+    for (const auto& e : g.edges()) {
+        const int a = itemOf[static_cast<size_t>(e[1])], c = itemOf[static_cast<size_t>(e[0])];
+        if (a != c) ++merged[{a, c}];
+    }
+    for (const auto& [pair, count] : merged) b.addEdge(pair.first, pair.second, 0, count);
+    v.scopeNodes = g.numNodes();
+    const auto closedForBudget = static_cast<int64_t>(spec.open.size() - v.open.size());
+    if (closedForBudget > 0)
+        v.note = QStringLiteral("%1 group(s) opened earlier were closed to keep this drawing within %2 items; "
+                                "every node is drawn or inside a box (double-click a box to open it).")
+                     .arg(closedForBudget)
+                     .arg(vizlimits::kMaxGroupViewItems);
+    return std::move(v);
+}
+
 }  // namespace
 
 QString ViewSpec::key() const {
@@ -348,6 +446,11 @@ QString ViewSpec::key() const {
             return QStringLiteral("hood:%1:%2").arg(center).arg(hops);
         case ViewMode::Skeleton:
             return QStringLiteral("skeleton");
+        case ViewMode::Groups: {
+            QStringList ids;
+            for (int id : open) ids << QString::number(id);
+            return QStringLiteral("groups:") + ids.join(QLatin1Char(','));
+        }
     }
     return {};
 }
@@ -364,6 +467,8 @@ QString ViewSpec::describe() const {
             return QStringLiteral("Neighbourhood of node %1 (%2 hops)").arg(center).arg(hops);
         case ViewMode::Skeleton:
             return QStringLiteral("Configurable skeleton");
+        case ViewMode::Groups:
+            return open.empty() ? QStringLiteral("Program") : QStringLiteral("Program (%1 open)").arg(open.size());
     }
     return {};
 }
@@ -387,11 +492,7 @@ std::vector<ComputationRange> computations(const TpuGraph& g) {
 
 ViewSpec defaultViewSpec(const TpuGraph& g) {
     ViewSpec s;
-    if (g.numNodes() <= vizlimits::kWholeGraphMaxNodes) return s;
-    if (computations(g).size() > 1)
-        s.mode = ViewMode::Computations;
-    else if (g.isLayout() && g.numConfigurable() > 0)
-        s.mode = ViewMode::Skeleton;
+    if (g.numNodes() > vizlimits::kWholeGraphMaxNodes) s.mode = ViewMode::Groups;
     return s;
 }
 
@@ -407,6 +508,8 @@ ViewGraph buildViewGraph(const TpuGraph& g, const ViewSpec& spec) {
             return neighbourhoodView(g, spec);
         case ViewMode::Skeleton:
             return skeletonView(g, spec);
+        case ViewMode::Groups:
+            return groupsView(g, spec);
     }
     return {};
 }

@@ -16,7 +16,9 @@ enum class ViewMode {
     Computations,   // one box per HLO computation (node_splits), edges aggregated
     Computation,    // the nodes of one computation, with their outside operands/users as context
     Neighbourhood,  // the k-hop neighbourhood of one node, both directions
-    Skeleton        // configurable nodes only; the paths between them collapsed into edges
+    Skeleton,       // configurable nodes only; the paths between them collapsed into edges
+    Groups          // the program as a hierarchy (NodeHierarchy): closed groups as boxes, open ones
+                    // replaced by their children, every node drawn or inside a box
 };
 
 struct ViewSpec {
@@ -24,6 +26,7 @@ struct ViewSpec {
     int computation = 0;                 // Computation
     int32_t center = -1;                 // Neighbourhood
     int hops = vizlimits::kDefaultHops;  // Neighbourhood
+    std::vector<int> open{};             // Groups: the groups opened, in the order they were opened
 
     QString key() const;       // cache key: "whole", "comp:3", "hood:12:2", ...
     QString describe() const;  // for people: "Neighbourhood of node 12 (2 hops)"
@@ -31,10 +34,12 @@ struct ViewSpec {
 };
 
 struct ViewItem {
-    enum class Kind { Node, MoreUsers, MoreOperands, Computation };
+    enum class Kind { Node, MoreUsers, MoreOperands, Computation, Group };
     Kind kind = Kind::Node;
     int32_t node = -1;           // Node; More*: the node whose users/operands are summarised
     int computation = -1;        // Computation
+    int group = -1;              // Group: its id in the graph's NodeHierarchy
+    int64_t first = 0;           // Group: the node ids it holds, [first, first + count)
     int64_t count = 0;           // More*: neighbours summarised; Computation: nodes inside
     int64_t configurable = 0;    // Computation: configurable nodes inside
     bool context = false;        // Node outside the view's scope, shown for context
@@ -61,6 +66,7 @@ struct ViewGraph {
     int64_t scopeNodes = 0;  // nodes the view covers before limits
     bool truncated = false;
     QString note;  // what was cut or why the view is empty; "" when complete
+    std::vector<int> open;  // Groups: the groups open in this drawing (within the item budget)
     std::unordered_map<int32_t, int> nodeItem;  // graph node -> item index (Node items)
 
     int itemOf(int32_t node) const {
@@ -78,7 +84,7 @@ struct ComputationRange {
 };
 std::vector<ComputationRange> computations(const TpuGraph& g);
 
-// The view a graph opens on: whole when small, else computations, else the skeleton.
+// The view a graph opens on: whole when small, else the program's groups (NodeHierarchy).
 ViewSpec defaultViewSpec(const TpuGraph& g);
 
 // Selects and labels what a view draws. Pure: reads the (immutable) graph only, so it runs on

@@ -39,6 +39,9 @@ constexpr double kBigViewNsLimit = 2.0;
 constexpr double kLabelMinScale = 0.45;
 // Below this scale nodes are drawn as plain boxes without antialiasing (like Qt's chip demo).
 constexpr double kDetailMinScale = 0.25;
+// Far out, a group box's title is drawn this tall on screen, if the box is at least this wide.
+constexpr double kFarLabelPixels = 11;
+constexpr double kFarLabelMinPixels = 36;
 // Zoom range of the graph view.
 constexpr double kMinZoom = 0.01;
 constexpr double kMaxZoom = 8.0;
@@ -46,6 +49,18 @@ constexpr double kMaxZoom = 8.0;
 constexpr int64_t kMaxExportPixels = int64_t{64} << 20;
 // Job progress is reported to the GUI at most this often (ms), so a chatty job cannot flood it.
 constexpr int kProgressIntervalMs = 50;
+// The grouped program view (NodeHierarchy): a block holds at most this many nodes, so opening one
+// adds a readable amount at once; consecutive layers are packed to at least the target size.
+constexpr int64_t kMaxBlockNodes = 150;
+constexpr int64_t kTargetBlockNodes = 40;
+// Groups shown side by side at one level; more are gathered into ranges ("blocks 1–48").
+constexpr int kMaxGroupChildren = 48;
+// Items the grouped view sends to dot at once (about a second of layout); opening a group beyond
+// it closes the groups opened longest ago.
+constexpr int kMaxGroupViewItems = 500;
+// A view of closed groups only is arranged in rows (wrapped to the window's aspect) once it holds
+// more than this many: dot would draw a long chain as one thin column.
+constexpr int kMinWrappedGroups = 8;
 // Search results offered in the completer before the list is cut.
 constexpr int kMaxSearchMatches = 500;
 

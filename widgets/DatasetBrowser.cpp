@@ -109,6 +109,8 @@ DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
             populate();
         } else if (id == m_countJob) {
             m_countJob = 0;
+            m_view->resizeColumnToContents(1);  // the counts are in: their columns fit them
+            m_view->resizeColumnToContents(2);
             m_status->setText(
                 tr("%1 graphs in %2").arg(grouped(static_cast<qint64>(m_files.size())), m_folder));
             emit countsLoaded();

@@ -22,6 +22,7 @@
 #include "JobRunner.h"
 #include "OpCategory.h"
 #include "SceneExport.h"
+#include "WrappedLayout.h"
 #include "explain/CostExplanation.h"
 
 namespace tpg {
@@ -32,6 +33,7 @@ constexpr double kZoomStep = 1.25;
 const QString kLayoutLane = QStringLiteral("layout");
 const QString kSearchLane = QStringLiteral("search");
 constexpr int kResultsMaxHeight = 160;  // the drawing keeps most of the room
+
 
 QString grouped(int64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
@@ -86,6 +88,7 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
 
     m_back = toolButton(this, tr("◀ Back"), tr("Previous view"));
     m_mode = new QComboBox(this);
+    m_mode->addItem(tr("Program (grouped)"), static_cast<int>(ViewMode::Groups));
     m_mode->addItem(tr("Whole graph"), static_cast<int>(ViewMode::Whole));
     m_mode->addItem(tr("Computations"), static_cast<int>(ViewMode::Computations));
     m_mode->addItem(tr("One computation"), static_cast<int>(ViewMode::Computation));
@@ -244,6 +247,7 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     connect(m_scene, &GraphScene::nodeSelected, this, &GraphPanel::nodeSelected);
     connect(m_scene, &GraphScene::nodeActivated, this, &GraphPanel::showNeighbourhood);
     connect(m_scene, &GraphScene::summaryActivated, m_scene, &GraphScene::nodeActivated);
+    connect(m_scene, &GraphScene::groupActivated, this, &GraphPanel::openGroup);
     connect(m_scene, &GraphScene::computationActivated, this, [this](int computation) {
         ViewSpec spec;
         spec.mode = ViewMode::Computation;
@@ -288,6 +292,7 @@ void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
     m_scene->clearView();
     m_note->hide();
     m_hint->hide();
+    m_hierarchy = graph.isNull() ? nullptr : std::make_shared<const NodeHierarchy>(graph);
     const auto comps = computations(graph);
     m_computation->setRange(comps.empty() ? 0 : comps.front().index,
                             comps.empty() ? 0 : comps.back().index);
@@ -330,12 +335,14 @@ void GraphPanel::requestView(const ViewSpec& spec) {
     }
     const TpuGraph graph = m_graph;
     m_pendingKey = key;
+    const QSize window = m_view->viewport()->size();
+    const double aspect = window.height() > 0 ? static_cast<double>(window.width()) / window.height() : 1.6;
     // Newest request wins: the lane cancels any layout still queued or running.
-    m_layoutJob = m_runner->submit(kLayoutLane, [graph, spec](JobControl& control) -> QVariant {
+    m_layoutJob = m_runner->submit(kLayoutLane, [graph, spec, aspect](JobControl& control) -> QVariant {
         ViewGraph view = buildViewGraph(graph, spec);
         if (control.cancelled()) return {};
-        control.setProgress(-1, QStringLiteral("dot: %1 items").arg(view.items.size()));
-        return QVariant::fromValue(layoutWithGraphviz(std::move(view)));
+        control.setProgress(-1, QStringLiteral("layout: %1 items").arg(view.items.size()));
+        return QVariant::fromValue(layoutView(std::move(view), aspect));
     });
     m_busy->setText(tr("Laying out: %1…").arg(spec.describe()));
     m_busy->adjustSize();
@@ -355,6 +362,8 @@ void GraphPanel::onLayoutFinished(quint64 id, const QVariant& result) {
 
 void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     m_busy->hide();
+    if (m_spec.mode == ViewMode::Groups && layout->view.spec.mode == ViewMode::Groups)
+        m_spec.open = layout->view.open;  // what the item budget left open
     m_scene->showLayout(m_graph, layout);
     m_scene->setMarkedNodes(m_marks);
     updateLegend();  // the heat scale runs to the costliest item of this drawing
@@ -384,6 +393,10 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     if (v.spec.mode == ViewMode::Computations)
         status = tr("%1: %2 computations")
                      .arg(m_spec.describe(), grouped(static_cast<int64_t>(v.items.size())));
+    if (v.spec.mode == ViewMode::Groups)
+        status = tr("%1: %2 groups and %3 nodes drawn, every node of %4 drawn or inside a group")
+                     .arg(m_spec.describe(), grouped(static_cast<int64_t>(v.items.size()) - v.nodeCount()),
+                          grouped(v.nodeCount()), grouped(m_graph.numNodes()));
     status += tr(" · layout %1 ms").arg(static_cast<int>(layout->layoutMs));
     emit statusMessage(status);
     emit layoutReady();
@@ -440,7 +453,42 @@ void GraphPanel::showNode(int32_t node) {
         }
         return;
     }
+    if (m_spec.mode == ViewMode::Groups && m_hierarchy) {  // open the groups down to it
+        ViewSpec spec = m_spec;
+        for (int id : m_hierarchy->pathTo(node))
+            if (id != NodeHierarchy::root() && std::find(spec.open.begin(), spec.open.end(), id) == spec.open.end())
+                spec.open.push_back(id);
+        m_selectAfterLayout = node;
+        requestView(spec);
+        return;
+    }
     showNeighbourhood(node);
+}
+
+void GraphPanel::openGroup(int group) {
+    if (!m_hierarchy || group <= 0 || group >= m_hierarchy->size()) return;
+    ViewSpec spec;
+    if (m_spec.mode == ViewMode::Groups) spec = m_spec;
+    spec.mode = ViewMode::Groups;
+    std::vector<int> chain;
+    for (int id = group; id > 0; id = m_hierarchy->group(id).parent) chain.insert(chain.begin(), id);
+    for (int id : chain)
+        if (std::find(spec.open.begin(), spec.open.end(), id) == spec.open.end()) spec.open.push_back(id);
+    requestView(spec);
+}
+
+void GraphPanel::closeGroup(int group) {
+    if (m_spec.mode != ViewMode::Groups || !m_hierarchy) return;
+    ViewSpec spec = m_spec;
+    // The group and whatever was open inside it.
+    spec.open.erase(std::remove_if(spec.open.begin(), spec.open.end(),
+                                   [&](int id) {
+                                       for (int a = id; a > 0; a = m_hierarchy->group(a).parent)
+                                           if (a == group) return true;
+                                       return false;
+                                   }),
+                    spec.open.end());
+    requestView(spec);
 }
 
 void GraphPanel::showNeighbourhood(int32_t node) {
@@ -542,6 +590,12 @@ QMenu* GraphPanel::nodeMenu(int32_t node) {
             m_selectAfterLayout = node;
             requestView(spec);
         });
+    if (m_spec.mode == ViewMode::Groups && m_hierarchy) {
+        const int block = m_hierarchy->blockOf(node);
+        if (block != NodeHierarchy::root())
+            menu->addAction(tr("Close Its Group (%1)").arg(m_hierarchy->group(block).title), this,
+                            [this, block] { closeGroup(block); });
+    }
     menu->addSeparator();
     menu->addAction(tr("Copy Id"), this, [node] { QGuiApplication::clipboard()->setText(QString::number(node)); });
     menu->addAction(tr("Copy Shape"), this,

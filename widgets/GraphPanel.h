@@ -8,6 +8,7 @@
 #include "ConfigLayouts.h"
 #include "LayoutCache.h"
 #include "graph/TpuGraph.h"
+#include "NodeHierarchy.h"
 #include "NodeSearch.h"
 #include "ViewGraph.h"
 
@@ -42,8 +43,13 @@ public:
     void requestView(const ViewSpec& spec);
     const ViewSpec& currentSpec() const { return m_spec; }  // the view requested last
     bool isLayoutPending() const { return m_layoutJob != 0; }
-    // Selects `node`: in the current drawing when it is there, else in its neighbourhood view.
+    // Selects `node`: in the current drawing when it is there; else, in the program view, with its
+    // groups opened; else in its neighbourhood view.
     void showNode(int32_t node);
+    // The program view with `group` (and its ancestors) opened, or closed (with what is inside).
+    void openGroup(int group);
+    void closeGroup(int group);
+    const NodeHierarchy* hierarchy() const { return m_hierarchy.get(); }
     void setMarkedNodes(const QHash<int32_t, QString>& marks);
     // Labels show each node's layout under the configuration in view, copy edges its copies.
     void setConfigOverlay(const ConfigOverlay& overlay);
@@ -103,6 +109,7 @@ private:
     bool m_selectOnlyIfDrawn = false;  // going back: keep the selection only where it is drawn
     QHash<int32_t, QString> m_marks;
     LayoutCache m_cache;
+    std::shared_ptr<const NodeHierarchy> m_hierarchy;
     QVector<int32_t> m_matches;
     int m_matchIndex = -1;
     JobRunner* m_searchRunner;

@@ -1,6 +1,6 @@
 // Time to first interactive view of the explorer's graph panel, against plain `dot -Tsvg`.
 //
-//   bench_viz [--sizes 400,5000,45000] [--timeout 120] [--work DIR]
+//   bench_viz [--sizes 400,5000,45000] [--timeout 120] [--work DIR] [--explore]
 //   bench_viz --write-dataset DIR   (writes a small synthetic dataset tree and exits)
 //
 // For each size: a synthetic HLO graph (residual blocks of convolution/dot/reshape, some
@@ -10,7 +10,8 @@
 //   dot       layoutWithGraphviz of that view (bounded by VizLimits)
 //   scene     GraphScene::showLayout + the first paint of a 1600x1000 view
 // and the other views a user reaches in one click (whole, skeleton, one computation, 2-hop
-// neighbourhood). Beside it, the whole graph as one .dot file given to the external `dot -Tsvg`,
+// neighbourhood). With --explore, every group of the program view opened once, depth first (the
+// worst and mean time to open one). Beside it, the whole graph as one .dot file given to the external `dot -Tsvg`,
 // killed after the timeout ("timeout").
 #include <QApplication>
 #include <QDir>
@@ -29,7 +30,9 @@
 #include "GraphvizLayout.h"
 #include "SyntheticHloGraph.h"
 #include "TensorText.h"
+#include "NodeHierarchy.h"
 #include "ViewGraph.h"
+#include "WrappedLayout.h"
 
 using namespace tpg;
 
@@ -82,6 +85,8 @@ struct ViewTiming {
     bool truncated = false;
 };
 
+constexpr double kWindowAspect = 1600.0 / 1000.0;  // the benchmark's window
+
 QString g_dumpDir;  // --dump-dot DIR: each view's .dot as dot receives it, for tuning by hand
 
 ViewTiming timeView(const TpuGraph& g, const ViewSpec& spec) {
@@ -102,7 +107,7 @@ ViewTiming timeView(const TpuGraph& g, const ViewSpec& spec) {
     r.items = static_cast<int64_t>(v.items.size());
     r.truncated = v.truncated;
     t.restart();
-    auto layout = layoutWithGraphviz(std::move(v));
+    auto layout = layoutView(std::move(v), kWindowAspect);
     r.dotMs = ms(t);
     t.restart();
     GraphScene scene;
@@ -117,6 +122,38 @@ ViewTiming timeView(const TpuGraph& g, const ViewSpec& spec) {
     painter.end();
     r.sceneMs = ms(t);
     return r;
+}
+
+// Every group of the program view opened once, as a user exploring it would: depth first, each
+// group added to what is open (the item budget closes the oldest). Each open is timed as the
+// explorer does it: build the view, lay it out.
+void exploreGroups(const TpuGraph& g) {
+    const NodeHierarchy h(g);
+    ViewSpec spec;
+    spec.mode = ViewMode::Groups;
+    double worst = 0, sum = 0;
+    int opened = 0, worstGroup = -1;
+    std::vector<int> stack(h.group(NodeHierarchy::root()).children.rbegin(), h.group(NodeHierarchy::root()).children.rend());
+    while (!stack.empty()) {
+        const int id = stack.back();
+        stack.pop_back();
+        spec.open.push_back(id);
+        QElapsedTimer t;
+        t.start();
+        ViewGraph v = buildViewGraph(g, spec);
+        spec.open = v.open;
+        layoutView(std::move(v), kWindowAspect);
+        const double took = ms(t);
+        sum += took;
+        ++opened;
+        if (took > worst) worst = took, worstGroup = id;
+        const auto& children = h.group(id).children;
+        stack.insert(stack.end(), children.rbegin(), children.rend());
+    }
+    std::printf("%-7lld explored: every group opened once: %d groups, mean %.1f ms, worst %.1f ms (group %d: %s)\n",
+                static_cast<long long>(g.numNodes()), opened, opened ? sum / opened : 0.0, worst, worstGroup,
+                worstGroup >= 0 ? qPrintable(h.group(worstGroup).title) : "");
+    std::fflush(stdout);
 }
 
 int writeDataset(const QString& dir) {
@@ -151,6 +188,7 @@ int main(int argc, char** argv) {
     QList<int64_t> sizes = {400, 5000, 45000};
     int timeoutSec = 120;
     QString work;
+    bool explore = false;
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--write-dataset") && i + 1 < args.size())
             return writeDataset(args[++i]);
@@ -158,6 +196,8 @@ int main(int argc, char** argv) {
             timeoutSec = args[++i].toInt();
         else if (args[i] == QLatin1String("--work") && i + 1 < args.size())
             work = args[++i];
+        else if (args[i] == QLatin1String("--explore"))
+            explore = true;
         else if (args[i] == QLatin1String("--dump-dot") && i + 1 < args.size())
             g_dumpDir = args[++i];
         else if (args[i] == QLatin1String("--sizes") && i + 1 < args.size()) {
@@ -166,7 +206,7 @@ int main(int argc, char** argv) {
         } else {
             std::fprintf(stderr,
                          "usage: bench_viz [--sizes 400,5000,45000] [--timeout 120] [--work DIR] "
-                         "[--dump-dot DIR] | "
+                         "[--dump-dot DIR] [--explore] | "
                          "--write-dataset DIR\n");
             return 2;
         }
@@ -215,6 +255,7 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             firstRow = false;
         }
+        if (explore && first.mode == ViewMode::Groups) exploreGroups(g);
     }
     return 0;
 }

@@ -88,15 +88,16 @@ private slots:
         QCOMPARE(summary->title, QStringLiteral("+24 more users"));
     }
 
-    void bigGraphOpensOnComputations() {
+    void bigGraphOpensOnItsComputations() {
         const TpuGraph g = makeHloGraph({5000, 10});
         const ViewSpec spec = defaultViewSpec(g);
-        QCOMPARE(spec.mode, ViewMode::Computations);
+        QCOMPARE(spec.mode, ViewMode::Groups);
         const ViewGraph v = buildViewGraph(g, spec);
         QCOMPARE(static_cast<int>(v.items.size()), 10);
         int64_t total = 0;
         for (const ViewItem& it : v.items) {
-            QCOMPARE(it.kind, ViewItem::Kind::Computation);
+            QCOMPARE(it.kind, ViewItem::Kind::Group);
+            QVERIFY(it.title.startsWith(QStringLiteral("computation ")));
             total += it.count;
         }
         QCOMPARE(total, g.numNodes());

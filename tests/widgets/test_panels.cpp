@@ -105,7 +105,7 @@ private slots:
         const TpuGraph g = testing::makeHloGraph({3000, 6});
         QSignalSpy ready(&panel, &GraphPanel::layoutReady);
         panel.setGraph(g, QStringLiteral("memory:big"));
-        QCOMPARE(panel.currentSpec().mode, ViewMode::Computations);  // too big to show whole
+        QCOMPARE(panel.currentSpec().mode, ViewMode::Groups);  // too big to show whole: its computations
         QVERIFY(ready.wait(30000));
         QCOMPARE(panel.scene()->nodeItems().size(), size_t{6});
         // Newest request wins: of three quick requests only the last one is shown.
@@ -120,15 +120,22 @@ private slots:
         QCOMPARE(ready.count(), 2);
         QCOMPARE(panel.scene()->layout()->view.spec.key(), comp.key());
         // Back to a laid-out view: from the cache, at once.
-        panel.requestView(ViewSpec{ViewMode::Computations});
+        panel.requestView(ViewSpec{ViewMode::Groups});
         QVERIFY(!panel.isLayoutPending());
-        QCOMPARE(panel.scene()->layout()->view.spec.mode, ViewMode::Computations);
-        // A node not drawn opens in its neighbourhood, selected.
+        QCOMPARE(panel.scene()->layout()->view.spec.mode, ViewMode::Groups);
+        // A node not drawn opens its groups in the program view, selected.
         panel.showNode(1234);
         QVERIFY(panel.isLayoutPending());
         QVERIFY(ready.wait(30000));
-        QCOMPARE(panel.currentSpec().mode, ViewMode::Neighbourhood);
+        QCOMPARE(panel.currentSpec().mode, ViewMode::Groups);
         QCOMPARE(panel.scene()->selectedNode(), 1234);
+        // Elsewhere, in its neighbourhood.
+        panel.requestView(ViewSpec{ViewMode::Skeleton});
+        QVERIFY(ready.wait(30000));
+        panel.showNode(1235);
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(panel.currentSpec().mode, ViewMode::Neighbourhood);
+        QCOMPARE(panel.scene()->selectedNode(), 1235);
         // Search by opcode among the drawn nodes.
         QVERIFY(panel.search(QStringLiteral("convolution")) > 0);
         QCOMPARE(QString::fromStdString(g.opcodeName(panel.scene()->selectedNode())),
