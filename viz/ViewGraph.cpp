@@ -16,12 +16,14 @@ namespace {
 using vizlimits::kMaxFanOut;
 using vizlimits::kMaxLayoutNodes;
 
-// Label metrics: a box fits its longer line (a monospace-ish estimate is enough for dot,
-// which only needs the box size; the item draws and elides the text itself).
-constexpr double kCharWidth = 6.6;
-constexpr double kNodePadding = 18;
+// Label metrics: a box fits its longer line, estimated per font (the title is bold 8.5 pt, the
+// shape monospace 7.5 pt: generous per-character widths, so a label is elided only when it is
+// longer than the widest box). dot only needs the box size; the item draws the text itself.
+constexpr double kTitleCharWidth = 7.6;
+constexpr double kSubtitleCharWidth = 6.4;
+constexpr double kNodePadding = 22;
 constexpr double kMinNodeWidth = 80;
-constexpr double kMaxNodeWidth = 260;
+constexpr double kMaxNodeWidth = 320;
 constexpr double kNodeHeight = 38;
 constexpr double kSummaryHeight = 24;
 constexpr double kComputationHeight = 44;
@@ -31,9 +33,9 @@ QString grouped(int64_t n) {
 }
 
 void sizeItem(ViewItem& it) {
-    const auto chars = std::max(it.title.size(), it.subtitle.size());
-    it.width = std::clamp(kNodePadding + kCharWidth * static_cast<double>(chars), kMinNodeWidth,
-                          kMaxNodeWidth);
+    const double text = std::max(kTitleCharWidth * static_cast<double>(it.title.size()),
+                                 kSubtitleCharWidth * static_cast<double>(it.subtitle.size()));
+    it.width = std::clamp(kNodePadding + text, kMinNodeWidth, kMaxNodeWidth);
     switch (it.kind) {
         case ViewItem::Kind::Node:
             it.height = kNodeHeight;

@@ -89,8 +89,15 @@ NodeInspector::NodeInspector(QWidget* parent) : QWidget(parent) {
 
 void NodeInspector::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    // Names get the larger share; values are short numbers.
-    m_tree->setColumnWidth(0, std::max(120, m_tree->viewport()->width() * 62 / 100));
+    fitNameColumn();
+}
+
+// Names get what they need, up to three quarters of the width (values are short numbers), and
+// never less than 62%: feature names are not cut at the dock's default width.
+void NodeInspector::fitNameColumn() {
+    const int width = m_tree->viewport()->width();
+    m_tree->resizeColumnToContents(0);
+    m_tree->setColumnWidth(0, std::clamp(m_tree->columnWidth(0), std::max(120, width * 62 / 100), std::max(120, width * 3 / 4)));
 }
 
 void NodeInspector::setGraph(const TpuGraph& graph) {
@@ -158,6 +165,7 @@ void NodeInspector::rebuild() {
     connections->setExpanded(true);
     addConfigGroup();
     addFeatureGroups();
+    fitNameColumn();
 }
 
 void NodeInspector::addConfigGroup() {

@@ -33,6 +33,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void fitNameColumn();
     void rebuild();
     void addConfigGroup();
     void addFeatureGroups();

@@ -1,6 +1,6 @@
 // Time to first interactive view of the explorer's graph panel, against plain `dot -Tsvg`.
 //
-//   bench_viz [--sizes 400,5000,45000] [--timeout 120] [--work DIR] [--explore]
+//   bench_viz [--sizes 400,5000,45000] [--timeout 120] [--work DIR] [--explore] [--file F.npz ...]
 //   bench_viz --write-dataset DIR   (writes a small synthetic dataset tree and exits)
 //
 // For each size: a synthetic HLO graph (residual blocks of convolution/dot/reshape, some
@@ -189,6 +189,7 @@ int main(int argc, char** argv) {
     int timeoutSec = 120;
     QString work;
     bool explore = false;
+    QStringList files;  // --file F: real or generated .npz files instead of the synthetic sizes
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--write-dataset") && i + 1 < args.size())
             return writeDataset(args[++i]);
@@ -198,6 +199,8 @@ int main(int argc, char** argv) {
             work = args[++i];
         else if (args[i] == QLatin1String("--explore"))
             explore = true;
+        else if (args[i] == QLatin1String("--file") && i + 1 < args.size())
+            files << args[++i];
         else if (args[i] == QLatin1String("--dump-dot") && i + 1 < args.size())
             g_dumpDir = args[++i];
         else if (args[i] == QLatin1String("--sizes") && i + 1 < args.size()) {
@@ -206,7 +209,7 @@ int main(int argc, char** argv) {
         } else {
             std::fprintf(stderr,
                          "usage: bench_viz [--sizes 400,5000,45000] [--timeout 120] [--work DIR] "
-                         "[--dump-dot DIR] [--explore] | "
+                         "[--dump-dot DIR] [--explore] [--file F.npz ...] | "
                          "--write-dataset DIR\n");
             return 2;
         }
@@ -217,13 +220,17 @@ int main(int argc, char** argv) {
 
     std::printf("%-7s %-13s %7s %8s %8s %8s %9s %10s  %s\n", "nodes", "view", "items", "load ms",
                 "view ms", "dot ms", "scene ms", "total ms", "plain dot -Tsvg (whole graph)");
+    if (!files.isEmpty()) sizes.clear();
+    for (qsizetype i = 0; i < files.size(); ++i) sizes << -1;  // one row group per file
+    int fileIndex = 0;
     for (int64_t n : sizes) {
-        const QString file = QDir(work).filePath(QStringLiteral("synthetic_%1.npz").arg(n));
-        saveTpuGraph(testing::makeHloGraph(specFor(n, "synthetic")), file.toStdString(), true);
+        QString file = n < 0 ? files[fileIndex++] : QDir(work).filePath(QStringLiteral("synthetic_%1.npz").arg(n));
+        if (n >= 0) saveTpuGraph(testing::makeHloGraph(specFor(n, "synthetic")), file.toStdString(), true);
         QElapsedTimer t;
         t.start();
         const TpuGraph g = loadTpuGraph(file.toStdString());
         const double loadMs = ms(t);
+        n = g.numNodes();
 
         const QString dotFile = QDir(work).filePath(QStringLiteral("synthetic_%1.dot").arg(n));
         writeWholeDot(g, dotFile);
@@ -241,7 +248,7 @@ int main(int argc, char** argv) {
             views.push_back({QStringLiteral("comp:1"), c});
         }
         ViewSpec hood{ViewMode::Neighbourhood};
-        hood.center = g.configurableNodes()[g.configurableNodes().size() / 2];
+        hood.center = g.configurableNodes().empty() ? 0 : g.configurableNodes()[g.configurableNodes().size() / 2];
         views.push_back({QStringLiteral("hood:2"), hood});
         bool firstRow = true;
         for (const auto& [name, spec] : views) {

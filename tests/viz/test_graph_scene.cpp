@@ -191,6 +191,28 @@ private slots:
         QVERIFY(!view.miniMap()->isVisible() && !view.miniMapToggle()->isVisible());
     }
 
+    // A label is elided only when it is longer than the widest box: every box of the sample view
+    // narrower than that fits its title and shape in the fonts the items draw with.
+    void labelsFitTheirBoxes() {
+        QFont title;
+        title.setPointSizeF(8.5);
+        title.setBold(true);
+        QFont shape(QStringLiteral("monospace"));
+        shape.setStyleHint(QFont::TypeWriter);
+        shape.setPointSizeF(7.5);
+        const QFontMetricsF tm(title), sm(shape);
+        int checked = 0;
+        for (size_t i = 0; i < m_layout->view.items.size(); ++i) {
+            const ViewItem& it = m_layout->view.items[i];
+            if (it.kind != ViewItem::Kind::Node || it.width >= 320) continue;
+            const double room = m_layout->itemRects[i].width() - 12;  // the item's text margins
+            QVERIFY2(tm.horizontalAdvance(it.title) <= room && sm.horizontalAdvance(it.subtitle) <= room,
+                     qPrintable(it.title + QStringLiteral(" / ") + it.subtitle));
+            ++checked;
+        }
+        QVERIFY(checked > 10);
+    }
+
     void exportsSvgAndPng() {
         GraphScene scene;
         scene.showLayout(m_graph, m_layout);
