@@ -145,7 +145,13 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     m_note->setWordWrap(true);
     m_note->setStyleSheet(
         QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 3px; }"));
+    m_note->setTextFormat(Qt::RichText);
     m_note->hide();
+    connect(m_note, &QLabel::linkActivated, this, [this] {
+        ViewSpec spec;
+        spec.mode = ViewMode::Groups;
+        requestView(spec);
+    });
     m_hint = new QLabel(this);
     m_hint->setWordWrap(true);
     m_hint->setTextFormat(Qt::RichText);
@@ -369,7 +375,10 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     updateLegend();  // the heat scale runs to the costliest item of this drawing
     m_view->fitAll();
     const ViewGraph& v = layout->view;
-    m_note->setText(v.note);
+    // A cut view says what it left out and offers the view that leaves nothing out.
+    m_note->setText(v.truncated && v.spec.mode != ViewMode::Groups
+                        ? v.note.toHtmlEscaped() + tr(" <a href='program'>Show the program view</a> (every node, in groups).")
+                        : v.note.toHtmlEscaped());
     m_note->setVisible(!v.note.isEmpty());
     const bool back = m_selectOnlyIfDrawn;
     m_selectOnlyIfDrawn = false;

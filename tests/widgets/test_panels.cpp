@@ -1,5 +1,6 @@
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <memory>
@@ -141,6 +142,24 @@ private slots:
         QCOMPARE(QString::fromStdString(g.opcodeName(panel.scene()->selectedNode())),
                  QStringLiteral("convolution"));
         QCOMPARE(panel.search(QStringLiteral("999999")), 0);
+    }
+
+    // A cut view says so and offers the program view, which leaves no node out.
+    void aCutViewOffersTheProgramView() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        const TpuGraph g = testing::makeHloGraph({3000, 6});
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        panel.setGraph(g, QStringLiteral("memory:cut"));
+        QVERIFY(ready.wait(30000));
+        panel.requestView(ViewSpec{ViewMode::Whole});
+        QVERIFY(ready.wait(30000));
+        QLabel* note = nullptr;
+        for (QLabel* label : panel.findChildren<QLabel*>())
+            if (label->text().contains(QStringLiteral("Show the program view"))) note = label;
+        QVERIFY(note && note->text().contains(QStringLiteral("Showing 1,200 of 3,000")));
+        emit note->linkActivated(QStringLiteral("program"));
+        QTRY_COMPARE_WITH_TIMEOUT(panel.currentSpec().mode, ViewMode::Groups, 30000);
     }
 
     // Back after a jump to a node outside the view returns to that view and stays there; the
