@@ -14,6 +14,18 @@
 
 using namespace tpg;
 
+// A laid-out scene in an 800 x 600 view on screen.
+struct ShownScene {
+    GraphScene scene;
+    GraphView view;
+    ShownScene(const TpuGraph& g, const std::shared_ptr<const LayoutResult>& layout) {
+        scene.showLayout(g, layout);
+        view.setScene(&scene);
+        view.resize(800, 600);
+        view.show();
+    }
+};
+
 class TestGraphScene : public QObject {
     Q_OBJECT
 
@@ -149,12 +161,9 @@ private slots:
     }
 
     void viewZoomsAndFits() {
-        GraphScene scene;
-        scene.showLayout(m_graph, m_layout);
-        GraphView view;
-        view.setScene(&scene);
-        view.resize(800, 600);
-        view.show();
+        ShownScene shown(m_graph, m_layout);
+        GraphView& view = shown.view;
+        const GraphScene& scene = shown.scene;
         view.actualSize();
         QCOMPARE(view.zoom(), 1.0);
         view.zoomBy(2.0);
@@ -170,12 +179,8 @@ private slots:
 
     // The overview: only while part of the drawing is out of view, semi-transparent, collapsible.
     void miniMapOnlyWhenUsefulAndCollapsible() {
-        GraphScene scene;
-        scene.showLayout(m_graph, m_layout);
-        GraphView view;
-        view.setScene(&scene);
-        view.resize(800, 600);
-        view.show();
+        ShownScene shown(m_graph, m_layout);
+        GraphView& view = shown.view;
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.fitAll();
         QVERIFY(!view.miniMap()->isVisible());  // everything is in view
