@@ -45,12 +45,14 @@ LessonPanel::Plan planLesson(const TpuGraph& g, JobControl& control) {
         return !control.cancelled();
     };
     plan.scenario = lesson::findLayoutLesson(g, *tpu, defaultRow(g), keepGoing);
+    plan.start = QObject::tr("the compiler's default configuration");
     const auto& runtimes = g.runtimes();
     if (!plan.scenario && !runtimes.empty() && !control.cancelled()) {
         const int64_t best = std::min_element(runtimes.begin(), runtimes.end()) - runtimes.begin();
         std::vector<float> row(static_cast<size_t>(g.layoutConfigs()->rowSize()));
         g.layoutConfigs()->read(best, 1, row.data());
         plan.scenario = lesson::findLayoutLesson(g, *tpu, row, keepGoing);
+        plan.start = QObject::tr("configuration %1, the fastest measured").arg(best);
     }
     plan.tpu = std::move(tpu);
     return plan;
@@ -208,11 +210,12 @@ void LessonPanel::onPlanned(const Plan& plan) {
     }
     m_scenario = plan.scenario;
     m_tpu = plan.tpu;
+    m_start = plan.start;
     m_check = Check{m_scenario->startRow, m_scenario->start};
     m_changed.reset();
     m_fixed.reset();
     m_phase = Phase::Steps;
-    m_whatIf->startFromRow(m_scenario->startRow, tr("lesson start: compiler default"));
+    m_whatIf->startFromRow(m_scenario->startRow, tr("lesson start: %1").arg(m_start));
     enterStep(Step::Select);
 }
 
@@ -355,14 +358,15 @@ QString LessonPanel::stepBody(Step step) const {
     const QString from = layoutLabel(s.startLayout), to = layoutLabel(s.badLayout);
     switch (step) {
         case Step::Select:
-            return tr("<p>We start from the compiler's default configuration: %1 by the synthetic TPU. A layout "
+            return tr("<p>We start from %7: %1 by the synthetic TPU. A layout "
                       "lists a tensor's dimensions minor to major: in <tt>%2</tt> dimension %3 is the most "
                       "minor, its elements adjacent in memory.</p><p>%4 writes its output as <tt>%2</tt>; "
                       "%5 reads it further on. <b>Click #%6 in the graph</b> (or type %6 in the search box).</p>")
                 .arg(ns(s.start.totalNs), from)
                 .arg(s.startLayout.empty() ? 0 : s.startLayout.front())
                 .arg(p, c)
-                .arg(s.producer);
+                .arg(s.producer)
+                .arg(m_start);
         case Step::ChangeOutput:
             return tr("<p>In the <b>What-if</b> tab, set #%1's <b>output</b> layout to <b><tt>%2</tt></b> "
                       "(it is <tt>%3</tt> now).</p><p>The compiler passes a layout on through elementwise ops: "
@@ -433,7 +437,7 @@ QString LessonPanel::compareTable() const {
     // What the class made at steps 2 and 4 (the lesson's own edits when a step was skipped past).
     const Check changed = m_changed.value_or(Check{s.badRow, s.bad});
     const Check fixed = m_fixed.value_or(Check{s.fixedRow, s.fixed});
-    column(tr("Start (compiler default)"), s.start, s.startRow);
+    column(tr("Start (%1)").arg(m_start), s.start, s.startRow);
     column(tr("#%1 output %2")
                .arg(s.producer)
                .arg(layoutLabel(whatif::layoutOf(m_graph, changed.row, s.producer, LayoutSlot::Output))),
@@ -449,12 +453,12 @@ QString LessonPanel::compareTable() const {
     const double fixedNs = fixed.breakdown.totalNs;
     text += tr("<p>Fixing the consumer won back %1. ").arg(ns(changed.breakdown.totalNs - fixedNs));
     text += fixedNs > s.start.totalNs
-                ? tr("The program is still %1 slower than the compiler's default: #%2's new layout costs padding or "
+                ? tr("The program is still %1 slower than the start: #%2's new layout costs padding or "
                      "layout preference of its own. %3.</p>")
                       .arg(percent(s.start.totalNs, fixedNs))
                       .arg(s.producer)
                       .arg(q(explain::compare(m_graph, s.start, fixed.breakdown).sentence).replace(QStringLiteral("B is"), tr("It is")))
-                : tr("It is now faster than the compiler's default: a better configuration than XLA's own.</p>");
+                : tr("It is now faster than the start: a better configuration than the one we began with.</p>");
     text += tr("<p>Layouts interact: changing one node's costs copies wherever its users disagree, and the fix is "
                "to change them together. Try another layout with the What-if editor; <b>Begin</b> starts again.</p>");
     return text;

@@ -46,6 +46,7 @@ public:
     // The worker's answers (public for the queued signals' metatypes).
     struct Plan {
         std::optional<lesson::LayoutLesson> scenario;
+        QString start;  // what the lesson starts from, in words
         std::shared_ptr<const synth::TpuCostModel> tpu;
     };
     // What the synthetic TPU makes of the edited configuration the lesson is looking at.
@@ -102,6 +103,7 @@ private:
     std::optional<Check> m_changed, m_fixed;  // what the class made at steps 2 and 4
     quint64 m_planJob = 0, m_checkJob = 0;
     QString m_message;  // the phase's text outside the steps
+    QString m_start;    // what the lesson starts from, in words
 
     QLabel* m_counter;
     QLabel* m_title;
