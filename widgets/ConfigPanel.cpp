@@ -1,5 +1,7 @@
 #include "ConfigPanel.h"
 
+#include "RuntimeHistogram.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -23,16 +25,29 @@ constexpr int kDecodePollMs = 250;  // how often details re-check a config that 
 QString grouped(int64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
 }
+QString kFilterHelp() {
+    return QObject::tr("A configuration (12), \"top N\" (the N fastest; ties share a rank), a ratio to the best "
+                       "(<1.05: within 5% of it, on every kind of file), or a runtime with its unit (<2.5ms, "
+                       ">=300us, ns, us, ms, s); comparisons combine (>=2.1ms <2.3ms). Without measured runtimes "
+                       "(a test split) the model's predicted runtimes are used.");
+}
+
+// A runtime as the filter reads it: a number with its unit, precise enough for a bin's edge.
+QString runtimeBound(double ns) {
+    if (ns >= 1e6) return QString::number(ns / 1e6, 'g', 7) + QStringLiteral("ms");
+    if (ns >= 1e3) return QString::number(ns / 1e3, 'g', 7) + QStringLiteral("us");
+    return QString::number(ns, 'g', 7) + QStringLiteral("ns");
+}
+
 }  // namespace
 
 ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     m_model = new ConfigTableModel(this);
     m_filter = new QLineEdit(this);
-    m_filter->setPlaceholderText(tr("Filter: 12 · top 10 · <1.05 · >3000"));
+    m_filter->setPlaceholderText(tr("Filter: 12 · top 10 · <1.05 · <2.5ms"));
     m_filter->setClearButtonEnabled(true);
-    m_filter->setToolTip(
-        tr("A config index, \"top N\" (best N by runtime), or <X / >X on the ranking value "
-           "(normalised runtime for tile, runtime in ns for layout)"));
+    m_filter->setToolTip(kFilterHelp());
+    m_histogram = new RuntimeHistogram(this);
     m_summary = new QLabel(this);
     m_agreement = new QLabel(this);
     m_agreement->setWordWrap(true);
@@ -62,6 +77,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_histogram);
     topLayout->addWidget(m_filter);
     topLayout->addWidget(m_summary);
     topLayout->addWidget(m_agreement);
@@ -75,10 +91,14 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(splitter);
 
+    connect(m_histogram, &RuntimeHistogram::binClicked, this, [this](double from, double to) {
+        m_filter->setText(QStringLiteral(">=%1 <%2").arg(runtimeBound(from), runtimeBound(to * (1 + 1e-9))));
+    });
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         const bool ok = m_model->setFilter(text);
         m_filter->setStyleSheet(ok ? QString()
                                    : QStringLiteral("QLineEdit { background: #fde2e1; }"));
+        m_filter->setToolTip(ok ? kFilterHelp() : m_model->filterError());
         const int row = m_model->rowOf(m_config);
         if (row >= 0) m_table->selectRow(row);
         updateSummary();
@@ -102,6 +122,8 @@ void ConfigPanel::setGraph(const TpuGraph& graph) {
     m_filter->clear();
     m_filter->blockSignals(false);
     m_model->setGraph(graph);
+    m_histogram->setRuntimes(graph.runtimesKnown() ? graph.runtimes() : std::vector<double>{}, false);
+    m_histogram->setMarked(-1);
     m_agreement->hide();
     showColumns();
     updateSummary();
@@ -120,8 +142,10 @@ void ConfigPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
     m_agreement->setVisible(predictions != nullptr);
     if (predictions)
         m_agreement->setText(tr("%1 — %2").arg(predictions->modelName, predictions->agreementText()));
+    if (predictions && !m_graph.runtimesKnown()) m_histogram->setRuntimes(predictions->predictedNs, true);
     m_model->setPredictions(std::move(predictions));
     showColumns();
+    updateSummary();
     const int row = m_model->rowOf(m_config);
     if (row >= 0) m_table->selectRow(row);
 }
@@ -133,9 +157,10 @@ void ConfigPanel::updateSummary() {
         m_summary->setText(tr("No graph open."));
         return;
     }
-    QString s = tr("%1 configurations").arg(grouped(m_graph.numConfigs()));
-    if (m_model->rowCount() != m_graph.numConfigs())
-        s += tr(", %1 shown").arg(grouped(m_model->rowCount()));
+    QString s = m_model->rowCount() != m_graph.numConfigs()
+                    ? tr("%1 of %2 configurations shown").arg(grouped(m_model->rowCount()), grouped(m_graph.numConfigs()))
+                    : tr("%1 configurations").arg(grouped(m_graph.numConfigs()));
+    if (!m_model->filterError().isEmpty()) s = m_model->filterError() + QStringLiteral(" · ") + s;
     if (!m_graph.runtimesKnown())
         s += tr(" · runtimes unknown (test split)");
     else if (m_model->bestConfig() >= 0)
@@ -145,10 +170,13 @@ void ConfigPanel::updateSummary() {
     m_summary->setText(s);
 }
 
+QString ConfigPanel::summaryText() const { return m_summary->text(); }
+
 void ConfigPanel::chooseConfig(int64_t config) {
     if (m_graph.isNull() || config < -1 || config >= m_graph.numConfigs()) return;
     if (config == m_config) return;
     m_config = config;
+    m_histogram->setMarked(config);
     const int row = config >= 0 ? m_model->rowOf(config) : -1;
     if (row >= 0 && m_table->currentIndex().row() != row) m_table->selectRow(row);
     showDetails();

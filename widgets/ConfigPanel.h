@@ -15,6 +15,7 @@ class QTreeWidget;
 namespace tpg {
 
 class ConfigTableModel;
+class RuntimeHistogram;
 struct FilePredictions;
 
 // The configurations of a graph: a sortable, filterable table (lazy: cells are computed on
@@ -35,6 +36,8 @@ public:
     ConfigTableModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     QLineEdit* filterEdit() const { return m_filter; }
+    RuntimeHistogram* histogram() const { return m_histogram; }
+    QString summaryText() const;
     // The details of the chosen configuration as text ("name: value" lines).
     QString detailText() const;
 
@@ -54,6 +57,7 @@ private:
     int64_t m_config = -1;
     ConfigTableModel* m_model;
     QLineEdit* m_filter;
+    RuntimeHistogram* m_histogram;
     QLabel* m_summary;
     QLabel* m_agreement;
     QTableView* m_table;

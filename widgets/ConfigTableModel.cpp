@@ -1,5 +1,7 @@
 #include "ConfigTableModel.h"
 
+#include "ConfigFilter.h"
+
 #include "FilePredictions.h"
 
 #include <QLocale>
@@ -24,6 +26,8 @@ void ConfigTableModel::setGraph(const TpuGraph& graph) {
     m_rank.clear();
     m_best = -1;
     m_filter.clear();
+    m_filterError.clear();
+    m_lastFilterText.clear();
     const int64_t c = graph.isNull() ? 0 : graph.numConfigs();
     m_predictions.reset();
     if (c > 0 && graph.runtimesKnown()) {
@@ -43,6 +47,7 @@ void ConfigTableModel::setPredictions(std::shared_ptr<const FilePredictions> pre
     m_predictions = std::move(predictions);
     applyOrder();
     endResetModel();
+    if (!m_graph.runtimesKnown() && !m_lastFilterText.isEmpty()) setFilter(m_lastFilterText);  // predictions can rank now
 }
 
 bool ConfigTableModel::isColumnShown(int column) const {
@@ -195,43 +200,51 @@ void ConfigTableModel::applyOrder() {
 }
 
 bool ConfigTableModel::setFilter(const QString& text) {
-    const QString t = text.trimmed();
+    m_lastFilterText = text;
+    const ConfigFilter filter = ConfigFilter::parse(text);
+    m_filterError = filter.error();
     const int64_t c = m_graph.isNull() ? 0 : m_graph.numConfigs();
-    std::function<bool(int64_t)> keep;
-    bool ok = true;
-    static const QRegularExpression top(QStringLiteral("^top\\s*(\\d+)$"),
-                                        QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression cmp(QStringLiteral("^([<>])\\s*([0-9.eE+-]+)$"));
-    static const QRegularExpression id(QStringLiteral("^#?(\\d+)$"));
-    if (t.isEmpty()) {
-        keep = [](int64_t) { return true; };
-    } else if (auto m = top.match(t); m.hasMatch()) {
-        const qlonglong n = m.captured(1).toLongLong();
-        keep = [this, n](int64_t x) {
-            return !m_rank.empty() && m_rank[static_cast<size_t>(x)] <= n;
-        };
-    } else if (auto m2 = cmp.match(t); m2.hasMatch()) {
-        const double v = m2.captured(2).toDouble(&ok);
-        const bool less = m2.captured(1) == QLatin1String("<");
-        keep = [this, v, less](int64_t x) {
-            const double r = rankingValue(x);
-            return less ? r < v : r > v;
-        };
-    } else if (auto m3 = id.match(t); m3.hasMatch()) {
-        const qlonglong n = m3.captured(1).toLongLong();
-        keep = [n](int64_t x) { return x == n; };
-    } else {
-        ok = false;
-    }
-    if (!ok) keep = [](int64_t) { return true; };
+    // Measured runtimes, else the model's (a test split: its ranks; runtimes only where it can turn
+    // scores into them), else only ids can filter.
+    const bool measured = m_graph.runtimesKnown();
+    const bool predicted = !measured && m_predictions && !m_predictions->predictedNs.empty();
+    const bool ranked = measured || (m_predictions && !m_predictions->predictedRank.empty());
+    if (m_filterError.isEmpty() && filter.needsRanks() && !ranked)
+        m_filterError = tr("This file has no measured runtimes (a test split) and no predictions yet: filter by "
+                           "configuration number, or wait for the model's ranks");
+    if (m_filterError.isEmpty() && filter.needsRuntimes() && !measured && !predicted)
+        m_filterError = tr("This file has no measured runtimes (a test split), so no ratio or runtime to filter "
+                           "by: use a configuration number or top N (by the model's ranks)");
+    double best = 0;
+    if (measured && m_best >= 0) best = rankingValue(m_best);
+    if (predicted) best = *std::min_element(m_predictions->predictedNs.begin(), m_predictions->predictedNs.end());
     beginResetModel();
-    m_filter = ok ? t : QString();
+    m_filter = m_filterError.isEmpty() ? text.trimmed() : QString();
     m_rows.clear();
-    for (int64_t x = 0; x < c; ++x)
-        if (keep(x)) m_rows.push_back(x);
+    for (int64_t x = 0; x < c; ++x) {
+        if (!m_filterError.isEmpty() || filter.isEmpty()) {
+            m_rows.push_back(x);
+            continue;
+        }
+        const auto i = static_cast<size_t>(x);
+        double ns = 0, ratio = 0;
+        int64_t rank = 0;
+        if (measured) {
+            ns = m_graph.runtimes()[i];
+            ratio = best > 0 ? rankingValue(x) / best : 0;
+            rank = m_rank.empty() ? 0 : m_rank[i];
+        } else if (ranked) {
+            rank = m_predictions->predictedRank[i];
+            if (predicted) {
+                ns = m_predictions->predictedNs[i];
+                ratio = best > 0 ? ns / best : 0;
+            }
+        }
+        if (filter.accepts(x, ns, ratio, rank)) m_rows.push_back(x);
+    }
     applyOrder();
     endResetModel();
-    return ok;
+    return m_filterError.isEmpty();
 }
 
 int ConfigTableModel::rowOf(int64_t config) const {

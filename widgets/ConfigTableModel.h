@@ -47,10 +47,12 @@ public:
                         int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
-    // "12" (that config), "top 10" (best ten), "<1.05" / ">3000" (ranking value below/above),
-    // "" (all). Returns false (and keeps every row) for text it cannot read.
+    // A ConfigFilter ("12", "top 10", "<1.05", "<2.5ms", "" for all) over the measured runtimes,
+    // or the predicted ones where none are measured. Returns false (and keeps every row) for text
+    // it cannot apply; filterError() says why.
     bool setFilter(const QString& text);
     QString filter() const { return m_filter; }
+    QString filterError() const { return m_filterError; }
 
     int64_t configAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
     int rowOf(int64_t config) const;  // -1 when filtered out
@@ -73,6 +75,8 @@ private:
     int m_sortColumn = ConfigColumn;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     QString m_filter;
+    QString m_filterError;
+    QString m_lastFilterText;  // as typed, re-applied when predictions arrive
 };
 
 }  // namespace tpg
