@@ -31,6 +31,7 @@
 #include "ConfigTableModel.h"
 #include "DatasetBrowser.h"
 #include "ExplainPanel.h"
+#include "explain/CostExplanation.h"
 #include "graph/GraphFile.h"
 #include "graph/GroundTruth.h"
 #include "GraphPanel.h"
@@ -240,8 +241,10 @@ void MainWindow::createMenus() {
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
     file->addSeparator();
-    file->addAction(tr("Export View as &SVG…"), this, [this] { exportView(true); });
-    file->addAction(tr("Export View as &PNG…"), this, [this] { exportView(false); });
+    file->addAction(tr("Export Visible Area as &SVG…"), this, [this] { exportView(true, true); });
+    file->addAction(tr("Export Visible Area as &PNG…"), this, [this] { exportView(false, true); });
+    file->addAction(tr("Export Whole View as S&VG…"), this, [this] { exportView(true, false); });
+    file->addAction(tr("Export Whole View as P&NG…"), this, [this] { exportView(false, false); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -731,10 +734,20 @@ void MainWindow::addRecent(const QString& path) {
 void MainWindow::rebuildRecentMenu() {
     if (!m_recentMenu) return;
     m_recentMenu->clear();
-    const QStringList recent = recentFiles();
+    // Files (and folders) that no longer exist leave the list.
+    QStringList recent = recentFiles();
+    recent.erase(std::remove_if(recent.begin(), recent.end(), [](const QString& p) { return !QFileInfo::exists(p); }),
+                 recent.end());
+    if (recent != recentFiles()) QSettings().setValue(kRecentKey, recent);
     for (const QString& path : recent) {
-        QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
-                                             [this, path] { openPath(path); });
+        QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (!QFileInfo::exists(path)) {  // gone since the menu was built
+                showError(tr("Cannot open"), tr("%1 no longer exists; it is removed from the recent files.").arg(path));
+                rebuildRecentMenu();
+                return;
+            }
+            openPath(path);
+        });
         a->setToolTip(path);
         a->setStatusTip(path);
     }
@@ -748,7 +761,20 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::exportView(bool svg) {
+QString MainWindow::viewCaption() const {
+    if (m_graph.isNull()) return {};
+    if (!m_whatIf->editedNodes().isEmpty())
+        return tr("Configuration: the what-if edit (%n node(s) changed from its start)", nullptr,
+                  static_cast<int>(m_whatIf->editedNodes().size()));
+    const qint64 chosen = m_configPanel->chosenConfig();
+    if (chosen < 0) return tr("No configuration chosen: the file's default layouts");
+    QString text = tr("Configuration %1").arg(chosen);
+    if (m_graph.runtimesKnown())
+        text += tr(": %1 measured").arg(QString::fromStdString(explain::nsText(m_graph.runtimes()[static_cast<size_t>(chosen)])));
+    return text;
+}
+
+void MainWindow::exportView(bool svg, bool visibleOnly) {
     if (m_graph.isNull()) {
         setStatus(tr("Nothing to export: no graph open"));
         return;
@@ -761,7 +787,8 @@ void MainWindow::exportView(bool svg) {
         this, svg ? tr("Export view as SVG") : tr("Export view as PNG"), suggested,
         svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
-    const QString error = svg ? m_graphPanel->exportSvg(path) : m_graphPanel->exportPng(path);
+    const QString error = svg ? m_graphPanel->exportSvg(path, visibleOnly, viewCaption())
+                              : m_graphPanel->exportPng(path, visibleOnly, viewCaption());
     if (!error.isEmpty())
         showError(tr("Export failed"), error);
     else

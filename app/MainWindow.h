@@ -67,6 +67,7 @@ public:
     QString currentFile() const { return m_currentFile; }
     bool isLoading() const { return m_loadJob != 0; }
     QStringList recentFiles() const;
+    QMenu* recentMenu() const { return m_recentMenu; }
     QString statusText() const;
     QMessageBox* errorDialog() const { return m_errorBox; }
 
@@ -87,6 +88,8 @@ public:
     // The right-click menu of a configuration row: explain, compare with the chosen one, edit in
     // the what-if editor, copy as edits. The caller owns it.
     QMenu* configMenu(qint64 config);
+    // What an exported picture says is in view: the what-if edit, the chosen configuration or none.
+    QString viewCaption() const;
     QDockWidget* trainingDock() const { return m_trainingDock; }
     QString modelLabelText() const;
 
@@ -107,7 +110,7 @@ private:
     void onGraphLoaded(const QString& path, const TpuGraph& graph);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
-    void exportView(bool svg);
+    void exportView(bool svg, bool visibleOnly);
     void saveWindowState();
     void setStatus(const QString& text);
     void connectModelSession();

@@ -1,14 +1,29 @@
 #pragma once
 
+#include <QColor>
+#include <QRectF>
 #include <QString>
+#include <utility>
+#include <vector>
 
 class QGraphicsScene;
 
 namespace tpg {
 
-// Writes the whole scene (the current view's drawing) as SVG or PNG. Returns "" on success,
-// else a message naming the file and the problem.
-QString exportSceneSvg(QGraphicsScene* scene, const QString& path, const QString& title);
-QString exportScenePng(QGraphicsScene* scene, const QString& path);
+// What an exported picture shows besides the drawing: a title (file, view, configuration), a
+// legend (colour swatches with their meaning), and which part of the scene (the visible area, or
+// an empty rect for the whole view).
+struct ExportPage {
+    QString title;
+    QString subtitle;
+    std::vector<std::pair<QColor, QString>> legend;
+    QRectF source;  // scene coordinates; empty: the whole scene
+};
+
+// Writes the drawing under its title and legend as SVG (with a viewBox) or PNG (2x, bounded by
+// vizlimits::kMaxExportPixels). Returns "" on success, else a message naming the file and the
+// problem.
+QString exportSceneSvg(QGraphicsScene* scene, const QString& path, const ExportPage& page);
+QString exportScenePng(QGraphicsScene* scene, const QString& path, const ExportPage& page);
 
 }  // namespace tpg

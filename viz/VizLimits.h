@@ -45,8 +45,9 @@ constexpr double kFarLabelMinPixels = 36;
 // Zoom range of the graph view.
 constexpr double kMinZoom = 0.01;
 constexpr double kMaxZoom = 8.0;
-// PNG export: at most this many pixels (64 M pixels = 256 MB of ARGB), scaled down beyond.
-constexpr int64_t kMaxExportPixels = int64_t{64} << 20;
+// PNG export: at most this many pixels (16 M: a 4,000 x 4,000 page, 64 MB of ARGB, which image
+// viewers and Qt's own reader, limited to 256 MB, still open), scaled down beyond.
+constexpr int64_t kMaxExportPixels = int64_t{16} << 20;
 // Job progress is reported to the GUI at most this often (ms), so a chatty job cannot flood it.
 constexpr int kProgressIntervalMs = 50;
 // The grouped program view (NodeHierarchy): a block holds at most this many nodes, so opening one

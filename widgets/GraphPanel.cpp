@@ -666,15 +666,35 @@ void GraphPanel::revealResult(int index) {
     emit statusMessage(tr("Result %1 of %2: node %3").arg(index + 1).arg(m_results->topLevelItemCount()).arg(node));
 }
 
-QString GraphPanel::exportSvg(const QString& path) {
-    return exportSceneSvg(m_scene, path,
-                          m_graph.isNull() ? QString()
-                                           : QString::fromStdString(m_graph.name()) +
-                                                 QStringLiteral(" — ") + m_spec.describe());
+ExportPage GraphPanel::exportPage(bool visibleOnly, const QString& caption) const {
+    ExportPage page;
+    page.title = m_graph.isNull() ? tr("TpuGraphs Explorer")
+                                  : QString::fromStdString(m_graph.name()) + QStringLiteral(" — ") + m_spec.describe();
+    page.subtitle = caption;
+    if (visibleOnly) page.source = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
+    const CostMeasure m = m_scene->costMeasure();
+    if (m != CostMeasure::None && m_scene->hasConfigOverlay()) {
+        for (double f : {0.0, 0.25, 0.5, 0.75, 1.0})
+            page.legend.emplace_back(heatColor(f), f == 0.0   ? tr("%1: none").arg(costMeasureName(m))
+                                                   : f == 1.0 ? QString::fromStdString(explain::nsText(m_scene->costScaleNs()))
+                                                              : QStringLiteral("%1%").arg(static_cast<int>(f * 100)));
+        return page;
+    }
+    for (int i = 0; i < kNumOpCategories - 1; ++i) {  // "unknown opcode" is rare: left out, as on screen
+        const auto cat = static_cast<OpCategory>(i);
+        page.legend.emplace_back(opCategoryColor(cat), opCategoryName(cat));
+    }
+    page.legend.emplace_back(QColor(0xc6, 0x28, 0x28), tr("configurable (outline)"));
+    page.legend.emplace_back(QColor(0xff, 0xb3, 0x00), tr("set by the chosen configuration"));
+    return page;
 }
 
-QString GraphPanel::exportPng(const QString& path) {
-    return exportScenePng(m_scene, path);
+QString GraphPanel::exportSvg(const QString& path, bool visibleOnly, const QString& caption) {
+    return exportSceneSvg(m_scene, path, exportPage(visibleOnly, caption));
+}
+
+QString GraphPanel::exportPng(const QString& path, bool visibleOnly, const QString& caption) {
+    return exportScenePng(m_scene, path, exportPage(visibleOnly, caption));
 }
 
 }  // namespace tpg

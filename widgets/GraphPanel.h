@@ -10,6 +10,7 @@
 #include "graph/TpuGraph.h"
 #include "NodeHierarchy.h"
 #include "NodeSearch.h"
+#include "SceneExport.h"
 #include "ViewGraph.h"
 
 class QComboBox;
@@ -65,8 +66,10 @@ public:
     QTreeWidget* searchResults() const { return m_results; }
     QString searchResultsText() const;
 
-    QString exportSvg(const QString& path);
-    QString exportPng(const QString& path);
+    // The current view as a picture under a title (file, view, `caption`: e.g. the configuration
+    // in view) and the legend of its colours: the visible area, or the whole view.
+    QString exportSvg(const QString& path, bool visibleOnly, const QString& caption = {});
+    QString exportPng(const QString& path, bool visibleOnly, const QString& caption = {});
 
     GraphScene* scene() const { return m_scene; }
     GraphView* view() const { return m_view; }
@@ -97,6 +100,7 @@ private:
     void showSearchResults(const QString& text, const NodeMatches& matches);
     void revealResult(int index);
     QString describeResults() const;
+    ExportPage exportPage(bool visibleOnly, const QString& caption) const;
 
     JobRunner* m_runner;
     TpuGraph m_graph;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "io/Error.h"
 #include "io/Limits.h"
@@ -48,12 +50,35 @@ std::vector<int64_t> NpyArray::toInt64() const {
     return out;
 }
 
+namespace {
+
+// Why a file that libzip cannot open is not an archive, in the user's terms: empty, cut short
+// (a zip's local headers without the directory at its end), a single .npy, or something else.
+[[noreturn]] void refuseUnreadableArchive(const std::string& path, int code) {
+    std::ifstream in(path, std::ios::binary);
+    char head[6] = {};
+    in.read(head, sizeof head);
+    const std::streamsize got = in.gcount();
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size == 0) throwFormatError(path, "", "empty file (0 bytes): not a .npz archive");
+    if (got >= 4 && std::memcmp(head, "PK\x03\x04", 4) == 0 && code == ZIP_ER_NOZIP)
+        throwFormatError(path, "",
+                         "truncated: the zip's central directory is missing (the file has " +
+                             std::to_string(ec ? 0 : size) + " bytes; it was cut short or is still being written)");
+    if (got >= 6 && std::memcmp(head, "\x93NUMPY", 6) == 0)
+        throwFormatError(path, "", "a single .npy array (np.save), not a .npz archive of arrays (np.savez)");
+    throwFormatError(path, "", "not a readable .npz (zip) archive: " + zipErrorString(code));
+}
+
+}  // namespace
+
 NpzArchive::NpzArchive(const std::string& path) : m_path(path) {
     int code = 0;
     m_zip = zip_open(path.c_str(), ZIP_RDONLY, &code);
     if (!m_zip) {
         if (code == ZIP_ER_NOENT || code == ZIP_ER_OPEN) throwFormatError(path, "", "cannot open file: " + zipErrorString(code));
-        throwFormatError(path, "", "not a readable .npz (zip) archive: " + zipErrorString(code));
+        refuseUnreadableArchive(path, code);
     }
     const zip_int64_t n = zip_get_num_entries(m_zip, 0);
     for (zip_int64_t i = 0; i < n; ++i) {

@@ -23,6 +23,7 @@
 #include "graph/GraphFile.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
+#include "GraphView.h"
 #include "JobRunner.h"
 #include "LessonPanel.h"
 #include "MainWindow.h"
@@ -40,6 +41,8 @@
 #include "synth/SyntheticDataset.h"
 #include "synth/TpuCostModel.h"
 #include <QApplication>
+#include "VizLimits.h"
+#include <QImage>
 #include <QGuiApplication>
 #include <QMenu>
 #include <QClipboard>
@@ -307,6 +310,45 @@ private slots:
         QVERIFY2(QFileInfo(m_tileFile).absoluteFilePath().startsWith(QFileInfo(w.datasetBrowser()->folder()).absoluteFilePath()),
                  qPrintable(w.datasetBrowser()->folder()));
         QTRY_VERIFY_WITH_TIMEOUT(!w.datasetBrowser()->rowText(QFileInfo(m_tileFile).absoluteFilePath()).isEmpty(), 30000);
+    }
+
+    // Export: the visible area or the whole view, under a title naming the file, the view and the
+    // configuration, with the legend; recent files that vanished leave the menu.
+    void exportCarriesTitleAndLegendAndRecentFilesStayReal() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openWithPredictions(w, synthLayoutFile()));
+        w.configPanel()->chooseConfig(2);
+        QTemporaryDir dir;
+        const QString whole = dir.filePath(QStringLiteral("whole.svg")), visible = dir.filePath(QStringLiteral("visible.svg"));
+        QCOMPARE(w.graphPanel()->exportSvg(whole, false, w.viewCaption()), QString());
+        w.graphPanel()->view()->setZoom(vizlimits::kMaxZoom);
+        QCOMPARE(w.graphPanel()->exportSvg(visible, true, w.viewCaption()), QString());
+        QFile f(whole);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(f.readAll());
+        for (const QString& expected : {QString::fromStdString(w.graph().name()), QStringLiteral("Configuration 2"),
+                                        QStringLiteral("viewBox"), QStringLiteral("configurable (outline)"),
+                                        opCategoryName(OpCategory::Elementwise)})
+            QVERIFY2(svg.contains(expected), qPrintable(expected));
+        QVERIFY(QFileInfo(visible).size() < QFileInfo(whole).size());  // zoomed in: less of it drawn
+        const QString png = dir.filePath(QStringLiteral("whole.png"));
+        QCOMPARE(w.graphPanel()->exportPng(png, false, w.viewCaption()), QString());
+        const QImage image(png);
+        QVERIFY2(!image.isNull() && image.width() >= 400, qPrintable(QStringLiteral("%1 x %2").arg(image.width()).arg(image.height())));
+        QVERIFY(static_cast<int64_t>(image.width()) * image.height() <= vizlimits::kMaxExportPixels);
+
+        const QString gone = dir.filePath(QStringLiteral("gone.npz"));
+        QFile::copy(m_tileFile, gone);
+        QSettings().setValue(QStringLiteral("recentFiles"), QStringList{gone, synthLayoutFile()});
+        QFile::remove(gone);
+        w.openFile(m_tileFile);  // adding a recent file rebuilds the menu
+        QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), QFileInfo(m_tileFile).absoluteFilePath(), 30000);
+        QVERIFY(!w.recentFiles().contains(gone));
+        QStringList shown;
+        for (QAction* a : w.recentMenu()->actions()) shown << a->toolTip();
+        QVERIFY(!shown.contains(gone) && shown.contains(synthLayoutFile()));
     }
 
     // A first launch on the sample: a training-split layout file with measured runtimes, its best

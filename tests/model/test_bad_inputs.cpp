@@ -1,3 +1,5 @@
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "io/Error.h"
@@ -15,8 +17,8 @@ private slots:
         QTest::addColumn<QString>("expected");
         auto row = [](const char* f, const char* e) { QTest::newRow(f) << QString(f) << QString(e); };
         row("not_a_zip.npz", "not a readable .npz (zip) archive");
-        row("empty.npz", "not a readable .npz (zip) archive");
-        row("truncated_zip.npz", "not a readable .npz (zip) archive");
+        row("empty.npz", "empty file (0 bytes): not a .npz archive");
+        row("truncated_zip.npz", "truncated: the zip's central directory is missing");
         row("missing_node_feat.npz", "key 'node_feat': missing");
         row("no_config_keys.npz", "neither 'node_config_feat' (layout) nor 'config_feat' (tile)");
         row("missing_normalizers.npz", "key 'config_runtime_normalizers': missing");
@@ -69,6 +71,37 @@ private slots:
         QVERIFY2(msg.contains(expected), qPrintable(msg));
         QVERIFY2(!msg.contains('\n'), "one line");
     }
+    // Files that are not archives at all say what they are: empty, cut short, a lone .npy.
+    void emptyTruncatedAndNpyFilesSaySo() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly)) return std::string();
+            f.write(bytes);
+            return dir.filePath(name).toStdString();
+        };
+        QFile good(QString::fromStdString(std::string(TPG_FIXTURE_DIR) + "/good/layout_c_order.npz"));
+        QVERIFY2(good.open(QIODevice::ReadOnly), qPrintable(good.fileName()));
+        const QByteArray whole = good.readAll();
+        const std::pair<std::string, QString> cases[] = {
+            {write(QStringLiteral("empty.npz"), QByteArray()), QStringLiteral("empty file (0 bytes)")},
+            {write(QStringLiteral("half.npz"), whole.left(whole.size() / 2)),
+             QStringLiteral("truncated: the zip's central directory is missing (the file has %1 bytes").arg(whole.size() / 2)},
+            {write(QStringLiteral("array.npz"), QByteArray("\x93NUMPY\x01\x00", 8) + QByteArray(120, ' ')),
+             QStringLiteral("a single .npy array")}};
+        for (const auto& [path, expected] : cases) {
+            QVERIFY(!path.empty());
+            try {
+                loadTpuGraph(path);
+                QFAIL("accepted");
+            } catch (const FormatError& e) {
+                const QString msg = QString::fromStdString(e.what());
+                QVERIFY2(msg.startsWith(QString::fromStdString(path) + ": ") && msg.contains(expected), qPrintable(msg));
+            }
+        }
+    }
+
     void missingFileIsAClearMessage() {
         try {
             loadTpuGraph("/nonexistent/graph.npz");

@@ -224,8 +224,10 @@ private slots:
         QTemporaryDir dir;
         const QString svg = dir.filePath(QStringLiteral("view.svg"));
         const QString png = dir.filePath(QStringLiteral("view.png"));
-        QCOMPARE(exportSceneSvg(&scene, svg, QStringLiteral("test")), QString());
-        QCOMPARE(exportScenePng(&scene, png), QString());
+        ExportPage page;
+        page.title = QStringLiteral("test");
+        QCOMPARE(exportSceneSvg(&scene, svg, page), QString());
+        QCOMPARE(exportScenePng(&scene, png, page), QString());
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray text = f.readAll();
@@ -234,9 +236,9 @@ private slots:
         QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(image.width() > 100);
-        QVERIFY(!exportSceneSvg(&scene, QStringLiteral("/nonexistent/dir/x.svg"), {}).isEmpty());
+        QVERIFY(!exportSceneSvg(&scene, QStringLiteral("/nonexistent/dir/x.svg"), page).isEmpty());
         GraphScene empty;
-        QVERIFY(exportScenePng(&empty, png).contains(QStringLiteral("nothing")));
+        QVERIFY(exportScenePng(&empty, png, page).contains(QStringLiteral("nothing")));
     }
 };
 
