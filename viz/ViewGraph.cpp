@@ -494,7 +494,20 @@ std::vector<ComputationRange> computations(const TpuGraph& g) {
 
 ViewSpec defaultViewSpec(const TpuGraph& g) {
     ViewSpec s;
-    if (g.numNodes() > vizlimits::kWholeGraphMaxNodes) s.mode = ViewMode::Groups;
+    if (g.numNodes() <= vizlimits::kWholeGraphMaxNodes) return s;
+    s.mode = ViewMode::Groups;
+    // A top level of a few groups (say, two tiny computations and the program) says little: the
+    // largest opens, until a level shows enough to read at once.
+    const NodeHierarchy h(g);
+    std::vector<int> level = h.group(NodeHierarchy::root()).children;
+    while (!level.empty() && static_cast<int>(level.size()) < vizlimits::kMinWrappedGroups) {
+        const int largest = *std::max_element(level.begin(), level.end(),
+                                              [&](int a, int b) { return h.group(a).size() < h.group(b).size(); });
+        if (h.group(largest).isBlock()) break;
+        s.open.push_back(largest);
+        level.erase(std::find(level.begin(), level.end(), largest));
+        level.insert(level.end(), h.group(largest).children.begin(), h.group(largest).children.end());
+    }
     return s;
 }
 

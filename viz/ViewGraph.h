@@ -84,7 +84,8 @@ struct ComputationRange {
 };
 std::vector<ComputationRange> computations(const TpuGraph& g);
 
-// The view a graph opens on: whole when small, else the program's groups (NodeHierarchy).
+// The view a graph opens on: whole when small, else the program's groups (NodeHierarchy), with
+// the largest group opened while the top level holds only a few.
 ViewSpec defaultViewSpec(const TpuGraph& g);
 
 // Selects and labels what a view draws. Pure: reads the (immutable) graph only, so it runs on

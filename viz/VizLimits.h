@@ -8,8 +8,9 @@ namespace tpg::vizlimits {
 // dot's crossing minimisation grows much faster than linearly: ~1,200 HLO nodes lay out in a few
 // seconds on one core; beyond that a view is cut to this many nodes (with a visible note).
 constexpr int kMaxLayoutNodes = 1200;
-// Views whose whole graph fits are shown whole; bigger graphs open on computations or skeleton.
-constexpr int kWholeGraphMaxNodes = kMaxLayoutNodes;
+// Graphs up to this size open whole; bigger ones open on the program view (NodeHierarchy), since
+// Fit on a few hundred nodes in one column already shrinks the labels below legibility.
+constexpr int kWholeGraphMaxNodes = 300;
 // Users (or operands) drawn per node; the rest are summarised in one item, so a broadcast
 // parameter with 3,000 users does not swamp the layout.
 constexpr int kMaxFanOut = 16;
