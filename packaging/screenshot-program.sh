@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces resources/screenshots/program.png: the Program view of a 44,473-node program
-# (`tpugraphs synth --seed 5`, 40,000-45,000 nodes), its big computation and first range of
-# blocks opened by double-clicks (packaging/explorer-shot.sh).
+# (`tpugraphs synth --seed 5`, 40,000-45,000 nodes), which opens with its big computation open,
+# and its first range of blocks opened by a double-click (packaging/explorer-shot.sh).
 #   packaging/screenshot-program.sh [BUILD_DIR] [OUT.png]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +13,5 @@ trap 'rm -rf "$DATA"' EXIT
     --min-nodes 40000 --max-nodes 45000 --collections layout:xla:random --quiet
 bash "$ROOT/packaging/explorer-shot.sh" "$BUILD" "$OUT" "$DATA/npz/layout/xla/random/train/resnet_000.npz" "
     sleep 3
-    xdotool mousemove 879 328 click --repeat 2 --delay 80 1; sleep 2   # computation 3
-    xdotool mousemove 760 119 click --repeat 2 --delay 80 1; sleep 3   # its first range of blocks
+    xdotool mousemove 760 119 click --repeat 2 --delay 80 1; sleep 3   # the first range of blocks
 "
