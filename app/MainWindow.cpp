@@ -402,12 +402,7 @@ void MainWindow::connectConfigMenu() {
 
 QMenu* MainWindow::configMenu(qint64 config) {
     if (m_graph.isNull() || config < 0 || config >= m_graph.numConfigs()) return nullptr;
-    auto raise = [this](const QString& title) {
-        if (QDockWidget* d = m_toolDocks.value(title)) {
-            d->show();
-            d->raise();
-        }
-    };
+    auto raise = [this](const QString& title) { raiseToolDock(title); };
     auto* menu = new QMenu(this);
     menu->addAction(tr("Explain Configuration %1").arg(config), this, [this, config, raise] {
         m_configPanel->chooseConfig(config);
@@ -442,6 +437,13 @@ QMenu* MainWindow::configMenu(qint64 config) {
     return menu;
 }
 
+void MainWindow::raiseToolDock(const QString& title) {
+    if (QDockWidget* d = m_toolDocks.value(title)) {
+        d->show();
+        d->raise();
+    }
+}
+
 void MainWindow::createLesson() {
     m_lesson = new LessonPanel(m_whatIf, this);
     m_lessonDock = new QDockWidget(tr("Lesson"), this);
@@ -455,12 +457,7 @@ void MainWindow::createLesson() {
     m_viewMenu->addAction(m_lessonDock->toggleViewAction());
     connect(m_lesson, &LessonPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_lesson, &LessonPanel::selectNode);
-    connect(m_lesson, &LessonPanel::panelWanted, this, [this](const QString& title) {
-        if (QDockWidget* d = m_toolDocks.value(title)) {
-            d->show();
-            d->raise();
-        }
-    });
+    connect(m_lesson, &LessonPanel::panelWanted, this, &MainWindow::raiseToolDock);
     connect(m_lesson, &LessonPanel::layoutFileWanted, this, [this] {
         const QString file = lessonFile(findSampleDir(m_sampleCandidates));
         if (file.isEmpty())
@@ -636,8 +633,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
 
 void MainWindow::chooseBestWithHint(const TpuGraph& graph) {
     if (!graph.runtimesKnown()) return;
-    const auto& r = graph.runtimes();
-    const auto best = static_cast<qint64>(std::min_element(r.begin(), r.end()) - r.begin());
+    const qint64 best = m_configPanel->model()->bestConfig();  // by the table's ranking (tile: normalised)
     m_configPanel->chooseConfig(best);
     m_graphPanel->showHint(tr("Configuration %1, the fastest measured, is chosen. Try: edit a layout in the "
                               "<b>What-if</b> tab, see why it is fast in <b>Explain</b>, or <b>Help › Learn</b> "

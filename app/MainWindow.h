@@ -121,6 +121,7 @@ private:
     void connectExplain();
     void createLesson();
     void connectConfigMenu();
+    void raiseToolDock(const QString& title);  // a tab beside the configurations, brought forward
     // The first file the app picked itself: its best measured configuration, and what to try.
     void chooseBestWithHint(const TpuGraph& graph);
 
