@@ -396,6 +396,7 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
         }
     }
     if (!m_matches.isEmpty()) m_scene->setSearchMatches(m_scene->findNodes(m_search->text()));
+    refreshResultsInView();
     QString status = tr("%1: %2 nodes, %3 edges drawn")
                          .arg(m_spec.describe(), grouped(v.nodeCount()),
                               grouped(static_cast<int64_t>(v.edges.size())));
@@ -653,7 +654,19 @@ QString GraphPanel::describeResults() const {
                                      .arg(m_resultsTotal == 1 ? tr("1 match") : tr("%1 matches").arg(grouped(m_resultsTotal)))
                                      .arg(m_resultsQuery);
     if (m_resultsTotal > listed) text += tr(" (the first %1 listed)").arg(listed);
-    return text + tr(" · click one to show it (in its neighbourhood when it is not drawn)");
+    return text + tr(" · click one to show it (opening its groups, or its neighbourhood, when it is not drawn)");
+}
+
+// The results list's "In view" column follows the drawing, and its matches stay outlined.
+void GraphPanel::refreshResultsInView() {
+    QVector<int32_t> all;
+    for (int i = 0; i < m_results->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = m_results->topLevelItem(i);
+        const int32_t n = item->data(0, Qt::UserRole).toInt();
+        item->setText(2, m_scene->itemForNode(n) ? tr("✓") : QString());
+        all.push_back(n);
+    }
+    if (!all.isEmpty()) m_scene->setSearchMatches(all);
 }
 
 void GraphPanel::revealResult(int index) {

@@ -99,6 +99,7 @@ private:
     void startFullSearch(const QString& text);
     void showSearchResults(const QString& text, const NodeMatches& matches);
     void revealResult(int index);
+    void refreshResultsInView();
     QString describeResults() const;
     ExportPage exportPage(bool visibleOnly, const QString& caption) const;
 

@@ -222,6 +222,7 @@ private slots:
         QVERIFY(ready.wait(30000));
         const int32_t first = panel.searchResults()->topLevelItem(0)->data(0, Qt::UserRole).toInt();
         QCOMPARE(panel.scene()->selectedNode(), first);
+        QCOMPARE(panel.searchResults()->topLevelItem(0)->text(2), QStringLiteral("✓"));  // now in view
         panel.search(QStringLiteral("convolution"));
         const int32_t second = panel.searchResults()->topLevelItem(1)->data(0, Qt::UserRole).toInt();
         QTRY_COMPARE_WITH_TIMEOUT(panel.scene()->selectedNode(), second, 30000);
