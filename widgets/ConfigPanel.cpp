@@ -2,6 +2,7 @@
 
 #include "RuntimeHistogram.h"
 
+#include <QColor>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -25,18 +26,21 @@ constexpr int kDecodePollMs = 250;  // how often details re-check a config that 
 QString grouped(int64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
 }
-QString kFilterHelp() {
+QString filterHelp() {
     return QObject::tr("A configuration (12), \"top N\" (the N fastest; ties share a rank), a ratio to the best "
                        "(<1.05: within 5% of it, on every kind of file), or a runtime with its unit (<2.5ms, "
-                       ">=300us, ns, us, ms, s); comparisons combine (>=2.1ms <2.3ms). Without measured runtimes "
-                       "(a test split) the model's predicted runtimes are used.");
+                       ">=300us: ns, us, µs, ms, s); comparisons combine (>=2.1ms <2.3ms). Without measured runtimes "
+                       "(a test split) top N follows the model's predicted ranks.");
 }
 
-// A runtime as the filter reads it: a number with its unit, precise enough for a bin's edge.
+constexpr int kBoundDigits = 10;  // a bin's edge written back exactly enough that its range holds its count
+const QColor kFilterErrorColor(0xfd, 0xe2, 0xe1);
+
+// A runtime as the filter reads it: a number with its unit.
 QString runtimeBound(double ns) {
-    if (ns >= 1e6) return QString::number(ns / 1e6, 'g', 7) + QStringLiteral("ms");
-    if (ns >= 1e3) return QString::number(ns / 1e3, 'g', 7) + QStringLiteral("us");
-    return QString::number(ns, 'g', 7) + QStringLiteral("ns");
+    if (ns >= 1e6) return QString::number(ns / 1e6, 'g', kBoundDigits) + QStringLiteral("ms");
+    if (ns >= 1e3) return QString::number(ns / 1e3, 'g', kBoundDigits) + QStringLiteral("us");
+    return QString::number(ns, 'g', kBoundDigits) + QStringLiteral("ns");
 }
 
 }  // namespace
@@ -46,9 +50,10 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter: 12 · top 10 · <1.05 · <2.5ms"));
     m_filter->setClearButtonEnabled(true);
-    m_filter->setToolTip(kFilterHelp());
+    m_filter->setToolTip(filterHelp());
     m_histogram = new RuntimeHistogram(this);
     m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);  // a refused filter's reason must not widen the dock
     m_agreement = new QLabel(this);
     m_agreement->setWordWrap(true);
     m_agreement->setToolTip(tr("How well the model's ranking of this file's configurations matches the "
@@ -92,16 +97,14 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(splitter);
 
     connect(m_histogram, &RuntimeHistogram::binClicked, this, [this](double from, double to) {
-        m_filter->setText(QStringLiteral(">=%1 <%2").arg(runtimeBound(from), runtimeBound(to * (1 + 1e-9))));
+        const bool last = to >= m_histogram->maximum();  // the last bin holds its top value
+        m_filter->setText(QStringLiteral(">=%1 %2%3")
+                              .arg(runtimeBound(from), last ? QStringLiteral("<=") : QStringLiteral("<"),
+                                   runtimeBound(to)));
     });
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
-        const bool ok = m_model->setFilter(text);
-        m_filter->setStyleSheet(ok ? QString()
-                                   : QStringLiteral("QLineEdit { background: #fde2e1; }"));
-        m_filter->setToolTip(ok ? kFilterHelp() : m_model->filterError());
-        const int row = m_model->rowOf(m_config);
-        if (row >= 0) m_table->selectRow(row);
-        updateSummary();
+        m_model->setFilter(text);
+        showFilterState();
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -123,10 +126,11 @@ void ConfigPanel::setGraph(const TpuGraph& graph) {
     m_filter->blockSignals(false);
     m_model->setGraph(graph);
     m_histogram->setRuntimes(graph.runtimesKnown() ? graph.runtimes() : std::vector<double>{}, false);
+    m_histogram->setBest(m_model->bestConfig());
     m_histogram->setMarked(-1);
     m_agreement->hide();
     showColumns();
-    updateSummary();
+    showFilterState();
     showDetails();
     emit nodeMarksChanged({});
     emit configChosen(-1);
@@ -142,12 +146,23 @@ void ConfigPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
     m_agreement->setVisible(predictions != nullptr);
     if (predictions)
         m_agreement->setText(tr("%1 — %2").arg(predictions->modelName, predictions->agreementText()));
-    if (predictions && !m_graph.runtimesKnown()) m_histogram->setRuntimes(predictions->predictedNs, true);
-    m_model->setPredictions(std::move(predictions));
+    if (!m_graph.runtimesKnown()) {
+        m_histogram->setRuntimes(predictions ? predictions->predictedNs : std::vector<double>{}, predictions != nullptr);
+        m_histogram->setMarked(m_config);
+    }
+    m_model->setPredictions(std::move(predictions));  // re-applies a filter that needed them
     showColumns();
-    updateSummary();
+    showFilterState();
+}
+
+void ConfigPanel::showFilterState() {
+    const QString error = m_model->filterError();
+    m_filter->setStyleSheet(error.isEmpty() ? QString()
+                                            : QStringLiteral("QLineEdit { background: %1; }").arg(kFilterErrorColor.name()));
+    m_filter->setToolTip(error.isEmpty() ? filterHelp() : error);
     const int row = m_model->rowOf(m_config);
     if (row >= 0) m_table->selectRow(row);
+    updateSummary();
 }
 
 QString ConfigPanel::agreementText() const { return m_agreement->isHidden() ? QString() : m_agreement->text(); }

@@ -50,6 +50,9 @@ signals:
 
 private:
     void showDetails();
+    // The filter's outcome where the user looks: a reddish line edit and the reason when refused,
+    // the count of rows shown, the chosen row kept selected.
+    void showFilterState();
     void updateSummary();
     void showColumns();
 

@@ -1,14 +1,11 @@
 #include "ConfigTableModel.h"
 
-#include "ConfigFilter.h"
-
-#include "FilePredictions.h"
-
 #include <QLocale>
-#include <QRegularExpression>
 #include <algorithm>
-#include <functional>
 #include <numeric>
+
+#include "ConfigFilter.h"
+#include "FilePredictions.h"
 
 namespace tpg {
 
@@ -202,49 +199,58 @@ void ConfigTableModel::applyOrder() {
 bool ConfigTableModel::setFilter(const QString& text) {
     m_lastFilterText = text;
     const ConfigFilter filter = ConfigFilter::parse(text);
-    m_filterError = filter.error();
+    m_filterError = filter.error().isEmpty() ? unavailableReason(filter) : filter.error();
     const int64_t c = m_graph.isNull() ? 0 : m_graph.numConfigs();
-    // Measured runtimes, else the model's (a test split: its ranks; runtimes only where it can turn
-    // scores into them), else only ids can filter.
-    const bool measured = m_graph.runtimesKnown();
-    const bool predicted = !measured && m_predictions && !m_predictions->predictedNs.empty();
-    const bool ranked = measured || (m_predictions && !m_predictions->predictedRank.empty());
-    if (m_filterError.isEmpty() && filter.needsRanks() && !ranked)
-        m_filterError = tr("This file has no measured runtimes (a test split) and no predictions yet: filter by "
-                           "configuration number, or wait for the model's ranks");
-    if (m_filterError.isEmpty() && filter.needsRuntimes() && !measured && !predicted)
-        m_filterError = tr("This file has no measured runtimes (a test split), so no ratio or runtime to filter "
-                           "by: use a configuration number or top N (by the model's ranks)");
-    double best = 0;
-    if (measured && m_best >= 0) best = rankingValue(m_best);
-    if (predicted) best = *std::min_element(m_predictions->predictedNs.begin(), m_predictions->predictedNs.end());
+    const bool keepAll = !m_filterError.isEmpty() || filter.isEmpty();
+    const double best = filterBest();
     beginResetModel();
     m_filter = m_filterError.isEmpty() ? text.trimmed() : QString();
     m_rows.clear();
-    for (int64_t x = 0; x < c; ++x) {
-        if (!m_filterError.isEmpty() || filter.isEmpty()) {
-            m_rows.push_back(x);
-            continue;
-        }
-        const auto i = static_cast<size_t>(x);
-        double ns = 0, ratio = 0;
-        int64_t rank = 0;
-        if (measured) {
-            ns = m_graph.runtimes()[i];
-            ratio = best > 0 ? rankingValue(x) / best : 0;
-            rank = m_rank.empty() ? 0 : m_rank[i];
-        } else if (ranked) {
-            rank = m_predictions->predictedRank[i];
-            if (predicted) {
-                ns = m_predictions->predictedNs[i];
-                ratio = best > 0 ? ns / best : 0;
-            }
-        }
-        if (filter.accepts(x, ns, ratio, rank)) m_rows.push_back(x);
-    }
+    for (int64_t x = 0; x < c; ++x)
+        if (keepAll || accepts(filter, x, best)) m_rows.push_back(x);
     applyOrder();
     endResetModel();
     return m_filterError.isEmpty();
+}
+
+bool ConfigTableModel::hasPredictedRuntimes() const {
+    return !m_graph.runtimesKnown() && m_predictions && !m_predictions->predictedNs.empty();
+}
+
+QString ConfigTableModel::unavailableReason(const ConfigFilter& filter) const {
+    const bool measured = m_graph.runtimesKnown();
+    const bool ranked = measured || (m_predictions && !m_predictions->predictedRank.empty());
+    if (filter.needsRanks() && !ranked)
+        return tr("This file has no measured runtimes (a test split) and no predictions yet: filter by "
+                  "configuration number, or wait for the model's ranks");
+    if (filter.needsRuntimes() && !measured && !hasPredictedRuntimes())
+        return tr("This file has no measured runtimes (a test split), so no ratio or runtime to filter "
+                  "by: use a configuration number or top N (by the model's ranks)");
+    return {};
+}
+
+double ConfigTableModel::filterBest() const {
+    if (m_graph.runtimesKnown()) return m_best >= 0 ? rankingValue(m_best) : 0;
+    if (!hasPredictedRuntimes()) return 0;
+    return *std::min_element(m_predictions->predictedNs.begin(), m_predictions->predictedNs.end());
+}
+
+bool ConfigTableModel::accepts(const ConfigFilter& filter, int64_t config, double best) const {
+    const auto i = static_cast<size_t>(config);
+    double ns = 0, ratio = 0;
+    int64_t rank = 0;
+    if (m_graph.runtimesKnown()) {
+        ns = m_graph.runtimes()[i];
+        ratio = best > 0 ? rankingValue(config) / best : 0;
+        rank = m_rank.empty() ? 0 : m_rank[i];
+    } else if (m_predictions && !m_predictions->predictedRank.empty()) {
+        rank = m_predictions->predictedRank[i];
+        if (hasPredictedRuntimes()) {
+            ns = m_predictions->predictedNs[i];
+            ratio = best > 0 ? ns / best : 0;
+        }
+    }
+    return filter.accepts(config, ns, ratio, rank);
 }
 
 int ConfigTableModel::rowOf(int64_t config) const {

@@ -8,12 +8,14 @@
 
 namespace tpg {
 
+class ConfigFilter;
 struct FilePredictions;
 
 // One row per configuration: index, runtime, normalised runtime (tile), relative to the best,
 // rank (equal runtimes share one), and once a model has scored the file its predicted runtime,
-// predicted rank, the synthetic TPU's runtime and (layout) the violation ratio. Cells are computed when the view asks for them; sorting and filtering permute row
-// indices (no copies, no QVariant sorting), so 100,000 layout configurations stay instant.
+// predicted rank (equal scores share one), the synthetic TPU's runtime and (layout) the
+// violation ratio. Cells are computed when the view asks for them; sorting and filtering permute
+// row indices (no copies, no QVariant sorting), so 100,000 layout configurations stay instant.
 // Configuration features are not read here: the panel reads one row when it is chosen.
 class ConfigTableModel : public QAbstractTableModel {
     Q_OBJECT
@@ -66,6 +68,12 @@ public:
 
 private:
     void applyOrder();
+    // Without measured runtimes the model's, when it could turn its scores into runtimes.
+    bool hasPredictedRuntimes() const;
+    // Why `filter` cannot apply to this file now ("" when it can).
+    QString unavailableReason(const ConfigFilter& filter) const;
+    double filterBest() const;  // what ratios are to: the best measured (or predicted) value; 0: none
+    bool accepts(const ConfigFilter& filter, int64_t config, double best) const;
 
     TpuGraph m_graph;
     std::shared_ptr<const FilePredictions> m_predictions;

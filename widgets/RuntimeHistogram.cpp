@@ -13,9 +13,11 @@ namespace tpg {
 namespace {
 
 constexpr int kBins = 48;             // fine enough to see modes, coarse enough to read counts
-constexpr int kHeight = 72;           // a strip above the table
+constexpr int kHeight = 72;           // a strip above the table, not a chart competing with it
 constexpr double kLogSpan = 10;       // above this max / min the x axis is logarithmic
 constexpr int kCaptionHeight = 14;
+constexpr int kMargin = 4;
+constexpr int kLabelPad = 3;          // between a marker line and its value
 const QColor kBarColor(0x90, 0xa4, 0xae);
 const QColor kBestColor(0x2e, 0x7d, 0x32);
 const QColor kMarkColor(0xe6, 0x5c, 0x00);
@@ -34,18 +36,20 @@ void RuntimeHistogram::setRuntimes(const std::vector<double>& values, bool predi
     m_values.clear();
     m_counts.clear();
     m_best = -1;
+    m_min = m_max = 0;
+    m_log = false;
     m_predicted = predicted;
-    for (double v : values)
-        if (v > 0 && std::isfinite(v)) m_values.push_back(v);
-    if (m_values.size() != values.size() || m_values.empty()) m_values.clear();  // unknown runtimes
-    if (!m_values.empty()) {
+    const bool known = !values.empty() &&
+                       std::all_of(values.begin(), values.end(), [](double v) { return v > 0 && std::isfinite(v); });
+    if (known) {
+        m_values = values;
         const auto [lo, hi] = std::minmax_element(m_values.begin(), m_values.end());
         m_min = *lo;
         m_max = *hi;
         m_best = lo - m_values.begin();
         m_log = m_max / m_min > kLogSpan;
         m_counts.assign(kBins, 0);
-        for (double v : m_values) ++m_counts[static_cast<size_t>(std::max(0, binOf(v)))];
+        for (double v : m_values) ++m_counts[static_cast<size_t>(binOf(v))];
     }
     update();
 }
@@ -55,20 +59,42 @@ void RuntimeHistogram::setMarked(int64_t config) {
     update();
 }
 
+void RuntimeHistogram::setBest(int64_t config) {
+    m_best = config;
+    update();
+}
+
 double RuntimeHistogram::edge(int i) const {
-    const double f = static_cast<double>(i) / kBins;
-    return m_log ? m_min * std::pow(m_max / m_min, f) : m_min + (m_max - m_min) * f;
+    if (i <= 0) return m_min;
+    if (i >= kBins) return m_max;  // exactly, so the top value falls in the last bin
+    return m_log ? m_min * std::pow(m_max / m_min, static_cast<double>(i) / kBins)
+                 : m_min + (m_max - m_min) * i / kBins;  // multiplied first: round ranges give exact edges
+}
+
+double RuntimeHistogram::fractionOf(double v) const {
+    if (m_max <= m_min) return 0.5;
+    return m_log ? std::log(v / m_min) / std::log(m_max / m_min) : (v - m_min) / (m_max - m_min);
 }
 
 int RuntimeHistogram::binOf(double v) const {
     if (m_counts.empty() || v < m_min || v > m_max) return -1;
     if (m_max <= m_min) return 0;
-    const double f = m_log ? std::log(v / m_min) / std::log(m_max / m_min) : (v - m_min) / (m_max - m_min);
-    return std::clamp(static_cast<int>(f * kBins), 0, kBins - 1);
+    int bin = std::clamp(static_cast<int>(fractionOf(v) * kBins), 0, kBins - 1);
+    // Agree with edge() to the last bit, so filtering a clicked bin's range shows exactly its count.
+    while (bin > 0 && v < edge(bin)) --bin;
+    while (bin + 1 < kBins && v >= edge(bin + 1)) ++bin;
+    return bin;
 }
 
 QRectF RuntimeHistogram::plotRect() const {
-    return QRectF(4, 2, width() - 8, height() - kCaptionHeight - 4);
+    return {static_cast<double>(kMargin), 2.0, static_cast<double>(width() - 2 * kMargin),
+            static_cast<double>(height() - kCaptionHeight - kMargin)};
+}
+
+QRectF RuntimeHistogram::binRect(int bin) const {
+    const QRectF r = plotRect();
+    const double w = r.width() / kBins;
+    return {r.left() + bin * w, r.top(), w, r.height()};
 }
 
 int RuntimeHistogram::binAt(double x) const {
@@ -78,59 +104,73 @@ int RuntimeHistogram::binAt(double x) const {
 }
 
 QString RuntimeHistogram::caption() const {
-    if (m_counts.empty()) return tr("No runtimes to show");
+    if (m_counts.empty())
+        return m_predicted ? tr("No predicted runtimes: without measured runtimes the model's scores are not in ns")
+                           : tr("No runtimes to show (none measured: a test split)");
     QString text = tr("%1 of %2 configurations: %3 to %4%5")
                        .arg(m_predicted ? tr("Predicted runtimes") : tr("Runtimes"))
                        .arg(m_values.size())
                        .arg(ns(m_min), ns(m_max), m_log ? tr(" (log scale)") : QString());
-    text += tr(" · green: best");
+    if (m_best >= 0 && static_cast<size_t>(m_best) < m_values.size())
+        text += tr(" · green: best, configuration %1 (%2)").arg(m_best).arg(ns(m_values[static_cast<size_t>(m_best)]));
     if (m_marked >= 0 && static_cast<size_t>(m_marked) < m_values.size())
         text += tr(" · orange: configuration %1 (%2)").arg(m_marked).arg(ns(m_values[static_cast<size_t>(m_marked)]));
     return text;
 }
 
-void RuntimeHistogram::paintEvent(QPaintEvent*) {
+void RuntimeHistogram::paintEvent(QPaintEvent* /*event*/) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
-    const QRectF r = plotRect();
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(4, height() - kCaptionHeight, width() - 8, kCaptionHeight), Qt::AlignLeft | Qt::AlignVCenter,
-               caption());
+    p.drawText(QRectF(kMargin, height() - kCaptionHeight, width() - 2 * kMargin, kCaptionHeight),
+               Qt::AlignLeft | Qt::AlignVCenter, caption());
     if (m_counts.empty()) return;
     const double tallest = static_cast<double>(*std::max_element(m_counts.begin(), m_counts.end()));
-    const double w = r.width() / kBins;
     for (int i = 0; i < kBins; ++i) {
-        const double h = r.height() * static_cast<double>(m_counts[static_cast<size_t>(i)]) / tallest;
-        p.fillRect(QRectF(r.left() + i * w + 0.5, r.bottom() - h, w - 1, h), kBarColor);
+        const QRectF column = binRect(i);
+        const double h = column.height() * static_cast<double>(m_counts[static_cast<size_t>(i)]) / tallest;
+        p.fillRect(QRectF(column.left() + 0.5, column.bottom() - h, column.width() - 1, h), kBarColor);
     }
-    auto mark = [&](int64_t config, const QColor& colour) {
-        if (config < 0 || static_cast<size_t>(config) >= m_values.size()) return;
-        const double v = m_values[static_cast<size_t>(config)];
-        const double f = m_max <= m_min ? 0.5
-                         : m_log        ? std::log(v / m_min) / std::log(m_max / m_min)
-                                        : (v - m_min) / (m_max - m_min);
-        p.setPen(QPen(colour, 2));
-        p.drawLine(QPointF(r.left() + f * r.width(), r.top()), QPointF(r.left() + f * r.width(), r.bottom()));
-    };
-    mark(m_best, kBestColor);
-    mark(m_marked, kMarkColor);
+    drawMarker(p, m_best, kBestColor, m_marked != m_best ? 1 : -1);  // below the chosen one's label
+    drawMarker(p, m_marked, kMarkColor, 0);
+}
+
+void RuntimeHistogram::drawMarker(QPainter& p, int64_t config, const QColor& colour, int labelRow) const {
+    if (config < 0 || static_cast<size_t>(config) >= m_values.size()) return;
+    const QRectF r = plotRect();
+    const double v = m_values[static_cast<size_t>(config)];
+    const double x = r.left() + fractionOf(v) * r.width();
+    p.setPen(QPen(colour, 2));
+    p.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
+    if (labelRow < 0) return;
+    const QString label = QStringLiteral("%1: %2").arg(config).arg(ns(v));
+    const double w = p.fontMetrics().horizontalAdvance(label) + 2.0 * kLabelPad;
+    const double h = p.fontMetrics().height();
+    // Right of the line when it fits, else left of it.
+    const double left = x + w + kLabelPad <= r.right() ? x + kLabelPad : x - kLabelPad - w;
+    const QRectF box(left, r.top() + labelRow * h, w, h);
+    p.fillRect(box, palette().base());
+    p.drawText(box, Qt::AlignCenter, label);
 }
 
 void RuntimeHistogram::mouseMoveEvent(QMouseEvent* event) {
     const int bin = binAt(event->position().x());
-    if (bin < 0) return;
+    if (bin < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    const int64_t n = m_counts[static_cast<size_t>(bin)];
     QToolTip::showText(event->globalPosition().toPoint(),
-                       tr("%1 – %2: %3; click to filter the table")
+                       tr("%1 – %2: %3%4")
                            .arg(ns(edge(bin)), ns(edge(bin + 1)))
-                           .arg(m_counts[static_cast<size_t>(bin)] == 1
-                                    ? tr("1 configuration")
-                                    : tr("%1 configurations").arg(m_counts[static_cast<size_t>(bin)])),
+                           .arg(n == 1 ? tr("1 configuration") : tr("%1 configurations").arg(n))
+                           .arg(n > 0 ? tr("; click to filter the table to them") : QString()),
                        this);
 }
 
 void RuntimeHistogram::mousePressEvent(QMouseEvent* event) {
     const int bin = binAt(event->position().x());
-    if (bin >= 0) emit binClicked(edge(bin), edge(bin + 1));
+    if (bin >= 0 && m_counts[static_cast<size_t>(bin)] > 0) emit binClicked(edge(bin), edge(bin + 1));
 }
 
 }  // namespace tpg

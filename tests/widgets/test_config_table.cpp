@@ -38,6 +38,16 @@ TpuGraph withRuntimes(const TpuGraph& g, std::vector<double> runtimes) {
     return TpuGraph(std::move(d));
 }
 
+// A test-split copy: every runtime 0, as in the competition's test files.
+TpuGraph withoutRuntimes(const TpuGraph& g) {
+    return withRuntimes(g, std::vector<double>(static_cast<size_t>(g.numConfigs()), 0.0));
+}
+
+// Clicks the middle of `bin`, as a user would.
+void clickBin(RuntimeHistogram* h, int bin) {
+    QTest::mouseClick(h, Qt::LeftButton, {}, h->binRect(bin).center().toPoint());
+}
+
 }  // namespace
 
 class TestConfigTable : public QObject {
@@ -115,7 +125,115 @@ private slots:
         if (predictions->predictedNs.empty()) {
             QVERIFY(!m.setFilter(QStringLiteral("<1.05")));
             QVERIFY(m.filterError().contains(QStringLiteral("no ratio or runtime")));
+            QCOMPARE(m.rowCount(), static_cast<int>(test.numConfigs()));
         }
+    }
+
+    void aTestSplitWithoutPredictionsRefusesRatiosAndRuntimes() {
+        ConfigTableModel m;
+        m.setGraph(withoutRuntimes(m_tile));
+        for (const QString& text : {QStringLiteral("<1.05"), QStringLiteral("<2.5ms")}) {
+            QVERIFY2(!m.setFilter(text), qPrintable(text));
+            QVERIFY2(m.filterError().contains(QStringLiteral("no measured runtimes")), qPrintable(m.filterError()));
+            QCOMPARE(m.rowCount(), static_cast<int>(m_tile.numConfigs()));
+        }
+        // A unitless runtime is refused for what it is, before whether the file could apply it.
+        QVERIFY(!m.setFilter(QStringLiteral(">3000")));
+        QVERIFY(m.filterError().contains(QStringLiteral("not a ratio")));
+    }
+
+    // Predictions with runtimes on a test split (a model that can turn its scores into ns): a ratio
+    // is to the best predicted runtime. The built-in models cannot without measurements, so the
+    // runtimes are put in by hand.
+    void aTestSplitRatioIsToTheBestPredictedRuntime() {
+        const TpuGraph test = withoutRuntimes(m_tile);
+        JobRunner runner(QStringLiteral("model"));
+        const auto real = predictedFile(runner, QStringLiteral("t.npz"), test);
+        QVERIFY(real);
+        auto predictions = std::make_shared<FilePredictions>(*real);
+        predictions->predictedNs = m_tile.runtimes();
+        ConfigTableModel m;
+        m.setGraph(test);
+        m.setPredictions(predictions);
+        QVERIFY2(m.setFilter(QStringLiteral("<1.05")), qPrintable(m.filterError()));
+        const std::vector<double>& p = predictions->predictedNs;
+        const double best = *std::min_element(p.begin(), p.end());
+        QCOMPARE(shown(m), expected(test, [&](int64_t c) { return p[static_cast<size_t>(c)] / best < 1.05; }));
+    }
+
+    void runtimeThresholdsNeedAUnitAndHonourIt() {
+        ConfigTableModel m;
+        m.setGraph(m_layout);
+        std::vector<double> sorted = m_layout.runtimes();
+        std::sort(sorted.begin(), sorted.end());
+        const double median = sorted[sorted.size() / 2];
+        const std::vector<std::pair<QString, double>> units{{QStringLiteral("ns"), 1},
+                                                            {QStringLiteral("us"), 1e3},
+                                                            {QStringLiteral("µs"), 1e3},
+                                                            {QStringLiteral("ms"), 1e6},
+                                                            {QStringLiteral("s"), 1e9}};
+        for (const auto& [unit, nsPer] : units) {
+            for (const QString& op : {QStringLiteral("<"), QStringLiteral("<="), QStringLiteral(">"), QStringLiteral(">=")}) {
+                const QString number = QString::number(median / nsPer, 'g', 17);
+                const double bound = number.toDouble() * nsPer;  // as the filter reads it
+                const QString text = op + number + unit;
+                QVERIFY2(m.setFilter(text), qPrintable(text + QStringLiteral(": ") + m.filterError()));
+                const auto want = expected(m_layout, [&](int64_t c) {
+                    const double v = m_layout.runtimes()[static_cast<size_t>(c)];
+                    return op == QLatin1String("<")    ? v < bound
+                           : op == QLatin1String("<=") ? v <= bound
+                           : op == QLatin1String(">")  ? v > bound
+                                                       : v >= bound;
+                });
+                QVERIFY2(shown(m) == want, qPrintable(text));
+            }
+        }
+        // A bare number too large for a ratio is refused with how to write it, and keeps every row.
+        for (const QString& bare : {QStringLiteral(">3000"), QStringLiteral("<3000")}) {
+            QVERIFY(!m.setFilter(bare));
+            QVERIFY2(m.filterError().contains(QStringLiteral("unit")) && m.filterError().contains(QStringLiteral("<1.05")),
+                     qPrintable(m.filterError()));
+            QCOMPARE(m.rowCount(), static_cast<int>(m_layout.numConfigs()));
+        }
+    }
+
+    void thePanelShowsWhyAFilterIsRefusedAndHowManyRowsAreShown() {
+        ConfigPanel panel;
+        panel.setGraph(m_layout);
+        QVERIFY(panel.filterEdit()->placeholderText().contains(QStringLiteral("<2.5ms")));
+        QVERIFY(!panel.filterEdit()->placeholderText().contains(QStringLiteral(">3000")));
+        panel.filterEdit()->setText(QStringLiteral(">3000"));
+        const QString error = panel.model()->filterError();
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!panel.filterEdit()->styleSheet().isEmpty());
+        QCOMPARE(panel.filterEdit()->toolTip(), error);
+        QVERIFY2(panel.summaryText().contains(error), qPrintable(panel.summaryText()));
+        panel.filterEdit()->setText(QStringLiteral("<1.05"));
+        QVERIFY(panel.filterEdit()->styleSheet().isEmpty());
+        QVERIFY2(panel.summaryText().startsWith(QStringLiteral("%1 of %2 configurations shown")
+                                                     .arg(panel.model()->rowCount())
+                                                     .arg(m_layout.numConfigs())),
+                 qPrintable(panel.summaryText()));
+        // A new file starts unfiltered and unmarked.
+        panel.filterEdit()->setText(QStringLiteral("fast"));
+        QVERIFY(!panel.filterEdit()->styleSheet().isEmpty());
+        panel.setGraph(m_tile);
+        QVERIFY(panel.filterEdit()->text().isEmpty() && panel.filterEdit()->styleSheet().isEmpty());
+        QVERIFY(!panel.summaryText().contains(QStringLiteral("Cannot read")));
+    }
+
+    void aRefusalClearsWhenPredictionsArrive() {
+        const TpuGraph test = withoutRuntimes(m_layout);
+        ConfigPanel panel;
+        panel.setGraph(test);
+        panel.filterEdit()->setText(QStringLiteral("top 5"));
+        QVERIFY(!panel.filterEdit()->styleSheet().isEmpty());
+        JobRunner runner(QStringLiteral("model"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("t.npz"), test));
+        QVERIFY(panel.model()->filterError().isEmpty());
+        QVERIFY(panel.filterEdit()->styleSheet().isEmpty());
+        QVERIFY2(panel.summaryText().contains(QStringLiteral(" of %1 configurations shown").arg(test.numConfigs())),
+                 qPrintable(panel.summaryText()));
     }
 
     void tiedRuntimesShareARank() {
@@ -132,6 +250,33 @@ private slots:
         QCOMPARE(m.rank(0), below + 1);
         QVERIFY(m.setFilter(QStringLiteral("top %1").arg(below + 1)));
         QCOMPARE(m.rowCount(), static_cast<int>(below + 3));  // the tie comes in whole
+        // The Rank column shows the shared rank on each tied row.
+        for (int row = 0; row < m.rowCount(); ++row)
+            if (m.configAt(row) <= 2)
+                QCOMPARE(m.index(row, ConfigTableModel::RankColumn).data().toLongLong(), below + 1);
+    }
+
+    void tiedScoresShareAPredictedRank() {
+        QCOMPARE(sharedRanks({3.0, 1.0, 1.0, 2.0, 1.0}), (std::vector<int64_t>{5, 1, 1, 4, 1}));
+        // Two tile configurations with the same features score the same.
+        TpuGraphData d = m_tile.data();
+        const auto w = static_cast<size_t>(d.configFeatureWidth);
+        std::copy_n(d.tileConfigFeatures.begin(), w, d.tileConfigFeatures.begin() + static_cast<ptrdiff_t>(w));
+        const TpuGraph twin{std::move(d)};
+        JobRunner runner(QStringLiteral("model"));
+        const auto predictions = predictedFile(runner, QStringLiteral("twin.npz"), twin);
+        QVERIFY(predictions);
+        QCOMPARE(predictions->scores()[1], predictions->scores()[0]);
+        ConfigTableModel m;
+        m.setGraph(twin);
+        m.setPredictions(predictions);
+        QCOMPARE(m.index(m.rowOf(1), ConfigTableModel::PredictedRankColumn).data(),
+                 m.index(m.rowOf(0), ConfigTableModel::PredictedRankColumn).data());
+        // The next distinct score skips the shared places.
+        const int64_t r = predictions->predictedRank[0];
+        int64_t below = 0;
+        for (double s : predictions->scores()) below += s < predictions->scores()[0];
+        QCOMPARE(r, below + 1);
     }
 
     void theHistogramCountsEveryConfigurationAndMarksTheChosenOne() {
@@ -155,6 +300,73 @@ private slots:
         QCOMPARE(panel.model()->rowCount(), static_cast<int>(h->countInBin(bin)));
         QVERIFY2(panel.summaryText().contains(QStringLiteral("of %1 configurations shown").arg(m_layout.numConfigs())),
                  qPrintable(panel.summaryText()));
+        QCOMPARE(h->marked(), 5);
+        QCOMPARE(h->best(), panel.model()->bestConfig());
+    }
+
+    // Whole-nanosecond runtimes sit exactly on the edges of round bins, and the last bin holds the
+    // slowest: every bin's click must show exactly the configurations it counts, on either scale.
+    void everyBinClickedShowsExactlyItsCount() {
+        std::vector<double> linear, spread;
+        for (int64_t c = 0; c < m_layout.numConfigs(); ++c) {
+            linear.push_back(1000.0 + 100.0 * static_cast<double>(c % 49));  // edges every 100 ns
+            spread.push_back(std::round(1000.0 * std::pow(1.06, static_cast<double>(c))));  // > 10x: log
+        }
+        for (const auto& runtimes : {linear, spread}) {
+            const TpuGraph g = withRuntimes(m_layout, runtimes);
+            ConfigPanel panel;
+            panel.setGraph(g);
+            RuntimeHistogram* h = panel.histogram();
+            h->resize(480, h->height());
+            QCOMPARE(h->isLogScale(), runtimes == spread);
+            for (int bin = 0; bin < h->binCount(); ++bin) {
+                if (h->countInBin(bin) == 0) continue;
+                clickBin(h, bin);
+                QVERIFY2(panel.model()->filterError().isEmpty(), qPrintable(panel.model()->filterError()));
+                QVERIFY2(panel.model()->rowCount() == h->countInBin(bin),
+                         qPrintable(QStringLiteral("bin %1 (%2): %3 rows, %4 counted")
+                                        .arg(bin)
+                                        .arg(panel.filterEdit()->text())
+                                        .arg(panel.model()->rowCount())
+                                        .arg(h->countInBin(bin))));
+            }
+        }
+    }
+
+    void aTileHistogramMarksTheNormalisedBest() {
+        ConfigPanel panel;
+        panel.setGraph(m_tile);
+        RuntimeHistogram* h = panel.histogram();
+        int64_t total = 0;
+        for (int b = 0; b < h->binCount(); ++b) total += h->countInBin(b);
+        QCOMPARE(total, m_tile.numConfigs());
+        QCOMPARE(h->best(), panel.model()->bestConfig());  // by runtime / normaliser, as the table ranks
+        panel.chooseConfig(7);
+        QCOMPARE(h->marked(), 7);
+        QVERIFY(!h->caption().contains(QStringLiteral("Predicted")));
+    }
+
+    void aTestSplitHistogramSaysWhatItShows() {
+        const TpuGraph test = withoutRuntimes(m_tile);
+        ConfigPanel panel;
+        panel.setGraph(test);
+        RuntimeHistogram* h = panel.histogram();
+        QCOMPARE(h->binCount(), 0);
+        QVERIFY2(h->caption().contains(QStringLiteral("test split")), qPrintable(h->caption()));
+        JobRunner runner(QStringLiteral("model"));
+        const auto real = predictedFile(runner, QStringLiteral("t.npz"), test);
+        QVERIFY(real);
+        auto predictions = std::make_shared<FilePredictions>(*real);
+        predictions->predictedNs = m_tile.runtimes();  // as a model able to predict runtimes would
+        panel.chooseConfig(3);
+        panel.setPredictions(predictions);
+        int64_t total = 0;
+        for (int b = 0; b < h->binCount(); ++b) total += h->countInBin(b);
+        QCOMPARE(total, test.numConfigs());
+        QVERIFY2(h->caption().startsWith(QStringLiteral("Predicted runtimes")), qPrintable(h->caption()));
+        QCOMPARE(h->marked(), 3);
+        panel.setPredictions(nullptr);
+        QCOMPARE(h->binCount(), 0);
     }
 };
 
