@@ -383,6 +383,12 @@ void MainWindow::connectExplain() {
         else if (m_configPanel->chosenConfig() >= 0)
             m_explain->setChosenConfig(m_configPanel->chosenConfig());
     });
+    // A suggestion compared with the current configuration: A = the editor's row, B = the suggestion.
+    connect(m_whatIf, &WhatIfPanel::compareRequested, this, [this](const std::vector<float>& row, const QString& label) {
+        m_explain->explainRow(m_whatIf->currentRow(), tr("the current configuration"));
+        m_explain->compareWithRow(row, label);
+        raiseToolDock(tr("Explain"));
+    });
     connect(m_explain, &ExplainPanel::comparedNodesChanged, this, [this](const QHash<int32_t, QString>& marks) {
         m_compareMarks = marks;
         updateMarks();

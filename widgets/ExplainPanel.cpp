@@ -36,17 +36,24 @@ QString ms(double ns) { return QString::fromStdString(explain::nsText(ns)); }
 QString layoutText(const std::vector<int>& l) { return QString::fromStdString(explain::layoutText(l)); }
 
 // A is configuration `a`, or `row` when it is not empty (an edited configuration).
+synth::CostBreakdown explainRowOf(const TpuGraph& g, const synth::TpuCostModel& tpu, const std::vector<float>& row) {
+    return g.isLayout() ? tpu.explainLayout(row.data()) : tpu.explainTile(row.data());
+}
+
+// A (a configuration or, when `row` is given, that row) and, when asked, B (configuration `b` or `bRow`).
 ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t a,
-                                         const std::vector<float>& row, const QString& rowLabel, int64_t b) {
+                                         const std::vector<float>& row, const QString& rowLabel, int64_t b,
+                                         const std::vector<float>& bRow, const QString& bLabel) {
     ExplainPanel::Explanation e;
     e.a = row.empty() ? a : -1;
     e.aLabel = row.empty() ? QObject::tr("configuration %1").arg(a) : rowLabel;
-    e.b = b;
-    e.breakdownA = row.empty() ? tpu.explain(a) : g.isLayout() ? tpu.explainLayout(row.data()) : tpu.explainTile(row.data());
+    e.b = bRow.empty() ? b : -1;
+    e.bLabel = bRow.empty() ? QObject::tr("configuration %1").arg(b) : bLabel;
+    e.breakdownA = row.empty() ? tpu.explain(a) : explainRowOf(g, tpu, row);
     e.summaryA = explain::summarize(g, e.breakdownA);
     e.overlay = configOverlay(g, e.breakdownA);
-    if (b >= 0) {
-        e.breakdownB = tpu.explain(b);
+    if (b >= 0 || !bRow.empty()) {
+        e.breakdownB = bRow.empty() ? tpu.explain(b) : explainRowOf(g, tpu, bRow);
         e.summaryB = explain::summarize(g, e.breakdownB);
         e.comparison = explain::compare(g, e.breakdownA, e.breakdownB);
     }
@@ -144,6 +151,7 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_predictions.reset();
     m_job = 0;  // an explanation of the previous file still on its way is dropped
     m_config = m_compare = -1;
+    m_compareRow.clear();
     m_explanation.reset();
     m_compareBox->setRange(0, static_cast<int>(std::max<int64_t>(0, graph.numConfigs() - 1)));
     m_bestButton->setEnabled(graph.runtimesKnown());
@@ -177,7 +185,15 @@ void ExplainPanel::explainRow(const std::vector<float>& row, const QString& labe
     request();
 }
 
+void ExplainPanel::compareWithRow(const std::vector<float>& row, const QString& label) {
+    m_compare = -1;
+    m_compareRow = row;
+    m_compareLabel = label;
+    request();
+}
+
 void ExplainPanel::compareWith(int64_t config) {
+    m_compareRow.clear();
     m_compare = config < m_graph.numConfigs() ? config : -1;
     if (m_compare >= 0) m_compareBox->setValue(static_cast<int>(m_compare));
     request();
@@ -188,11 +204,12 @@ void ExplainPanel::request() {
     const TpuGraph graph = m_graph;
     const auto predictions = m_predictions;
     const int64_t a = m_config, b = m_compare;
-    const std::vector<float> row = m_row;
-    const QString label = m_rowLabel;
+    const std::vector<float> row = m_row, bRow = m_compareRow;
+    const QString label = m_rowLabel, bLabel = m_compareLabel;
     // A 45k-node program takes tens of ms to explain: on the model worker, the newest request wins.
-    m_job = m_runner->submit(QStringLiteral("explain"), [graph, predictions, a, row, label, b](JobControl&) {
-        return QVariant::fromValue(explainConfigs(graph, predictions->predictor->synthTpu(), a, row, label, b));
+    m_job = m_runner->submit(QStringLiteral("explain"), [graph, predictions, a, row, label, b, bRow, bLabel](JobControl&) {
+        return QVariant::fromValue(
+            explainConfigs(graph, predictions->predictor->synthTpu(), a, row, label, b, bRow, bLabel));
     });
 }
 
@@ -219,8 +236,8 @@ void ExplainPanel::show(const Explanation& e) {
                        .arg(e.breakdownA.tile.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
                        .arg(e.breakdownA.tile.spills ? tr(" — it SPILLS") : tr(", fits"));
     m_details->setText(details);
-    m_comparison->setText(e.comparison ? tr("B = configuration %1: %2. %3 configurable nodes lay out differently. %4")
-                                             .arg(e.b)
+    m_comparison->setText(e.comparison ? tr("B = %1: %2. %3 configurable nodes lay out differently. %4")
+                                             .arg(e.bLabel)
                                              .arg(QString::fromStdString(e.comparison->sentence))
                                              .arg(e.comparison->differingNodes.size())
                                              .arg(modelSays(e))
@@ -239,7 +256,7 @@ void ExplainPanel::show(const Explanation& e) {
 // The learned model's view of the same pair, beside the synthetic TPU's.
 QString ExplainPanel::modelSays(const Explanation& e) const {
     const double synth = 100.0 * (e.summaryB.totalNs / e.summaryA.totalNs - 1.0);
-    if (e.a < 0) return tr("(The cost model's prediction for the edit is in the What-if tab.)");
+    if (e.a < 0 || e.b < 0) return tr("(The cost model's predictions for edited rows are in the What-if tab.)");
     const auto a = static_cast<size_t>(e.a), b = static_cast<size_t>(e.b);
     if (!m_predictions->predictedNs.empty())
         return tr("The cost model predicts B %1%2% (the synthetic TPU: %3%4%).")

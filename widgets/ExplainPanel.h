@@ -33,8 +33,9 @@ class ExplainPanel : public QWidget {
     Q_OBJECT
 public:
     struct Explanation {
-        int64_t a = -1, b = -1;  // configurations (a = -1: an edited row; b = -1: no comparison)
+        int64_t a = -1, b = -1;  // configurations (a = -1: an edited row; b = -1: a row, or no comparison)
         QString aLabel;          // "configuration 12", "the what-if edit"
+        QString bLabel;          // "configuration 7", "suggestion #1"
         synth::CostBreakdown breakdownA, breakdownB;
         explain::CostSummary summaryA, summaryB;
         std::optional<explain::Comparison> comparison;
@@ -51,6 +52,8 @@ public:
     void explainRow(const std::vector<float>& row, const QString& label);
     // Compares the chosen configuration with `config` (-1 clears the comparison).
     void compareWith(int64_t config);
+    // Compares A with a row that is not one of the file's (a suggested configuration).
+    void compareWithRow(const std::vector<float>& row, const QString& label);
     // The memory picture follows the selected node, laid out as the chosen configuration has it.
     void selectNode(int node);
     bool busy() const { return m_job != 0; }
@@ -84,6 +87,8 @@ private:
     int64_t m_config = -1, m_compare = -1;
     std::vector<float> m_row;  // an edited row explained instead of m_config
     QString m_rowLabel;
+    std::vector<float> m_compareRow;  // a row compared instead of m_compare
+    QString m_compareLabel;
     int m_node = -1;
     quint64 m_job = 0;
     std::optional<Explanation> m_explanation;

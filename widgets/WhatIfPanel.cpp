@@ -24,6 +24,7 @@
 
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "SuggestionPanel.h"
 #include "SweepChart.h"
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
@@ -273,9 +274,15 @@ void WhatIfPanel::buildUi() {
             pushEdit(m_sweepCandidates[static_cast<size_t>(candidate)],
                      tr("%1 %2 (from the sweep)").arg(m_sweepLabel, m_sweepLabels.value(candidate)), m_node);
     });
+    m_suggestions = new SuggestionPanel(this);
+    connect(m_suggestions, &SuggestionPanel::loadRequested, this,
+            [this](const std::vector<float>& row, const QString& label) { pushEdit(row, label, -1); });
+    connect(m_suggestions, &SuggestionPanel::compareRequested, this, &WhatIfPanel::compareRequested);
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(runs, tr("Runs"));
     m_tabs->addTab(m_sweepChart, tr("Sweep"));
+    m_tabs->addTab(m_suggestions, tr("Suggest"));
+    m_tabs->setTabToolTip(2, tr("Suggest faster configurations: a search guided by the cost model"));
     auto* right = new QWidget(this);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
@@ -293,6 +300,8 @@ void WhatIfPanel::buildUi() {
     layout->addLayout(top);
     layout->addWidget(split, 1);
 }
+
+void WhatIfPanel::showSuggestions() { m_tabs->setCurrentWidget(m_suggestions); }
 
 bool WhatIfPanel::isLayoutFile() const { return !m_graph.isNull() && m_graph.isLayout(); }
 
@@ -317,6 +326,7 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_sweepJob = 0;
     m_sweepCandidates.clear();
     m_sweepChart->clear(tr("Sweep a slot: the ⇅ button beside it predicts every value."));
+    m_suggestions->setPredictor(nullptr);
     m_result->setText(graph.isNull() ? tr("No graph open.") : tr("Waiting for the model's predictions of this file…"));
     m_modelLabel->clear();
     refreshEditor();
@@ -329,6 +339,7 @@ void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
     m_predictions = std::move(predictions);
     m_predictor = m_predictions->predictor;
     m_modelLabel->setText(m_predictions->modelName);
+    m_suggestions->setPredictor(m_predictor);
     if (isLayoutFile()) {
         if (const std::string why = whatif::layoutEditingUnavailable(m_graph); !why.empty()) {
             m_result->setText(QString::fromStdString(why));
@@ -649,6 +660,7 @@ void WhatIfPanel::showReport(const whatif::WhatIfReport& r) {
     item->setCheckState(5, Qt::Unchecked);
     m_runList->scrollToItem(item);
     m_result->setText(resultText());
+    m_suggestions->setCurrent(m_row, r);
     emit evaluated();
 }
 

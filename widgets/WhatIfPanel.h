@@ -22,6 +22,7 @@ class QUndoStack;
 namespace tpg {
 
 class JobRunner;
+class SuggestionPanel;
 class SweepChart;
 struct FilePredictions;
 
@@ -60,6 +61,9 @@ public:
     // with everything else fixed, and draws them in the sweep chart.
     void sweep(int slot);
     SweepChart* sweepChart() const { return m_sweepChart; }
+    SuggestionPanel* suggestions() const { return m_suggestions; }
+    // Shows the "Suggest faster configurations" tab.
+    void showSuggestions();
 
     QUndoStack* undoStack() const { return m_undo; }
     const std::vector<float>& currentRow() const { return m_row; }
@@ -85,6 +89,8 @@ signals:
     void nodeActivated(int node);
     void evaluated();
     void swept();
+    // Compare the current configuration with `row` (a suggestion) in the Explain view.
+    void compareRequested(const std::vector<float>& row, const QString& label);
 
 private:
     void buildUi();
@@ -123,6 +129,7 @@ private:
     QTreeWidget* m_runList;
     QTabWidget* m_tabs;
     SweepChart* m_sweepChart;
+    SuggestionPanel* m_suggestions;
     QPushButton* m_sweepButtons[3] = {nullptr, nullptr, nullptr};
     quint64 m_sweepJob = 0;
     std::vector<std::vector<float>> m_sweepCandidates;  // rows, in the order the chart indexes them

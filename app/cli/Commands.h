@@ -20,6 +20,7 @@ void addTrainCommand(CLI::App& app);
 void addEvalCommand(CLI::App& app);
 void addPredictCommand(CLI::App& app);
 void addWhatIfCommand(CLI::App& app);
+void addTuneCommand(CLI::App& app);
 
 // Builds the root app (`addCommands` registers the subcommands), parses and runs. Exit codes:
 // 0 success, 1 bad input (one line on stderr, prefixed "tpugraphs: "), 2 usage error. Never throws.

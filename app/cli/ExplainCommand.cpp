@@ -2,12 +2,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
 #include "NumberText.h"
+#include "WhatIfSessionFile.h"
 #include "explain/CostExplanation.h"
 #include "graph/GraphFile.h"
 #include "io/Error.h"
@@ -25,7 +25,7 @@ struct ExplainOptions {
     std::string file;
     std::string config = "0";
     std::string fromJson;
-    int entry = -1;  // -1 = the last configuration of the what-if file
+    int entry = 0;  // the what-if file's first configuration (tune writes its best first)
     std::string compare;
     int top = 10;
     bool json = false;
@@ -68,28 +68,9 @@ Explained fromIndex(const TpuGraph& g, const synth::TpuCostModel& tpu, const std
 
 // A configuration of a what-if session file ("format": "tpugraphs-whatif").
 Explained fromWhatIf(const TpuGraph& g, const synth::TpuCostModel& tpu, const std::string& path, int entry) {
-    std::ifstream in(path);
-    if (!in) throwFormatError(path, "", "cannot open");
-    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-    if (!doc.is_object() || doc.value("format", "") != "tpugraphs-whatif")
-        throwFormatError(path, "format", "expected a what-if session (\"tpugraphs-whatif\")");
-    const auto& configs = doc.value("configurations", nlohmann::json::array());
-    if (!configs.is_array() || configs.empty()) throwFormatError(path, "configurations", "expected at least one");
-    const int n = static_cast<int>(configs.size());
-    const int k = entry < 0 ? n - 1 : entry;
-    if (k >= n) throwFormatError(path, "configurations", "has " + std::to_string(n) + " entries, not " + std::to_string(k + 1));
-    const auto& values = configs[static_cast<size_t>(k)].value("config", nlohmann::json::array());
     const int64_t width = g.isLayout() ? g.layoutConfigs()->rowSize() : g.configFeatureWidth();
-    if (!values.is_array() || static_cast<int64_t>(values.size()) != width)
-        throwFormatError(path, "configurations[" + std::to_string(k) + "].config",
-                         "expected " + std::to_string(width) + " values for " + g.path());
-    std::vector<float> row;
-    for (const auto& v : values) {
-        if (!v.is_number()) throwFormatError(path, "configurations[" + std::to_string(k) + "].config", "expected numbers");
-        row.push_back(v.get<float>());
-    }
-    const std::string label = configs[static_cast<size_t>(k)].value("label", "entry " + std::to_string(k));
-    return {label, g.isLayout() ? tpu.explainLayout(row.data()) : tpu.explainTile(row.data())};
+    const SessionEntry e = readSessionEntry(path, entry, width, g.path());
+    return {e.label, g.isLayout() ? tpu.explainLayout(e.config.data()) : tpu.explainTile(e.config.data())};
 }
 
 std::string honesty(const TpuGraph& g, const synth::TpuCostModel& tpu, explain::Agreement& agreement) {
@@ -211,7 +192,7 @@ void addExplainCommand(CLI::App& app) {
     cmd->add_option("--config", o->config, "Configuration to explain: an index, best or worst (measured)")
         ->capture_default_str();
     cmd->add_option("--from-json", o->fromJson, "Explain a configuration of a what-if session file instead");
-    cmd->add_option("--entry", o->entry, "Which configuration of --from-json (0-based; default: the last)");
+    cmd->add_option("--entry", o->entry, "Which configuration of --from-json (0-based; default: the first, a tune file's best)");
     cmd->add_option("--compare", o->compare, "Compare with this configuration (index, best or worst)");
     cmd->add_option("--top", o->top, "Nodes and copies listed")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON instead of text");

@@ -22,6 +22,9 @@ inline constexpr LearnCommand kLearnCommands[] = {
     {"whatif",
      "Edit a configuration of a file and predict its runtime and rank among the file's configs, "
      "beside the synthetic TPU's runtime"},
+    {"tune",
+     "Search for configurations faster than the file's: the model proposes, the synthetic TPU measures the "
+     "best of each round; writes the top ones, best first, as a what-if session"},
 };
 
 inline const LearnCommand* findLearnCommand(const char* name) {

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
                                         tpg::cli::addEvalCommand(app);
                                         tpg::cli::addPredictCommand(app);
                                         tpg::cli::addWhatIfCommand(app);
+                                        tpg::cli::addTuneCommand(app);
                                     },
                                     argc, argv);
 }

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
@@ -9,6 +10,7 @@
 #include "LearnCommands.h"
 #include "NumberText.h"
 #include "ProgressBar.h"
+#include "WhatIfSessionFile.h"
 #include "graph/GraphFile.h"
 #include "io/Error.h"
 #include "whatif/ConfigEdit.h"
@@ -19,7 +21,8 @@ namespace tpg::cli {
 namespace {
 
 struct WhatIfOptions {
-    std::string file, model, from = "default";
+    std::string file, model, from = "default", fromJson;
+    int entry = 0;
     std::vector<std::string> layoutEdits, tileEdits;
     bool json = false;
 };
@@ -86,6 +89,11 @@ void run(const WhatIfOptions& o) {
     for (const auto& e : o.tileEdits) tileEdits.push_back(whatif::parseTileEdit(g, e));
     const whatif::StartPoint start = whatif::StartPoint::parse(o.from);
     start.check(g);
+    std::optional<SessionEntry> loaded;
+    if (!o.fromJson.empty())
+        loaded = readSessionEntry(o.fromJson, o.entry, g.isLayout() ? g.layoutConfigs()->rowSize() : g.configFeatureWidth(),
+                                  g.path());
+    const std::string startText = loaded ? o.fromJson + ": " + loaded->label : start.text();
 
     nn::CostModel model = o.model.empty() ? nn::defaultModel(g.collection()) : nn::CostModel::load(o.model);
     std::unique_ptr<ProgressBar> bar;
@@ -95,7 +103,7 @@ void run(const WhatIfOptions& o) {
     });
     if (bar) bar->finish();
 
-    std::vector<float> row = p.startRow(start);
+    std::vector<float> row = loaded ? loaded->config : p.startRow(start);
     const whatif::WhatIfReport before = p.evaluate(row);
     for (const auto& e : layoutEdits) whatif::applyLayoutEdit(g, row, e);
     for (const auto& e : tileEdits) whatif::applyTileEdit(row, e);
@@ -104,7 +112,7 @@ void run(const WhatIfOptions& o) {
     if (o.json) {
         nlohmann::json j = {{"file", o.file},
                             {"model", model.label()},
-                            {"from", o.from},
+                            {"from", startText},
                             {"edits", o.layoutEdits.empty() ? o.tileEdits : o.layoutEdits},
                             {"synthetic_tpu_is_ground_truth", p.synthIsGroundTruth()},
                             {"best_measured_ns", p.bestMeasuredNs() < 0 ? nlohmann::json(nullptr)
@@ -119,7 +127,7 @@ void run(const WhatIfOptions& o) {
                 static_cast<long long>(g.numConfigs()));
     std::printf("%-16s %s\n", "model", model.label().c_str());
     std::printf("%-16s %s\n", "best measured", ns(p.bestMeasuredNs()).c_str());
-    printReport(("start: " + start.text()).c_str(), before, p, nullptr);
+    printReport(("start: " + startText).c_str(), before, p, nullptr);
     if (layoutEdits.empty() && tileEdits.empty()) return;
     std::string edits;
     for (const auto& e : layoutEdits) {
@@ -138,8 +146,12 @@ void addWhatIfCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand("whatif", learnCommandDescription("whatif"));
     cmd->add_option("FILE", o->file, "A layout or tile .npz file")->required();
     cmd->add_option("--model", o->model, "Model file (default: the built-in model for the file's kind)");
-    cmd->add_option("--from", o->from, "Start from: a config index, default, best (measured) or predicted-best")
-        ->capture_default_str();
+    auto* from = cmd->add_option("--from", o->from, "Start from: a config index, default, best (measured) or predicted-best")
+                     ->capture_default_str();
+    cmd->add_option("--from-json", o->fromJson,
+                    "Start from a configuration of a what-if session file (the explorer's, or tune's: best first)")
+        ->excludes(from);
+    cmd->add_option("--entry", o->entry, "Which configuration of --from-json (0-based; default: the first)");
     cmd->add_option("--set", o->layoutEdits,
                     "Layout edit NODE.SLOT=LAYOUT (SLOT: output, input, kernel; LAYOUT: a minor-to-major "
                     "permutation such as 3,0,2,1, or default); repeatable");

@@ -1,0 +1,215 @@
+// The model-guided search: the optimum of a graph small enough to enumerate, determinism for a
+// seed and a round limit, cancel, and one clear message for what cannot be tuned.
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "DefaultModels.h"
+#include "io/CompactMatrix.h"
+#include "io/Error.h"
+#include "io/LayoutConfigTable.h"
+#include "synth/ConfigSampler.h"
+#include "synth/HloGraphBuilder.h"
+#include "synth/SyntheticDataset.h"
+#include "tune/BaselineSearch.h"
+#include "tune/ConfigSearch.h"
+#include "tune/SearchSpace.h"
+
+using namespace tpg;
+
+namespace {
+
+// Two dots with an elementwise op between them: 2 configurable nodes x 3 slots of rank 2 (the
+// default or one of 2 permutations each): 3^6 = 729 configurations. The second dot's default
+// layout pads its 130-wide minor dim to 256 lanes: the default is not the optimum.
+TpuGraph twoDots() {
+    using synth::ElementType;
+    synth::HloGraphBuilder b;
+    b.beginComputation();
+    const int32_t a = b.parameter({ElementType::F32, {1000, 384}, {}, 0}, 0);
+    const int32_t w1 = b.parameter({ElementType::F32, {384, 256}, {}, 0}, 1);
+    const int32_t d1 = b.dot(a, w1, 0);
+    const int32_t e = b.unary("exponential", d1);
+    const int32_t w2 = b.parameter({ElementType::F32, {256, 130}, {}, 0}, 2);
+    const int32_t d2 = b.dot(e, w2, 0);
+    b.setConfigurable(d1);
+    b.setConfigurable(d2);
+    b.setRoot(d2);
+    TpuGraphData shape = b.take("two_dots", Collection::Layout);
+    shape.configFeatureWidth = 18;
+    shape.layoutConfigs = LayoutConfigTable::fromMatrix(CompactMatrix(2 * 18), 2, 18);  // no configs yet
+    const TpuGraph structure(std::move(shape));
+    // 24 random configurations, timed by the synthetic TPU (as the synthetic datasets are).
+    const synth::TpuCostModel tpu(structure);
+    const synth::ConfigSampler sampler(tpu, structure.configurableNodes());
+    synth::Rng rng(3);
+    TpuGraphData d = structure.data();
+    const int64_t rowSize = structure.numConfigurable() * 18;
+    CompactMatrix m(rowSize);
+    for (int c = 0; c < 24; ++c) {
+        const std::vector<float> row = sampler.layout(synth::LayoutSearch::Random, rng);
+        d.runtimes.push_back(tpu.layoutRuntime(row.data()));
+        m.appendRows(row.data(), 1);
+    }
+    d.configFeatureWidth = 18;
+    d.layoutConfigs = LayoutConfigTable::fromMatrix(std::move(m), structure.numConfigurable(), 18);
+    return TpuGraph(std::move(d));
+}
+
+// Every configuration of `space` from `base`, visited once.
+template <typename Visit>
+void enumerate(const tune::SearchSpace& space, std::vector<float> row, size_t c, Visit&& visit) {
+    if (c == space.coordinates().size()) {
+        visit(row);
+        return;
+    }
+    for (size_t v = 0; v < space.coordinates()[c].values.size(); ++v) {
+        space.set(row, c, v);
+        enumerate(space, row, c + 1, visit);
+    }
+}
+
+tune::TuneOptions options(int measure, int64_t rounds, uint64_t seed = 1) {
+    tune::TuneOptions o;
+    o.budgetSeconds = 120;
+    o.maxRounds = rounds;
+    o.measurePerRound = measure;
+    o.seed = seed;
+    o.start.kind = whatif::StartPoint::Kind::Default;
+    return o;
+}
+
+}  // namespace
+
+class TestConfigSearch : public QObject {
+    Q_OBJECT
+    std::shared_ptr<const TpuGraph> m_small, m_resnet;
+    std::unique_ptr<whatif::WhatIfPredictor> m_smallPredictor, m_resnetPredictor;
+
+private slots:
+    void initTestCase() {
+        m_small = std::make_shared<const TpuGraph>(twoDots());
+        m_smallPredictor = std::make_unique<whatif::WhatIfPredictor>(m_small, nn::defaultModel(Collection::Layout));
+        m_resnet = std::make_shared<const TpuGraph>(
+            synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 400, 60, synth::LayoutSearch::Random, "r"));
+        m_resnetPredictor = std::make_unique<whatif::WhatIfPredictor>(m_resnet, nn::defaultModel(Collection::Layout));
+    }
+
+    void theSpaceOfTheSmallGraphIsEveryLayoutOfItsSlots() {
+        const tune::SearchSpace space(*m_small, m_smallPredictor->synthTpu());
+        QCOMPARE(space.coordinates().size(), size_t{6});
+        for (const auto& c : space.coordinates()) QCOMPARE(c.values.size(), size_t{3});
+        QCOMPARE(std::lround(space.log10Size() * 1000), std::lround(std::log10(729.0) * 1000));
+    }
+
+    // Measuring, the search must end at the synthetic TPU's optimum; by the model alone, at the
+    // model's optimum. Both are known by enumerating all 729 configurations.
+    void findsTheOptimumOfASmallGraph() {
+        const whatif::WhatIfPredictor& p = *m_smallPredictor;
+        const tune::SearchSpace space(*m_small, p.synthTpu());
+        double bestNs = 1e300, bestScore = 1e300;
+        enumerate(space, p.defaultRow(), 0, [&](const std::vector<float>& row) {
+            bestNs = std::min(bestNs, p.synthRuntime(row));
+            bestScore = std::min(bestScore, p.model().scoreRows(*m_small, row.data(), 1).front());
+        });
+        QVERIFY(bestNs < p.synthRuntime(p.defaultRow()));  // there is something to find
+
+        const tune::TuneResult measured = tune::ConfigSearch(p, options(4, 200)).run();
+        QVERIFY(!measured.top.empty());
+        QVERIFY(measured.top.front().measured);
+        QCOMPARE(measured.top.front().report.synthNs, bestNs);
+        for (size_t i = 1; i < measured.top.size(); ++i)
+            QVERIFY(measured.top[i - 1].report.synthNs <= measured.top[i].report.synthNs);
+
+        const tune::TuneResult modelOnly = tune::ConfigSearch(p, options(0, 200)).run();
+        QCOMPARE(modelOnly.measured, int64_t{0});
+        QVERIFY(!modelOnly.top.front().measured);
+        QVERIFY(std::abs(modelOnly.top.front().report.score - bestScore) < 1e-4);
+    }
+
+    void sameSeedSameResult() {
+        auto run = [&](uint64_t seed) { return tune::ConfigSearch(*m_resnetPredictor, options(8, 12, seed)).run(); };
+        const tune::TuneResult a = run(5), b = run(5);
+        QCOMPARE(a.top.size(), b.top.size());
+        for (size_t i = 0; i < a.top.size(); ++i) {
+            QCOMPARE(a.top[i].row, b.top[i].row);
+            QCOMPARE(a.top[i].report.synthNs, b.top[i].report.synthNs);
+        }
+        QCOMPARE(a.candidatesScored, b.candidatesScored);
+        QCOMPARE(a.measured, b.measured);
+        QCOMPARE(a.rounds.size(), size_t{12});
+    }
+
+    void beatsTheFilesBestOnAGeneratedProgram() {
+        tune::TuneOptions o = options(8, 40);  // rounds, not seconds: the same work on any machine
+        o.start.kind = whatif::StartPoint::Kind::BestMeasured;
+        const tune::TuneResult r = tune::ConfigSearch(*m_resnetPredictor, o).run();
+        QVERIFY2(r.top.front().report.synthNs < m_resnetPredictor->bestMeasuredNs(),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(r.top.front().report.synthNs).arg(m_resnetPredictor->bestMeasuredNs())));
+        QCOMPARE(r.start.report.synthNs, m_resnetPredictor->synthRuntime(m_resnetPredictor->row(m_resnetPredictor->bestMeasuredRow())));
+    }
+
+    void cancelStopsWithinASecond() {
+        nn::CancelToken cancel;
+        tune::TuneOptions o = options(8, 0);
+        o.budgetSeconds = 600;
+        std::atomic<bool> started{false};
+        std::chrono::steady_clock::time_point cancelledAt;
+        std::thread stopper([&] {
+            while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            cancelledAt = std::chrono::steady_clock::now();
+            cancel.cancel();
+        });
+        const tune::TuneResult r = tune::ConfigSearch(*m_resnetPredictor, o).run([&](const tune::TuneProgress&) { started = true; }, &cancel);
+        const double lag = std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelledAt).count();
+        stopper.join();
+        QVERIFY(r.cancelled);
+        QVERIFY2(lag < 1.0, qPrintable(QString::number(lag)));
+        QVERIFY(!r.top.empty());  // what it found so far
+    }
+
+    void badInputGetsOneClearMessage() {
+        tune::TuneOptions zero = options(8, 0);
+        zero.budgetSeconds = 0;
+        try {
+            tune::ConfigSearch(*m_smallPredictor, zero);
+            QFAIL("a budget of 0 was accepted");
+        } catch (const FormatError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("--budget-seconds")), e.what());
+        }
+        // No configurable node: nothing to tune.
+        TpuGraphData d = m_small->data();
+        d.configurableNodes.clear();
+        d.configFeatureWidth = 18;
+        d.layoutConfigs = LayoutConfigTable::fromMatrix(CompactMatrix(0), 0, 18);
+        d.runtimes.clear();
+        const TpuGraph none(std::move(d));
+        try {
+            const tune::SearchSpace space(none, m_smallPredictor->synthTpu());
+            QFAIL("a graph without configurable nodes was accepted");
+        } catch (const FormatError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("no configurable node")), e.what());
+        }
+    }
+
+    void tileFilesAreTunedByTheirBounds() {
+        auto tile = std::make_shared<const TpuGraph>(synth::makeTileGraph(synth::Recipe::ConvKernel, 2, 40, "t"));
+        const whatif::WhatIfPredictor p(tile, nn::defaultModel(Collection::Tile));
+        const tune::SearchSpace space(*tile, p.synthTpu());
+        QVERIFY(!space.coordinates().empty());
+        for (const auto& c : space.coordinates()) QVERIFY(QString::fromStdString(c.name()).contains(QStringLiteral("_bounds_")));
+        tune::TuneOptions o = options(4, 30);
+        o.start.kind = whatif::StartPoint::Kind::BestMeasured;
+        const tune::TuneResult r = tune::ConfigSearch(p, o).run();
+        QVERIFY(r.top.front().report.synthNs <= p.synthRuntime(p.row(p.bestMeasuredRow())));
+        // The greedy oracle on the same space never ends above its start either.
+        const tune::BaselineResult g = tune::oracleGreedySearch(*tile, p.synthTpu(), p.row(p.bestMeasuredRow()), 5);
+        QVERIFY(g.ns <= p.synthRuntime(p.row(p.bestMeasuredRow())));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConfigSearch)
+#include "test_config_search.moc"

@@ -1,0 +1,133 @@
+// "Suggest faster configurations" as a user drives it (offscreen): search from the what-if
+// editor's configuration, read the progress, load a suggestion (one undoable edit), compare it,
+// stop a long search and keep what it found; a new file drops a running search.
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QtTest>
+#include <chrono>
+
+#include "FilePredictions.h"
+#include "JobRunner.h"
+#include "PredictedFile.h"
+#include "SuggestionPanel.h"
+#include "WhatIfPanel.h"
+#include "synth/SyntheticDataset.h"
+
+using namespace tpg;
+
+namespace {
+
+bool waitEvaluated(WhatIfPanel& panel) {
+    QSignalSpy spy(&panel, &WhatIfPanel::evaluated);
+    return panel.busy() ? spy.wait(60000) : true;
+}
+
+}  // namespace
+
+class TestSuggestionPanel : public QObject {
+    Q_OBJECT
+    TpuGraph m_layout;
+
+private slots:
+    void initTestCase() {
+        m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 9, 400, 150, synth::LayoutSearch::Random, "r");
+    }
+
+    void suggestionsBeatTheCurrentConfigurationAndLoadUndoably() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        panel.startFrom(whatif::StartPoint::parse("best"));
+        QVERIFY(waitEvaluated(panel));
+        SuggestionPanel* s = panel.suggestions();
+        QVERIFY(s->suggestButton()->isEnabled());
+        s->setBudgetSeconds(4);
+        QSignalSpy done(s, &SuggestionPanel::finished);
+        QTest::mouseClick(s->suggestButton(), Qt::LeftButton);
+        QVERIFY(s->running());
+        QVERIFY(!s->suggestButton()->isEnabled());
+        QVERIFY(done.wait(60000));
+        QVERIFY(!s->results().empty());
+        const double current = panel.report().synthNs;
+        QVERIFY2(s->results().front().report.synthNs < current, qPrintable(s->statusText()));
+        QVERIFY2(s->statusText().contains(QStringLiteral("faster than the current configuration")), qPrintable(s->statusText()));
+        QCOMPARE(s->resultList()->topLevelItemCount(), static_cast<int>(s->results().size()));
+        QVERIFY(s->resultList()->topLevelItem(0)->text(2).startsWith(QLatin1Char('-')));  // vs current
+
+        // Load: one undoable edit; the editor's configuration is the suggestion's.
+        const int steps = panel.undoStack()->count();
+        const std::vector<float> before = panel.currentRow();
+        s->resultList()->setCurrentItem(s->resultList()->topLevelItem(0));
+        QPushButton* loadButton = nullptr;
+        for (QPushButton* b : s->findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Load into editor")) loadButton = b;
+        QVERIFY(loadButton && loadButton->isEnabled());
+        QTest::mouseClick(loadButton, Qt::LeftButton);
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.undoStack()->count(), steps + 1);
+        QCOMPARE(panel.currentRow(), s->results().front().row);
+        QCOMPARE(panel.report().synthNs, s->results().front().report.synthNs);
+        panel.undoStack()->undo();
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.currentRow(), before);
+
+        // Compare: the panel asks for the current configuration against the selected suggestion.
+        QSignalSpy compare(&panel, &WhatIfPanel::compareRequested);
+        QPushButton* compareButton = nullptr;
+        for (QPushButton* b : s->findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Compare with current")) compareButton = b;
+        QVERIFY(compareButton && compareButton->isEnabled());
+        QTest::mouseClick(compareButton, Qt::LeftButton);
+        QCOMPARE(compare.count(), 1);
+        QCOMPARE(compare.first().at(0).value<std::vector<float>>(), s->results().front().row);
+    }
+
+    void stopEndsALongSearchWithinASecondAndKeepsItsResults() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        panel.startFrom(whatif::StartPoint::parse("default"));
+        QVERIFY(waitEvaluated(panel));
+        SuggestionPanel* s = panel.suggestions();
+        s->setBudgetSeconds(600);
+        QSignalSpy done(s, &SuggestionPanel::finished);
+        s->suggest();
+        QTest::qWait(1500);
+        QVERIFY(s->statusText().startsWith(QStringLiteral("Round")));
+        const auto stopAt = std::chrono::steady_clock::now();
+        QTest::mouseClick(s->stopButton(), Qt::LeftButton);
+        QVERIFY(done.wait(5000));
+        const double lag = std::chrono::duration<double>(std::chrono::steady_clock::now() - stopAt).count();
+        QVERIFY2(lag < 1.0, qPrintable(QString::number(lag)));
+        QVERIFY(!s->running());
+        QVERIFY(!s->results().empty());
+        QVERIFY2(s->statusText().startsWith(QStringLiteral("Stopped after")), qPrintable(s->statusText()));
+    }
+
+    void anotherFileDropsARunningSearch() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        panel.startFrom(whatif::StartPoint::parse("default"));
+        QVERIFY(waitEvaluated(panel));
+        SuggestionPanel* s = panel.suggestions();
+        s->setBudgetSeconds(600);
+        QSignalSpy done(s, &SuggestionPanel::finished);
+        s->suggest();
+        QTest::qWait(300);
+        panel.setGraph(TpuGraph(), QString());
+        QVERIFY(!s->running());
+        QVERIFY(!s->suggestButton()->isEnabled());
+        QTest::qWait(1500);
+        QCOMPARE(done.count(), 0);  // the old file's results never arrive
+        QVERIFY(s->results().empty());
+    }
+};
+
+QTEST_MAIN(TestSuggestionPanel)
+#include "test_suggestion_panel.moc"

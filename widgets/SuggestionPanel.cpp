@@ -1,0 +1,260 @@
+#include "SuggestionPanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "JobRunner.h"
+#include "tune/TuneLimits.h"
+
+namespace tpg {
+
+namespace {
+
+QString ns(double v) {
+    if (v < 0) return QStringLiteral("–");
+    return QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(v))) + QStringLiteral(" ns");
+}
+
+QString change(double now, double reference) {
+    if (now < 0 || reference <= 0) return QStringLiteral("–");
+    return QStringLiteral("%1%2%").arg(now >= reference ? QStringLiteral("+") : QString()).arg(100.0 * (now / reference - 1.0), 0, 'f', 1);
+}
+
+enum Column { Number, Synth, VsCurrent, Predicted, Rank, Measured, Columns };
+
+}  // namespace
+
+SuggestionPanel::SuggestionPanel(QWidget* parent) : QWidget(parent), m_runner(new JobRunner(QStringLiteral("tune"), this)) {
+    qRegisterMetaType<tune::TuneProgress>();
+    qRegisterMetaType<tune::TuneResult>();
+    buildUi();
+    connect(m_runner, &JobRunner::partial, this, [this](quint64 id, const QVariant& v) {
+        if (id == m_job) showProgress(v.value<tune::TuneProgress>());
+    });
+    connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& v) {
+        if (id != m_job) return;  // a stale search (another file, a newer request)
+        m_job = 0;
+        showResults(v.value<tune::TuneResult>());
+        emit finished();
+    });
+    connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id != m_job) return;
+        m_job = 0;
+        m_status->setText(tr("Cannot search: %1").arg(message));
+        m_suggest->setEnabled(m_predictor != nullptr);
+        m_stop->setEnabled(false);
+        m_progress->hide();
+        emit finished();
+    });
+    setPredictor(nullptr);
+}
+
+SuggestionPanel::~SuggestionPanel() { m_runner->cancelAll(); }
+
+void SuggestionPanel::buildUi() {
+    m_suggest = new QPushButton(tr("Suggest faster configurations"), this);
+    m_suggest->setToolTip(tr("Search from the current configuration: the cost model proposes, the synthetic TPU measures "
+                             "the best of each round, and the model is fine-tuned on what was measured"));
+    m_stop = new QPushButton(tr("Stop"), this);
+    m_budget = new QSpinBox(this);
+    m_budget->setRange(1, 3600);
+    m_budget->setValue(static_cast<int>(tune::limits::kDefaultBudgetSeconds));
+    m_budget->setSuffix(tr(" s"));
+    m_budget->setToolTip(tr("Wall-clock budget of the search"));
+    m_measure = new QSpinBox(this);
+    m_measure->setRange(0, tune::limits::kMaxMeasurePerRound);
+    m_measure->setValue(tune::limits::kDefaultMeasurePerRound);
+    m_measure->setToolTip(tr("Candidates measured by the synthetic TPU per round (0: the model alone decides)"));
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(10);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_list = new QTreeWidget(this);
+    m_list->setHeaderLabels({tr("#"), tr("Synthetic TPU"), tr("vs current"), tr("Predicted"), tr("Rank"), tr("Measured")});
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_load = new QPushButton(tr("Load into editor"), this);
+    m_load->setToolTip(tr("Make the selected suggestion the current configuration (one undoable edit)"));
+    m_compare = new QPushButton(tr("Compare with current"), this);
+    m_compare->setToolTip(tr("Explain what differs between the current configuration and the selected suggestion"));
+
+    connect(m_suggest, &QPushButton::clicked, this, &SuggestionPanel::suggest);
+    connect(m_stop, &QPushButton::clicked, this, &SuggestionPanel::stop);
+    auto emitFor = [this](bool load) {
+        const int i = selectedResult();
+        if (i < 0) return;
+        const tune::TunedConfig& t = m_results[static_cast<size_t>(i)];
+        const QString label = tr("suggestion #%1 (%2)").arg(i + 1).arg(ns(t.report.synthNs));
+        if (load) emit loadRequested(t.row, label);
+        else emit compareRequested(t.row, label);
+    };
+    connect(m_load, &QPushButton::clicked, this, [emitFor] { emitFor(true); });
+    connect(m_compare, &QPushButton::clicked, this, [emitFor] { emitFor(false); });
+    connect(m_list, &QTreeWidget::itemDoubleClicked, this, [emitFor] { emitFor(true); });
+    connect(m_list, &QTreeWidget::itemSelectionChanged, this, [this] {
+        m_load->setEnabled(selectedResult() >= 0);
+        m_compare->setEnabled(selectedResult() >= 0 && m_haveCurrent);
+    });
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_suggest);
+    controls->addWidget(m_stop);
+    controls->addWidget(new QLabel(tr("Budget"), this));
+    controls->addWidget(m_budget);
+    controls->addWidget(new QLabel(tr("Measure per round"), this));
+    controls->addWidget(m_measure);
+    controls->addStretch(1);
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_load);
+    actions->addWidget(m_compare);
+    actions->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(m_list, 1);
+    layout->addLayout(actions);
+}
+
+void SuggestionPanel::setPredictor(std::shared_ptr<const whatif::WhatIfPredictor> predictor) {
+    if (m_stopToken) m_stopToken->cancel();
+    if (m_job) m_runner->cancel(m_job);
+    m_job = 0;
+    m_predictor = std::move(predictor);
+    m_haveCurrent = false;
+    m_results.clear();
+    m_list->clear();
+    m_progress->hide();
+    m_suggest->setEnabled(m_predictor != nullptr);
+    m_stop->setEnabled(false);
+    m_load->setEnabled(false);
+    m_compare->setEnabled(false);
+    m_status->setText(m_predictor ? tr("Search for configurations faster than the current one.")
+                                  : tr("Waiting for the model's predictions of this file…"));
+}
+
+void SuggestionPanel::setCurrent(const std::vector<float>& row, const whatif::WhatIfReport& report) {
+    m_currentRow = row;
+    m_currentReport = report;
+    m_haveCurrent = true;
+    if (!m_results.empty()) fillList();  // "vs current" follows the editor
+}
+
+void SuggestionPanel::setBudgetSeconds(int seconds) { m_budget->setValue(seconds); }
+
+void SuggestionPanel::suggest() {
+    if (!m_predictor || !m_haveCurrent) return;
+    tune::TuneOptions o;
+    o.budgetSeconds = m_budget->value();
+    o.measurePerRound = m_measure->value();
+    o.startRow = m_currentRow;
+    o.startLabel = "the current configuration";
+    o.top = tune::limits::kDefaultTop;
+    auto predictor = m_predictor;
+    m_results.clear();
+    m_list->clear();
+    m_startNs = m_currentReport.synthNs;
+    m_progress->setValue(0);
+    m_progress->show();
+    m_suggest->setEnabled(false);
+    m_stop->setEnabled(true);
+    m_status->setText(tr("Searching from the current configuration (%1 by the synthetic TPU)…").arg(ns(m_startNs)));
+    m_stopToken = std::make_shared<nn::CancelToken>();
+    auto token = m_stopToken;
+    m_job = m_runner->submit(QStringLiteral("tune"), [predictor, o, token](JobControl& control) {
+        tune::ConfigSearch search(*predictor, o);
+        const tune::TuneResult r = search.run(
+            [&](const tune::TuneProgress& p) {
+                if (control.cancelled()) token->cancel();  // superseded: its result is dropped anyway
+                control.post(QVariant::fromValue(p));
+            },
+            token.get());
+        return QVariant::fromValue(r);
+    });
+}
+
+void SuggestionPanel::stop() {
+    if (!m_job || !m_stopToken) return;
+    m_stopToken->cancel();
+    m_stop->setEnabled(false);
+    m_status->setText(tr("Stopping… (the results so far follow)"));
+}
+
+void SuggestionPanel::showProgress(const tune::TuneProgress& p) {
+    m_progress->setValue(static_cast<int>(1000 * std::min(1.0, p.elapsedSeconds / std::max(1e-9, p.budgetSeconds))));
+    QString text = tr("Round %1 · %2 candidates scored by the model · %3 measured")
+                       .arg(p.round)
+                       .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(p.candidatesScored)))
+                       .arg(p.measured);
+    if (p.bestMeasuredNs >= 0)
+        text += tr(" · best measured %1 (%2 vs current)").arg(ns(p.bestMeasuredNs), change(p.bestMeasuredNs, m_startNs));
+    // Measuring, the fine-tuned copy's favourites are what matter; the file's model's prediction
+    // for them would only confuse. By the model alone, its best prediction is the progress.
+    if (p.measured == 0 && p.bestPredictedNs >= 0) text += tr(" · best predicted %1").arg(ns(p.bestPredictedNs));
+    m_status->setText(text);
+}
+
+void SuggestionPanel::showResults(const tune::TuneResult& r) {
+    m_results = r.top;
+    m_progress->hide();
+    m_suggest->setEnabled(m_predictor != nullptr);
+    m_stop->setEnabled(false);
+    const double best = m_results.empty() ? -1 : m_results.front().report.synthNs;
+    const QString how = r.cancelled ? tr("Stopped after %1 s").arg(r.seconds, 0, 'f', 1)
+                                    : tr("Searched for %1 s").arg(r.seconds, 0, 'f', 1);
+    QString text = tr("%1: %2 rounds, %3 candidates scored, %4 measured.")
+                       .arg(how)
+                       .arg(r.rounds.size())
+                       .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(r.candidatesScored)))
+                       .arg(r.measured);
+    if (best >= 0)
+        text += best < m_startNs ? tr(" The best is %1% faster than the current configuration by the synthetic TPU%2.")
+                                       .arg(100.0 * (1.0 - best / m_startNs), 0, 'f', 1)
+                                       .arg(m_predictor && m_predictor->synthIsGroundTruth()
+                                                                         ? tr(" (ground truth for this synthetic file)")
+                                                                         : tr(" (an estimate for this file: measure it on a TPU)"))
+                                 : tr(" Nothing faster than the current configuration was found.");
+    m_status->setText(text);
+    fillList();
+}
+
+void SuggestionPanel::fillList() {
+    m_list->clear();
+    const double current = m_haveCurrent ? m_currentReport.synthNs : m_startNs;
+    for (size_t i = 0; i < m_results.size(); ++i) {
+        const whatif::WhatIfReport& r = m_results[i].report;
+        auto* item = new QTreeWidgetItem(m_list);
+        item->setText(Number, QString::number(i + 1));
+        item->setText(Synth, ns(r.synthNs));
+        item->setText(VsCurrent, change(r.synthNs, current));
+        item->setText(Predicted, ns(r.predictedNs));
+        item->setText(Rank, tr("%1 of %2").arg(r.rank).arg(r.configs));
+        item->setText(Measured, m_results[i].measured ? tr("yes") : tr("no (model only)"));
+        item->setData(Number, Qt::UserRole, static_cast<int>(i));
+        for (int c = Synth; c < Columns; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (m_list->topLevelItemCount() > 0) m_list->setCurrentItem(m_list->topLevelItem(0));
+}
+
+int SuggestionPanel::selectedResult() const {
+    const QTreeWidgetItem* item = m_list->currentItem();
+    if (!item) return -1;
+    const int i = item->data(Number, Qt::UserRole).toInt();
+    return i >= 0 && i < static_cast<int>(m_results.size()) ? i : -1;
+}
+
+QString SuggestionPanel::statusText() const { return m_status->text(); }
+
+}  // namespace tpg

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "tune/ConfigSearch.h"
+#include "whatif/WhatIfPredictor.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTreeWidget;
+
+namespace tpg {
+
+class JobRunner;
+
+// "Suggest faster configurations": the model-guided search (tune::ConfigSearch) from the
+// what-if editor's current configuration, on a worker of its own (edits stay responsive), with
+// live progress (round, candidates, best so far) and Stop. The results list the synthetic TPU's
+// and the model's runtimes and their difference from the current configuration; a result loads
+// into the editor (one undoable edit) or is compared with the current one in the Explain tab.
+class SuggestionPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SuggestionPanel(QWidget* parent = nullptr);
+    ~SuggestionPanel() override;
+
+    // The predictor of the open file (null: none yet). A new one stops a running search.
+    void setPredictor(std::shared_ptr<const whatif::WhatIfPredictor> predictor);
+    // What "vs current" compares with: the editor's configuration and its report.
+    void setCurrent(const std::vector<float>& row, const whatif::WhatIfReport& report);
+
+    void suggest();  // from the current configuration, with the budget and measure settings
+    void stop();
+    bool running() const { return m_job != 0; }
+    void setBudgetSeconds(int seconds);
+    const std::vector<tune::TunedConfig>& results() const { return m_results; }
+    QTreeWidget* resultList() const { return m_list; }
+    QString statusText() const;
+    QPushButton* suggestButton() const { return m_suggest; }
+    QPushButton* stopButton() const { return m_stop; }
+
+signals:
+    void loadRequested(const std::vector<float>& row, const QString& label);
+    void compareRequested(const std::vector<float>& row, const QString& label);
+    void finished();  // a search ended (done, stopped or failed)
+
+private:
+    void buildUi();
+    void showProgress(const tune::TuneProgress& p);
+    void showResults(const tune::TuneResult& r);
+    void fillList();
+    int selectedResult() const;
+
+    JobRunner* m_runner;
+    std::shared_ptr<const whatif::WhatIfPredictor> m_predictor;
+    std::vector<float> m_currentRow;
+    whatif::WhatIfReport m_currentReport;
+    bool m_haveCurrent = false;
+    quint64 m_job = 0;
+    std::shared_ptr<nn::CancelToken> m_stopToken;  // Stop: the search ends early and keeps its results
+    std::vector<tune::TunedConfig> m_results;
+    double m_startNs = 0;
+
+    QPushButton* m_suggest;
+    QPushButton* m_stop;
+    QSpinBox* m_budget;
+    QSpinBox* m_measure;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    QTreeWidget* m_list;
+    QPushButton* m_load;
+    QPushButton* m_compare;
+};
+
+}  // namespace tpg
+
+Q_DECLARE_METATYPE(tpg::tune::TuneProgress)
+Q_DECLARE_METATYPE(tpg::tune::TuneResult)
