@@ -30,6 +30,14 @@ class TestSuggestionPanel : public QObject {
     Q_OBJECT
     TpuGraph m_layout;
 
+    // The generated program open in `panel`, its predictions ready, the editor at `start`.
+    bool openAt(WhatIfPanel& panel, JobRunner& runner, const char* start) {
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        panel.startFrom(whatif::StartPoint::parse(start));
+        return waitEvaluated(panel);
+    }
+
 private slots:
     void initTestCase() {
         m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 9, 400, 150, synth::LayoutSearch::Random, "r");
@@ -38,10 +46,7 @@ private slots:
     void suggestionsBeatTheCurrentConfigurationAndLoadUndoably() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
-        panel.startFrom(whatif::StartPoint::parse("best"));
-        QVERIFY(waitEvaluated(panel));
+        QVERIFY(openAt(panel, runner, "best"));
         SuggestionPanel* s = panel.suggestions();
         QVERIFY(s->suggestButton()->isEnabled());
         s->setBudgetSeconds(4);
@@ -88,10 +93,7 @@ private slots:
     void stopEndsALongSearchWithinASecondAndKeepsItsResults() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
-        panel.startFrom(whatif::StartPoint::parse("default"));
-        QVERIFY(waitEvaluated(panel));
+        QVERIFY(openAt(panel, runner, "default"));
         SuggestionPanel* s = panel.suggestions();
         s->setBudgetSeconds(600);
         QSignalSpy done(s, &SuggestionPanel::finished);
@@ -111,10 +113,7 @@ private slots:
     void anotherFileDropsARunningSearch() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
-        panel.startFrom(whatif::StartPoint::parse("default"));
-        QVERIFY(waitEvaluated(panel));
+        QVERIFY(openAt(panel, runner, "default"));
         SuggestionPanel* s = panel.suggestions();
         s->setBudgetSeconds(600);
         QSignalSpy done(s, &SuggestionPanel::finished);
