@@ -1,5 +1,6 @@
 #include "SuggestionPanel.h"
 
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -29,6 +30,7 @@ QString change(double now, double reference) {
 }
 
 enum Column { Number, Synth, VsCurrent, Predicted, Rank, Measured, Columns };
+constexpr qint64 kProgressIntervalMs = 100;  // progress posts to the GUI: ten a second
 
 }  // namespace
 
@@ -175,9 +177,12 @@ void SuggestionPanel::suggest() {
     auto token = m_stopToken;
     m_job = m_runner->submit(QStringLiteral("tune"), [predictor, o, token](JobControl& control) {
         tune::ConfigSearch search(*predictor, o);
+        QElapsedTimer sincePost;  // rounds can be milliseconds apart: a few updates a second suffice
         const tune::TuneResult r = search.run(
             [&](const tune::TuneProgress& p) {
                 if (control.cancelled()) token->cancel();  // superseded: its result is dropped anyway
+                if (sincePost.isValid() && sincePost.elapsed() < kProgressIntervalMs) return;
+                sincePost.start();
                 control.post(QVariant::fromValue(p));
             },
             token.get());

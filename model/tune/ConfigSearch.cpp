@@ -75,6 +75,7 @@ struct ConfigSearch::State {
     Candidate incumbent;
     size_t cursor = 0;
     size_t sinceGain = 0;  // coordinates swept since the incumbent last improved
+    uint64_t reportedHash = 0;  // the row bestPredictedNs was computed for
     TuneProgress progress;
     bool stopped = false;
 
@@ -246,7 +247,9 @@ struct ConfigSearch::State {
     void report(const Progress& callback) {
         progress.elapsedSeconds = elapsed();
         progress.budgetSeconds = options.budgetSeconds;
-        if (!population.empty()) {
+        // The file's model on the best-scored row: one full pass, so only when that row changed.
+        if (!population.empty() && population.front().hash != reportedHash) {
+            reportedHash = population.front().hash;
             const std::vector<float>& best = population.front().row;
             progress.bestScore = predictor.model().scoreRows(g, best.data(), 1).front();
             progress.bestPredictedNs = predictor.predictedNs(progress.bestScore);
