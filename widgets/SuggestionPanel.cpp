@@ -13,21 +13,15 @@
 #include <cmath>
 
 #include "JobRunner.h"
+#include "RuntimeText.h"
 #include "tune/TuneLimits.h"
 
 namespace tpg {
 
 namespace {
 
-QString ns(double v) {
-    if (v < 0) return QStringLiteral("–");
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(v))) + QStringLiteral(" ns");
-}
-
-QString change(double now, double reference) {
-    if (now < 0 || reference <= 0) return QStringLiteral("–");
-    return QStringLiteral("%1%2%").arg(now >= reference ? QStringLiteral("+") : QString()).arg(100.0 * (now / reference - 1.0), 0, 'f', 1);
-}
+QString ns(double v) { return nsText(v, QStringLiteral("–")); }
+QString change(double now, double reference) { return changeText(now, reference); }
 
 enum Column { Number, Synth, VsCurrent, Predicted, Rank, Measured, Columns };
 constexpr qint64 kProgressIntervalMs = 100;  // progress posts to the GUI: ten a second

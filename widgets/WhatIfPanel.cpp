@@ -24,6 +24,7 @@
 
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "RuntimeText.h"
 #include "SuggestionPanel.h"
 #include "SweepChart.h"
 #include "graph/GraphFile.h"
@@ -43,14 +44,8 @@ constexpr int kTileGroupWidth = 8;  // bounds 0-5, sum, product
 const QString kFormat = QStringLiteral("tpugraphs-whatif");
 constexpr int kFormatVersion = 1;
 
-QString ns(double v) {
-    return v < 0 ? QObject::tr("unknown") : QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(v))) + QStringLiteral(" ns");
-}
-
-QString change(double now, double reference) {
-    if (now < 0 || reference <= 0) return QStringLiteral("–");
-    return QStringLiteral("%1%2%").arg(now >= reference ? QStringLiteral("+") : QString()).arg(100.0 * (now / reference - 1.0), 0, 'f', 1);
-}
+QString ns(double v) { return nsText(v, QObject::tr("unknown")); }
+QString change(double now, double reference) { return changeText(now, reference); }
 
 // Every permutation of 0..rank-1 in lexicographic order (rank 6: 720).
 std::vector<std::vector<int>> permutations(int rank) {

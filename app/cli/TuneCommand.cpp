@@ -28,12 +28,7 @@ struct TuneCommandOptions {
 
 std::string ns(double v) { return v < 0 ? "-" : withCommas(std::llround(v)); }
 
-std::string change(double now, double reference) {
-    if (now < 0 || reference <= 0) return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * (now / reference - 1.0));
-    return buf;
-}
+std::string change(double now, double reference) { return percentChange(now, reference, "-"); }
 
 nlohmann::json orNull(double v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); }
 

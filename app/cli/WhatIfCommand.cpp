@@ -29,12 +29,7 @@ struct WhatIfOptions {
 
 std::string ns(double v) { return v < 0 ? "unknown" : withCommas(std::llround(v)) + " ns"; }
 
-std::string change(double now, double reference) {
-    if (now < 0 || reference <= 0) return "";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * (now / reference - 1.0));
-    return buf;
-}
+std::string change(double now, double reference) { return percentChange(now, reference, ""); }
 
 nlohmann::json reportJson(const whatif::WhatIfReport& r) {
     return {{"score", r.score},

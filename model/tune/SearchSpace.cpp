@@ -227,11 +227,4 @@ int SearchSpace::valueOf(const std::vector<float>& row, size_t c) const {
     return -1;
 }
 
-std::vector<float> SearchSpace::random(const std::vector<float>& base, std::mt19937_64& rng) const {
-    std::vector<float> row = base;
-    for (size_t c = 0; c < m_coords.size(); ++c)
-        set(row, c, std::uniform_int_distribution<size_t>(0, m_coords[c].values.size() - 1)(rng));
-    return row;
-}
-
 }  // namespace tpg::tune

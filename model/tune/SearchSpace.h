@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -45,8 +44,6 @@ public:
     void set(std::vector<float>& row, size_t c, size_t value) const;
     // Which candidate of coordinate `c` `row` holds; -1 when it holds another value.
     int valueOf(const std::vector<float>& row, size_t c) const;
-    // A uniformly random candidate for every coordinate.
-    std::vector<float> random(const std::vector<float>& base, std::mt19937_64& rng) const;
     // What a change to coordinate `c` touches: its configurable node's index (layout; the model
     // re-scores per node) or its column (tile).
     int unitOf(size_t c) const { return m_unit[c]; }

@@ -38,6 +38,14 @@ class TestSuggestionPanel : public QObject {
         return waitEvaluated(panel);
     }
 
+    // A search from the editor's configuration with a budget far beyond the test's.
+    static SuggestionPanel* startLongSearch(WhatIfPanel& panel) {
+        SuggestionPanel* s = panel.suggestions();
+        s->setBudgetSeconds(600);
+        s->suggest();
+        return s;
+    }
+
 private slots:
     void initTestCase() {
         m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 9, 400, 150, synth::LayoutSearch::Random, "r");
@@ -94,10 +102,8 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
         QVERIFY(openAt(panel, runner, "default"));
-        SuggestionPanel* s = panel.suggestions();
-        s->setBudgetSeconds(600);
-        QSignalSpy done(s, &SuggestionPanel::finished);
-        s->suggest();
+        SuggestionPanel* s = startLongSearch(panel);
+        QSignalSpy done(s, &SuggestionPanel::finished);  // results arrive through the event loop, after this
         QTest::qWait(1500);
         QVERIFY(s->statusText().startsWith(QStringLiteral("Round")));
         const auto stopAt = std::chrono::steady_clock::now();
@@ -114,10 +120,8 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
         QVERIFY(openAt(panel, runner, "default"));
-        SuggestionPanel* s = panel.suggestions();
-        s->setBudgetSeconds(600);
-        QSignalSpy done(s, &SuggestionPanel::finished);
-        s->suggest();
+        SuggestionPanel* s = startLongSearch(panel);
+        QSignalSpy done(s, &SuggestionPanel::finished);  // results arrive through the event loop, after this
         QTest::qWait(300);
         panel.setGraph(TpuGraph(), QString());
         QVERIFY(!s->running());
