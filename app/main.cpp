@@ -5,8 +5,10 @@
 #include <QIcon>
 
 #include "MainWindow.h"
+#include "TensorMemory.h"
 
 int main(int argc, char** argv) {
+    tpg::nn::keepFreedTensorMemory();
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs"));
     QCoreApplication::setApplicationName(QStringLiteral("tpugraphs-explorer"));

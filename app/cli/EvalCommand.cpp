@@ -13,6 +13,7 @@
 #include "GraphBlindLinearRanker.h"
 #include "graph/GraphFile.h"
 #include "synth/LinearConfigRanker.h"
+#include "synth/TpuCostModel.h"
 #include "PreparedGraph.h"
 #include "ProgressBar.h"
 
@@ -62,12 +63,25 @@ void run(const EvalOptions& o) {
     nn::CostModel model;
     std::string what;
     if (!o.baseline.empty()) {
-        if (o.baseline != "graph-blind" && o.baseline != "per-graph-linear")
-            throw FormatError("--baseline: expected 'graph-blind' or 'per-graph-linear', got '" +
-                              o.baseline + "'");
+        if (o.baseline != "graph-blind" && o.baseline != "per-graph-linear" &&
+            o.baseline != "synthetic-tpu")
+            throw FormatError(
+                "--baseline: expected 'graph-blind', 'per-graph-linear' or 'synthetic-tpu', got '" +
+                o.baseline + "'");
         if (!o.model.empty()) throw FormatError("--baseline and --model exclude each other");
     }
-    if (o.baseline == "per-graph-linear") {
+    if (o.baseline == "synthetic-tpu") {
+        scorer = [](const TpuGraph& g, const std::vector<int64_t>& ids) {
+            synth::TpuParameters noiseFree;
+            noiseFree.noiseSigma = 0;
+            const synth::TpuCostModel tpu(g, noiseFree);
+            std::vector<double> scores;
+            scores.reserve(ids.size());
+            for (int64_t c : ids) scores.push_back(tpu.runtime(c));
+            return scores;
+        };
+        what = "synthetic TPU without measurement noise (the ceiling on synthetic files)";
+    } else if (o.baseline == "per-graph-linear") {
         if (o.heldOutConfigs <= 0)
             throw FormatError(
                 "--baseline per-graph-linear needs --held-out-configs FRAC (it fits each graph on "
@@ -175,7 +189,8 @@ void addEvalCommand(CLI::App& app) {
                     "Instead of a model: 'graph-blind' (one linear config-only model fitted on the "
                     "train split) or "
                     "'per-graph-linear' (LinearConfigRanker fitted per graph on the configs "
-                    "--held-out-configs leaves)");
+                    "--held-out-configs leaves) or 'synthetic-tpu' (the synthetic TPU's noise-free "
+                    "runtime: the best any model can rank synthetic files)");
     cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)");
     cmd->callback([o] { run(*o); });
 }

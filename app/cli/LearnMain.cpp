@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 
 #include "Commands.h"
+#include "TensorMemory.h"
 
 int main(int argc, char** argv) {
+    tpg::nn::keepFreedTensorMemory();
     return tpg::cli::runCommandLine("tpugraphs: train on and predict TpuGraphs files",
                                     [](CLI::App& app) {
                                         tpg::cli::addTrainCommand(app);

@@ -20,6 +20,9 @@ struct TrainOptions {
     std::string hops = "1";
     std::string violation = "off";
     std::string attention = "off";
+    std::string slotFeatures = nn::ModelSettings{}.slotFeatures ? "on" : "off";
+    std::string nodeCost = nn::ModelSettings{}.nodeCostReadout ? "on" : "off";
+    std::string boundsFeatures = nn::ModelSettings{}.boundsFeatures ? "on" : "off";
     double cacheMiB = static_cast<double>(nn::limits::kDefaultCacheBytes >> 20);
 };
 
@@ -78,6 +81,9 @@ void run(TrainOptions& o) {
     }
     s.model.violationFeature = parseOnOff(o.violation, "--violation-feature");
     s.model.configAttention = parseOnOff(o.attention, "--config-attention");
+    s.model.slotFeatures = parseOnOff(o.slotFeatures, "--slot-features");
+    s.model.nodeCostReadout = parseOnOff(o.nodeCost, "--node-cost-readout");
+    s.model.boundsFeatures = parseOnOff(o.boundsFeatures, "--bounds-features");
     if (s.model.hidden % s.model.attentionHeads != 0)
         throw FormatError("--hidden must be a multiple of " +
                           std::to_string(s.model.attentionHeads));
@@ -191,6 +197,18 @@ void addTrainCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--violation-feature", o->violation,
                     "Layout: add the graph-level violation-ratio input (on/off)")
+        ->capture_default_str();
+    cmd->add_option("--slot-features", o->slotFeatures,
+                    "Layout: describe each slot's layout physically (minor dims' sizes, tile "
+                    "padding, the op's preferred minor dim) beside its raw values (on/off)")
+        ->capture_default_str();
+    cmd->add_option("--node-cost-readout", o->nodeCost,
+                    "Layout: each node predicts its own cost and the score adds the log of their "
+                    "sum (on/off)")
+        ->capture_default_str();
+    cmd->add_option("--bounds-features", o->boundsFeatures,
+                    "Tile: describe what the bounds mean for the kernel's tensors (tile count, "
+                    "partial and lane-padded tiles, tile bytes, working set) beside them (on/off)")
         ->capture_default_str();
     cmd->add_option("--config-attention", o->attention,
                     "Configs of a batch attend to each other (on/off)")

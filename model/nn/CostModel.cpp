@@ -6,7 +6,10 @@
 
 #include "CostModelImpl.h"
 #include "io/Error.h"
+#include "LayoutSlotShapes.h"
+#include "TileBoundsFeatures.h"
 #include "NnLimits.h"
+#include "graph/Schema.h"
 
 namespace tpg::nn {
 
@@ -44,6 +47,14 @@ std::string firstLine(const std::string& s) {
 }  // namespace
 
 void CostModel::Impl::build() {
+    // Slot features read node_feat's shape and layout columns and the config's 18 slot values.
+    if (info.kind != Collection::Layout || info.nodeFeatureWidth != schema::kNodeFeatureWidth ||
+        info.configWidth != schema::kLayoutConfigWidth)
+        info.settings.slotFeatures = false;
+    // Bounds features read node_feat's shape columns and the 24 named bound columns.
+    if (info.kind != Collection::Tile || info.nodeFeatureWidth != schema::kNodeFeatureWidth ||
+        info.configWidth != schema::kTileConfigWidth)
+        info.settings.boundsFeatures = false;
     CostNetOptions o;
     o.nodeFeatureWidth = info.nodeFeatureWidth;
     o.configWidth = info.configWidth;
@@ -53,6 +64,9 @@ void CostModel::Impl::build() {
     o.attentionHeads = info.settings.attentionHeads;
     o.violationFeature = info.kind == Collection::Layout && info.settings.violationFeature;
     o.configAttention = info.settings.configAttention;
+    o.slotFeatures = info.settings.slotFeatures;
+    o.nodeCostReadout = info.kind == Collection::Layout && info.settings.nodeCostReadout;
+    o.boundsFeatures = info.settings.boundsFeatures;
     if (info.kind == Collection::Layout)
         layout = LayoutCostNet(o);
     else
@@ -129,6 +143,7 @@ GraphTensors CostModel::Impl::makeTensors(const PreparedGraph& p) const {
     t.dependentPos = longTensor(depPos);
     t.outsideIds = longTensor(outside);
     t.configPos = longTensor(confPos);
+    if (info.settings.slotFeatures) t.slotTensors = makeLayoutSlotTensors(layoutSlotShapes(p.graph));
     return t;
 }
 
@@ -147,12 +162,16 @@ ConfigBatch CostModel::Impl::batchForRows(const PreparedGraph& p, const float* r
             b.violation = torch::from_blob(v.data(), {count}, torch::kFloat).clone();
         }
     } else {
-        std::vector<float> x(static_cast<size_t>(count * w));
+        const int64_t extra = info.settings.boundsFeatures ? kTileBoundsFeatureCount : 0;
+        const TileOperands operands = extra ? tileOperands(p.graph) : TileOperands{};
+        std::vector<float> x(static_cast<size_t>(count * (w + extra)));
         for (int64_t c = 0; c < count; ++c) {
-            transformTileConfig(rows + c * w, w, x.data() + c * w);
-            info.stats.tileConfig.apply(x.data() + c * w);
+            float* dst = x.data() + c * (w + extra);
+            transformTileConfig(rows + c * w, w, dst);
+            info.stats.tileConfig.apply(dst);
+            if (extra) tileBoundsFeatures(operands, rows + c * w, dst + w);
         }
-        b.config = torch::from_blob(x.data(), {count, w}, torch::kFloat).clone();
+        b.config = torch::from_blob(x.data(), {count, w + extra}, torch::kFloat).clone();
     }
     return b;
 }

@@ -65,7 +65,10 @@ std::string modelInfoToJson(const ModelInfo& i) {
                      {"attention_heads", s.attentionHeads},
                      {"prune_hops", s.pruneHops},
                      {"violation_feature", s.violationFeature},
-                     {"config_attention", s.configAttention}};
+                     {"config_attention", s.configAttention},
+                     {"slot_features", s.slotFeatures},
+                     {"node_cost_readout", s.nodeCostReadout},
+                     {"bounds_features", s.boundsFeatures}};
     j["node_feature_width"] = i.nodeFeatureWidth;
     j["config_width"] = i.configWidth;
     j["stats"] = {{"node", statsJson(i.stats.node)},
@@ -121,6 +124,9 @@ ModelInfo modelInfoFromJson(const std::string& text, const std::string& file) {
         i.settings.pruneHops = s.at("prune_hops").get<int>();
         i.settings.violationFeature = s.at("violation_feature").get<bool>();
         i.settings.configAttention = s.at("config_attention").get<bool>();
+        i.settings.slotFeatures = s.value("slot_features", false);  // both absent before issue 14
+        i.settings.nodeCostReadout = s.value("node_cost_readout", false);
+        i.settings.boundsFeatures = s.value("bounds_features", false);
         where = "node_feature_width";
         i.nodeFeatureWidth = j.at("node_feature_width").get<int64_t>();
         where = "config_width";

@@ -23,11 +23,18 @@ struct ModelSettings {
     int pruneHops = 1;
     bool violationFeature = false;  // layout: graph-level "violation ratio" input
     bool configAttention = false;   // configs of one batch attend to each other
+    // The three measured best by tests/bench/quality.sh (README, model quality); off in model
+    // files written before them.
+    bool slotFeatures = true;      // layout: what each slot's layout means physically (LayoutSlotShapes)
+    bool nodeCostReadout = true;   // layout: the score adds log(sum of predicted node costs)
+    bool boundsFeatures = true;    // tile: what the bounds mean for the operands (TileBoundsFeatures)
 
     bool operator==(const ModelSettings& o) const {
         return hidden == o.hidden && layers == o.layers && opcodeDim == o.opcodeDim &&
                attentionHeads == o.attentionHeads && pruneHops == o.pruneHops &&
-               violationFeature == o.violationFeature && configAttention == o.configAttention;
+               violationFeature == o.violationFeature && configAttention == o.configAttention &&
+               slotFeatures == o.slotFeatures && nodeCostReadout == o.nodeCostReadout &&
+               boundsFeatures == o.boundsFeatures;
     }
     bool operator!=(const ModelSettings& o) const { return !(*this == o); }
 };

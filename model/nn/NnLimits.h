@@ -59,4 +59,10 @@ constexpr int64_t kTrainChunkNodeConfigs = 32768;
 // Tile competition metric: top-5 slowdown.
 constexpr int kTileTopK = 5;
 
+// Allocations up to this size come from the heap, not a fresh mmap (glibc's largest allowed):
+// LibTorch frees and re-allocates activation buffers of the same sizes every forward pass.
+constexpr size_t kHeapAllocationBytes = size_t{32} << 20;
+// Freed heap memory up to this much is kept for the next pass instead of returned to the OS.
+constexpr size_t kKeptFreeHeapBytes = size_t{2} << 30;
+
 }  // namespace tpg::nn::limits

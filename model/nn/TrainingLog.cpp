@@ -94,6 +94,9 @@ json settingsToJson(const TrainSettings& s) {
         {"hops", m.pruneHops},
         {"violation_feature", m.violationFeature},
         {"config_attention", m.configAttention},
+        {"slot_features", m.slotFeatures},
+        {"node_cost_readout", m.nodeCostReadout},
+        {"bounds_features", m.boundsFeatures},
         {"loss", lossName(s.loss)},
         {"margin", s.margin},
         {"lr", s.learningRate},
@@ -128,6 +131,9 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "hops", m.pruneHops, file);
     read(j, "violation_feature", m.violationFeature, file);
     read(j, "config_attention", m.configAttention, file);
+    read(j, "slot_features", m.slotFeatures, file);
+    read(j, "node_cost_readout", m.nodeCostReadout, file);
+    read(j, "bounds_features", m.boundsFeatures, file);
     std::string loss = lossName(s.loss);
     read(j, "loss", loss, file);
     if (!parseLoss(loss, s.loss)) throwFormatError(file, "loss", "expected hinge, listmle or mse, got '" + loss + "'");

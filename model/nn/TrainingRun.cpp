@@ -261,9 +261,9 @@ TrainingData loadTrainingData(const TrainSettings& st,
                       : st.collection.empty()  ? collectionName(kind)
                                                : st.collection;
     info.settings = st.model;
-    if (kind == Collection::Tile) info.settings.violationFeature = false;
     info.nodeFeatureWidth = first.nodeFeatureWidth();
     info.configWidth = first.configFeatureWidth();
+    if (kind == Collection::Tile) info.settings.violationFeature = false;
     info.stats = computeFeatureStats(statsGraphs);
     info.loss = lossName(st.loss);
     info.trainGraphs = static_cast<int64_t>(d.train.size());
@@ -278,6 +278,7 @@ TrainingRun::TrainingRun(const TrainSettings& st, TrainingData data)
     : m_settings(st), m_data(std::move(data)) {
     m_model = CostModel::create(m_data.info);
     CostModel::Impl& net = m_model.impl();
+    m_data.info.settings = net.info.settings;  // as built: options the data cannot feed are off
     net.label = st.outPath;
     m_parameters = net.module().parameters();
     m_optimizer = std::make_unique<torch::optim::Adam>(
@@ -317,7 +318,8 @@ namespace {
 // they flow into the shared pass once at the end.
 LayoutSharedPass detachedLeaves(const LayoutSharedPass& s) {
     auto leaf = [](const torch::Tensor& t) { return t.defined() ? t.detach().requires_grad_(true) : t; };
-    LayoutSharedPass d{leaf(s.subsetInput), leaf(s.configurableInput), {}, leaf(s.restSum), leaf(s.restMax)};
+    LayoutSharedPass d{leaf(s.subsetInput), leaf(s.configurableInput), {},
+                       leaf(s.restSum),     leaf(s.restMax),           leaf(s.restCost)};
     for (const auto& h : s.halo) d.halo.push_back(leaf(h));
     return d;
 }
@@ -334,6 +336,7 @@ void backwardIntoSharedPass(const LayoutSharedPass& shared, const LayoutSharedPa
     add(shared.configurableInput, leaves.configurableInput);
     add(shared.restSum, leaves.restSum);
     add(shared.restMax, leaves.restMax);
+    add(shared.restCost, leaves.restCost);
     for (size_t l = 0; l < shared.halo.size(); ++l) add(shared.halo[l], leaves.halo[l]);
     if (!outputs.empty()) torch::autograd::backward(outputs, grads);
 }

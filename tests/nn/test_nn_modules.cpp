@@ -11,11 +11,13 @@
 #include "modules/Dense.h"
 #include "modules/LayoutConfigEncoder.h"
 #include "modules/LayoutCostNet.h"
+#include "modules/LayoutSlotFeatures.h"
 #include "modules/Mlp.h"
 #include "modules/NodeEncoder.h"
 #include "modules/RankingLosses.h"
 #include "modules/SageConv.h"
 #include "modules/TileCostNet.h"
+#include "TileBoundsFeatures.h"
 
 using namespace tpg::nn;
 
@@ -42,6 +44,55 @@ ModelInfo infoFor(tpg::Collection kind, int64_t nodeWidth, int64_t configWidth) 
     i.stats.tileConfig.mean.assign(static_cast<size_t>(configWidth), 0.0f);
     i.stats.tileConfig.invStd.assign(static_cast<size_t>(configWidth), 1.0f);
     return i;
+}
+
+// p0 [256, 3] and p1 [3, 64] feed dot [256, 64] (contracting 3), which feeds reduce [256]
+// over dim 1. The dot and the reduce are configurable; one config, all defaults.
+tpg::TpuGraph dotReduceGraph() {
+    tpg::TpuGraphData d;
+    d.name = "dot_reduce";
+    d.collection = tpg::Collection::Layout;
+    d.numNodes = 4;
+    d.nodeFeatureWidth = tpg::schema::kNodeFeatureWidth;
+    d.nodeFeatures.assign(4 * 140, 0.0f);
+    tiny::setShape(d.nodeFeatures, 0, 140, {256, 3});
+    tiny::setShape(d.nodeFeatures, 1, 140, {3, 64});
+    tiny::setShape(d.nodeFeatures, 2, 140, {256, 64});
+    tiny::setShape(d.nodeFeatures, 3, 140, {256});
+    d.nodeFeatures[3 * 140 + 31] = 1.0f;  // dimensions_0: the reduce removes dim 1
+    const int param = tpg::schema::opcodeId("parameter");
+    d.opcodes = {param, param, tpg::schema::opcodeId("dot"), tpg::schema::opcodeId("reduce")};
+    d.edges = {{2, 0}, {2, 1}, {3, 2}};
+    d.configurableNodes = {2, 3};
+    d.configFeatureWidth = 18;
+    tpg::CompactMatrix m(36);
+    std::vector<float> row(36, -1.0f);
+    m.appendRows(row.data(), 1);
+    d.runtimes = {1000};
+    d.layoutConfigs = tpg::LayoutConfigTable::fromMatrix(std::move(m), 2, 18);
+    return tpg::TpuGraph(std::move(d));
+}
+
+// Tile kernel: input p0 [256, 3] and kernel p1 [3, 64] feed the root dot [256, 64]; f32.
+tpg::TpuGraph dotKernelGraph() {
+    tpg::TpuGraphData d;
+    d.name = "dot_kernel";
+    d.collection = tpg::Collection::Tile;
+    d.numNodes = 3;
+    d.nodeFeatureWidth = tpg::schema::kNodeFeatureWidth;
+    d.nodeFeatures.assign(3 * 140, 0.0f);
+    tiny::setShape(d.nodeFeatures, 0, 140, {256, 3});
+    tiny::setShape(d.nodeFeatures, 1, 140, {3, 64});
+    tiny::setShape(d.nodeFeatures, 2, 140, {256, 64});
+    d.nodeFeatures[2 * 140 + 0] = 1.0f;  // is_root
+    const int param = tpg::schema::opcodeId("parameter");
+    d.opcodes = {param, param, tpg::schema::opcodeId("dot")};
+    d.edges = {{2, 0}, {2, 1}};
+    d.configFeatureWidth = tpg::schema::kTileConfigWidth;
+    d.tileConfigFeatures.assign(24, 0.0f);
+    d.runtimes = {1000};
+    d.runtimeNormalizers = {1000};
+    return tpg::TpuGraph(std::move(d));
 }
 
 }  // namespace
@@ -93,6 +144,102 @@ private slots:
         QCOMPARE(oneHot[3].sum().item<float>(), 0.0f);  // out of range: no slot
         LayoutConfigEncoder enc(18, 24);
         QCOMPARE(enc(torch::zeros({5, 3, 18})).sizes().vec(), (std::vector<int64_t>{5, 3, 24}));
+    }
+
+    void layoutSlotShapesReadOperandsAndPreferences() {
+        const auto shapes = layoutSlotShapes(dotReduceGraph());
+        QCOMPARE(shapes.size(), size_t{6});  // 2 configurable nodes x 3 slots
+        const LayoutSlotShape &out = shapes[0], &lhs = shapes[1], &rhs = shapes[2];
+        QCOMPARE(int(out.rank), 2);
+        QCOMPARE(lhs.dims[0], 256.0f);
+        QCOMPARE(lhs.dims[1], 3.0f);
+        QCOMPARE(int(lhs.defaultLayout[0]), 1);  // row-major: dim 1 most minor
+        QCOMPARE(int(lhs.preferredMinor), 1);    // the contracting dim (size 3)
+        QCOMPARE(rhs.dims[1], 64.0f);
+        QCOMPARE(int(rhs.preferredMinor), 1);  // the rhs output dim
+        QCOMPARE(int(out.preferredMinor), -1);
+        const LayoutSlotShape &reduceOut = shapes[3], &reduceIn = shapes[4], &none = shapes[5];
+        QCOMPARE(int(reduceOut.rank), 1);
+        QCOMPARE(int(reduceIn.rank), 2);
+        QCOMPARE(int(reduceIn.reducedMask), 2);  // dim 1
+        QCOMPARE(int(none.rank), 0);             // a reduce has no kernel
+    }
+
+    void layoutSlotFeaturesDescribeTheLayoutPhysically() {
+        const LayoutSlotTensors slotTensors = makeLayoutSlotTensors(layoutSlotShapes(dotReduceGraph()));
+        // Config 0: all defaults. Config 1: the dot reads its lhs with dim 0 (256) most minor, and
+        // writes {0, 1}.
+        auto config = torch::full({2, 2, 18}, -1.0f);
+        config[1][0][0] = 0, config[1][0][1] = 1;  // output_layout {0, 1}
+        config[1][0][6] = 0, config[1][0][7] = 1;  // input_layout {0, 1}
+        const auto f = layoutSlotFeatures(config, slotTensors);
+        QCOMPARE(f.sizes().vec(), (std::vector<int64_t>{2, 2, 3 * kSlotFeatureCount}));
+        auto at = [&](int c, int node, int slot, int feature) {
+            return f[c][node][slot * kSlotFeatureCount + feature].item<float>();
+        };
+        auto near = [](float a, double b) { return std::abs(a - b) < 1e-5; };
+        enum { Given, MinorSize, SecondSize, LanePad, SublanePad, NotPreferred, ReducedMinor,
+               MinorMoved, Changed, RowMajor, ChangedVolume };
+        // Default lhs layout {1, 0}: 3 elements in 128 lanes; the contracting dim is minor.
+        QCOMPARE(at(0, 0, 1, Given), 0.0f);
+        QVERIFY(near(at(0, 0, 1, MinorSize), std::log2(3.0) / 8));
+        QVERIFY(near(at(0, 0, 1, LanePad), std::log(128.0 / 3) / 4));
+        QCOMPARE(at(0, 0, 1, NotPreferred), 0.0f);
+        QCOMPARE(at(0, 0, 1, RowMajor), 1.0f);
+        QCOMPARE(at(0, 0, 1, Changed), 0.0f);
+        // {0, 1}: 256 fills the lanes, 3 pads to 8 sublanes, the contracting dim is not minor.
+        QCOMPARE(at(1, 0, 1, Given), 1.0f);
+        QVERIFY(near(at(1, 0, 1, MinorSize), 1.0));
+        QVERIFY(near(at(1, 0, 1, LanePad), 0.0));
+        QVERIFY(near(at(1, 0, 1, SublanePad), std::log(8.0 / 3) / 2));
+        QCOMPARE(at(1, 0, 1, NotPreferred), 1.0f);
+        QCOMPARE(at(1, 0, 1, MinorMoved), 1.0f);
+        QCOMPARE(at(1, 0, 1, Changed), 1.0f);
+        QCOMPARE(at(1, 0, 1, RowMajor), 0.0f);
+        QVERIFY(near(at(1, 0, 1, ChangedVolume), std::log(768.0) / 20));
+        // The reduce reads the dot's [256, 64] row-major: its reduced dim 1 is most minor.
+        QCOMPARE(at(0, 1, 1, ReducedMinor), 1.0f);
+        // A slot the node lacks (the reduce's kernel) is all zeros.
+        for (int i = 0; i < kSlotFeatureCount; ++i) QCOMPARE(at(1, 1, 2, i), 0.0f);
+        // A subset of rows gives those rows' features.
+        const auto second = layoutSlotFeatures(config.index_select(1, torch::tensor({1})),
+                                               slotTensors.rows(torch::tensor({1})));
+        QVERIFY(torch::equal(second, f.index_select(1, torch::tensor({1}))));
+    }
+
+    void tileBoundsFeaturesDescribeTheTiles() {
+        const TileOperands ops = tileOperands(dotKernelGraph());
+        QCOMPARE(ops.output.rank, 2);
+        QCOMPARE(ops.input.dims[1], 3.0);
+        QCOMPARE(ops.kernel.dims[1], 64.0);
+        QCOMPARE(ops.output.minor, 1);  // row-major
+        // Columns: kernel bounds 0-5, output 8-13, input 16-21 (sums and products ignored).
+        std::vector<float> raw(24, 0.0f);
+        raw[8] = 128, raw[9] = 64;  // two output tiles, each [128, 64]
+        raw[16] = 128, raw[17] = 3;  // exactly the input one output tile reads
+        raw[0] = 3, raw[1] = 32;     // half the kernel one output tile reads
+        std::array<float, kTileBoundsFeatureCount> f{};
+        tileBoundsFeatures(ops, raw.data(), f.data());
+        auto near = [](float a, double b) { return std::abs(a - b) < 1e-5; };
+        QVERIFY(near(f[0], 1.0 / 24));                 // log2(2 tiles)
+        QVERIFY(near(f[1], 0.0));                      // no partial tiles
+        QVERIFY(near(f[2], 1.0 / 3));                  // 64 of 128 lanes: padding x2
+        QVERIFY(near(f[3], 0.0));                      // 128 rows fill the sublanes
+        QVERIFY(near(f[4], 16.0 / 24));                // 128 x 64 x 4 B x2 padding = 64 KiB
+        QCOMPARE(f[5], 1.0f);                          // input present
+        QVERIFY(near(f[6], 0.0));                      // fits the need
+        QVERIFY(near(f[7], 16.0 / 24));                // 128 x 3 x 4 B, 3 -> 128 lanes = 64 KiB
+        QCOMPARE(f[8], 1.0f);                          // kernel present
+        QVERIFY(near(f[9], -1.0 / 24));                // half of what a tile reads
+        QVERIFY(near(f[10], 12.0 / 24));               // 3 x 32 x 4 B, x4 lanes, x8/3 sublanes
+        QVERIFY(near(f[11], std::log2(2.0 * (65536 + 65536 + 4096)) / 24));
+        // Unset (0) or too-large bounds mean the whole dim: one tile; a partial last tile wastes work.
+        std::vector<float> whole(24, 0.0f);
+        whole[8] = 100, whole[9] = 1000;
+        tileBoundsFeatures(ops, whole.data(), f.data());
+        QVERIFY(near(f[0], std::log2(3.0) / 24));      // ceil(256 / 100) = 3 tiles
+        QVERIFY(near(f[1], std::log2(300.0 / 256)));   // 300 rows computed for 256
+        QVERIFY(near(f[6], std::log2(768.0 / 256) / 24));  // whole input vs a third of it
     }
 
     void mlpShape() {
@@ -168,6 +315,7 @@ private slots:
         info.settings.layers = 2;
         info.settings.pruneHops = -1;
         info.settings.violationFeature = true;
+        info.settings.slotFeatures = true;  // every scoring path with slot features
         CostModel model = CostModel::create(info);
         auto& impl = model.impl();
         const PreparedGraph p = impl.prepare(g);
@@ -242,6 +390,7 @@ private slots:
         info.settings.layers = 2;
         info.settings.pruneHops = -1;  // whole graph: leaves nodes outside D
         info.settings.violationFeature = true;
+        info.settings.slotFeatures = true;  // every scoring path with slot features
         CostModel model = CostModel::create(info);
         auto& impl = model.impl();
         const PreparedGraph p = impl.prepare(g);
@@ -300,6 +449,19 @@ private slots:
             t.full = chainEdges();
             QCOMPARE(net(t, torch::randn({9, 20})).sizes().vec(), (std::vector<int64_t>{9}));
         }
+        CostNetOptions o;
+        o.nodeFeatureWidth = 30;
+        o.configWidth = 20;
+        o.hidden = 16;
+        o.boundsFeatures = true;  // the config rows carry the bounds features after the raw values
+        TileCostNet net(o);
+        GraphTensors t;
+        t.numNodes = 3;
+        t.x = torch::randn({3, 30});
+        t.opcode = torch::tensor({1, 2, 3}, torch::kLong);
+        t.full = chainEdges();
+        QCOMPARE(net(t, torch::randn({9, 20 + kTileBoundsFeatureCount})).sizes().vec(),
+                 (std::vector<int64_t>{9}));
     }
 
     void pairwiseHinge() {

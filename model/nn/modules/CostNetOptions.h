@@ -14,6 +14,9 @@ struct CostNetOptions {
     int64_t attentionHeads = 4;
     bool violationFeature = false;  // layout only
     bool configAttention = false;
+    bool slotFeatures = false;  // layout: LayoutSlotFeatures beside the raw config values
+    bool nodeCostReadout = false;  // layout: plus log of a sum of per-node costs (runtime is a sum)
+    bool boundsFeatures = false;   // tile: config rows carry kTileBoundsFeatureCount extra columns
 };
 
 }  // namespace tpg::nn

@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "LayoutSlotFeatures.h"
+
 namespace tpg::nn {
 
 // Sparse directed edges of one graph, {consumer, producer} as in the files, with the inverse
@@ -29,6 +31,7 @@ struct GraphTensors {
     torch::Tensor dependentPos;  // [D] positions in S of D nodes
     torch::Tensor outsideIds;    // [N - D] node ids outside D (config-free at every layer)
     torch::Tensor configPos;     // [nc] positions in S of the configurable nodes
+    LayoutSlotTensors slotTensors;     // layout models with slot features; else undefined
 };
 
 }  // namespace tpg::nn

@@ -16,15 +16,23 @@ torch::Tensor expandLayoutConfig(const torch::Tensor& config) {
     return torch::cat({config / float(limits::kLayoutValueCount), flat}, 2);  // [C, nc, F * 8]
 }
 
-LayoutConfigEncoderImpl::LayoutConfigEncoderImpl(int64_t configWidth, int64_t hidden)
+LayoutConfigEncoderImpl::LayoutConfigEncoderImpl(int64_t configWidth, int64_t hidden,
+                                                 int64_t extra)
     : width(configWidth),
-      first(register_module("first", Dense(configWidth * (1 + limits::kLayoutValueCount), hidden))),
+      extraWidth(extra),
+      first(register_module("first",
+                            Dense(configWidth * (1 + limits::kLayoutValueCount) + extra, hidden))),
       second(register_module("second", Dense(hidden, hidden))) {}
 
-torch::Tensor LayoutConfigEncoderImpl::forward(const torch::Tensor& config) {
+torch::Tensor LayoutConfigEncoderImpl::forward(const torch::Tensor& config,
+                                               const torch::Tensor& extra) {
     TORCH_CHECK(config.dim() == 3 && config.size(2) == width, "layout config must be [C, nc, ",
                 width, "]");
-    return second(torch::relu(first(expandLayoutConfig(config))));  // [C, nc, H]
+    TORCH_CHECK(extraWidth == 0 || (extra.defined() && extra.size(2) == extraWidth),
+                "layout config encoder needs [C, nc, ", extraWidth, "] extra inputs");
+    auto input = expandLayoutConfig(config);
+    if (extraWidth > 0) input = torch::cat({input, extra}, 2);
+    return second(torch::relu(first(input)));  // [C, nc, H]
 }
 
 }  // namespace tpg::nn

@@ -5,7 +5,9 @@ namespace tpg::nn {
 LayoutCostNetImpl::LayoutCostNetImpl(const CostNetOptions& o) : options(o) {
     const int64_t h = o.hidden;
     nodeEncoder = register_module("nodeEncoder", NodeEncoder(o.nodeFeatureWidth, o.opcodeDim, h));
-    configEncoder = register_module("configEncoder", LayoutConfigEncoder(o.configWidth, h));
+    configEncoder = register_module(
+        "configEncoder", LayoutConfigEncoder(o.configWidth, h,
+                                             o.slotFeatures ? kLayoutSlots * kSlotFeatureCount : 0));
     fuse = register_module("fuse", Mlp(2 * h, h, h));
     layers = register_module("layers", torch::nn::ModuleList());
     for (int64_t l = 0; l < o.layers; ++l) layers->push_back(SageConv(h));
@@ -13,6 +15,15 @@ LayoutCostNetImpl::LayoutCostNetImpl(const CostNetOptions& o) : options(o) {
     if (o.configAttention)
         attention = register_module("attention", ConfigAttention(h, o.attentionHeads));
     head = register_module("head", Mlp(h, h, 1));
+    if (o.nodeCostReadout) nodeCost = register_module("nodeCost", Mlp(h, h, 1));
+}
+
+torch::Tensor LayoutCostNetImpl::encodeConfig(const GraphTensors& g, const torch::Tensor& config,
+                                              const torch::Tensor& rows) {
+    if (!options.slotFeatures) return configEncoder(config);
+    TORCH_CHECK(g.slotTensors.defined(), "a model with slot features needs the graph's slot tensors");
+    const LayoutSlotTensors selected = rows.defined() ? g.slotTensors.rows(rows) : g.slotTensors;
+    return configEncoder(config, layoutSlotFeatures(config, selected));
 }
 
 LayoutSharedPass LayoutCostNetImpl::sharedPass(const GraphTensors& g) {
@@ -30,6 +41,7 @@ LayoutSharedPass LayoutCostNetImpl::sharedPass(const GraphTensors& g) {
         auto rest = shared.back().index_select(0, g.outsideIds);  // [N - D, H]
         s.restSum = rest.sum(0);
         s.restMax = std::get<0>(rest.max(0));
+        if (options.nodeCostReadout) s.restCost = nodeCost(rest).squeeze(1).logsumexp(0);  // []
     }
     return s;
 }
@@ -47,7 +59,7 @@ torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const LayoutShar
     // the configurable nodes.
     auto z = shared.subsetInput.unsqueeze(1).expand({-1, c, -1}).contiguous();
     const auto& configurable = shared.configurableInput;  // [nc, H]
-    auto encodedByConfig = configEncoder(config);         // [C, nc, H]
+    auto encodedByConfig = encodeConfig(g, config);      // [C, nc, H]
     auto encoded = encodedByConfig.transpose(0, 1);       // [nc, C, H]
     auto joined =
         torch::cat({configurable.unsqueeze(1).expand({-1, c, -1}), encoded}, 2);  // [nc, C, 2H]
@@ -84,7 +96,13 @@ torch::Tensor LayoutCostNetImpl::readout(const GraphTensors& g, const LayoutShar
     if (options.violationFeature) pooled = torch::cat({pooled, violation.reshape({c, 1})}, 1);
     auto e = torch::relu(project(pooled));  // [C, H]
     if (options.configAttention) e = attention(e);
-    return head(e).squeeze(1);  // [C]
+    auto score = head(e).squeeze(1);  // [C]
+    if (options.nodeCostReadout) {
+        auto cost = nodeCost(zd).squeeze(2).logsumexp(0);  // [C]
+        if (shared.restCost.defined()) cost = torch::logaddexp(cost, shared.restCost);
+        score = score + cost;
+    }
+    return score;
 }
 
 LocalAdjacency::LocalAdjacency(const GraphTensors& g) {
@@ -115,7 +133,7 @@ torch::Tensor LayoutCostNetImpl::configState(const GraphTensors& g, const Layout
                                              const torch::Tensor& config, const torch::Tensor& violation,
                                              LayoutConfigState& state) {
     // forward() with C = 1, keeping every layer.
-    state.encoded = configEncoder(config);  // [1, nc, H]
+    state.encoded = encodeConfig(g, config);  // [1, nc, H]
     auto all = torch::arange(state.encoded.size(1), torch::kLong);
     auto z = shared.subsetInput.unsqueeze(1).clone().index_add(0, g.configPos, fused(shared, state.encoded, all));
     state.z = {z};
@@ -134,7 +152,7 @@ torch::Tensor LayoutCostNetImpl::rescore(const GraphTensors& g, const LayoutShar
     if (changed.empty()) return readout(g, shared, state.z.back(), state.encoded, violation);
     auto rows = torch::tensor(changed, torch::kLong);
     // The edited nodes' encodings, and their layer-0 embeddings (subset input + fused encoding).
-    state.encoded.index_copy_(1, rows, configEncoder(config.index_select(1, rows)));
+    state.encoded.index_copy_(1, rows, encodeConfig(g, config.index_select(1, rows), rows));
     auto positions = g.configPos.index_select(0, rows);
     state.z[0].index_copy_(0, positions, shared.subsetInput.index_select(0, positions).unsqueeze(1) +
                                              fused(shared, state.encoded, rows));

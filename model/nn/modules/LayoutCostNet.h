@@ -22,6 +22,8 @@ struct LayoutSharedPass {
     std::vector<torch::Tensor> halo;  // per layer: [S - D, H] config-free halo embeddings after it
                                       // (empty when S has no halo)
     torch::Tensor restSum, restMax;   // [H] over the N - D config-free nodes; undefined if none
+    torch::Tensor restCost;           // [] log of the summed node costs of those nodes (node-cost
+                                      // readout); undefined if none
 };
 
 // One configuration's per-layer embeddings (C = 1), kept so that an edit of a few configurable
@@ -42,7 +44,9 @@ struct LocalAdjacency {
 // The config-free pass over all N nodes runs once per batch (once per graph and weights when
 // scoring: CostModel caches sharedPass); only the nodes within `layers`
 // hops of a configurable node carry a per-config embedding. Readout: mean + max over all nodes,
-// mean over the configurable nodes, and a skip path from the config encodings.
+// mean over the configurable nodes, and a skip path from the config encodings. With the node-cost
+// readout, the score also adds log(sum over all N nodes of exp(per-node log cost)): a runtime is a
+// sum of node costs, so each node predicts its own share.
 // config [C, nc, F] raw values, violation [C] (or undefined) -> [C]
 struct LayoutCostNetImpl : torch::nn::Module {
     explicit LayoutCostNetImpl(const CostNetOptions& options);
@@ -67,6 +71,9 @@ struct LayoutCostNetImpl : torch::nn::Module {
                           LayoutConfigState& state);
 
   private:
+    // Config encodings [C, k, H] of config [C, k, F]: all nc configurable nodes, or those `rows`.
+    torch::Tensor encodeConfig(const GraphTensors& graph, const torch::Tensor& config,
+                               const torch::Tensor& rows = {});
     torch::Tensor readout(const GraphTensors& graph, const LayoutSharedPass& shared,
                           const torch::Tensor& z, const torch::Tensor& encodedByConfig,
                           const torch::Tensor& violation);
@@ -83,6 +90,7 @@ struct LayoutCostNetImpl : torch::nn::Module {
     Dense project{nullptr};
     ConfigAttention attention{nullptr};
     Mlp head{nullptr};
+    Mlp nodeCost{nullptr};  // node-cost readout: [.., H] -> [.., 1] log cost of a node
 };
 TORCH_MODULE(LayoutCostNet);
 

@@ -5,7 +5,8 @@ namespace tpg::nn {
 TileCostNetImpl::TileCostNetImpl(const CostNetOptions& o) : options(o) {
     const int64_t h = o.hidden;
     nodeEncoder = register_module("nodeEncoder", NodeEncoder(o.nodeFeatureWidth, o.opcodeDim, h));
-    configEncoder = register_module("configEncoder", Mlp(o.configWidth, h, h));
+    const int64_t configInputs = o.configWidth + (o.boundsFeatures ? kTileBoundsFeatureCount : 0);
+    configEncoder = register_module("configEncoder", Mlp(configInputs, h, h));
     fuse = register_module("fuse", Mlp(2 * h, h, h));
     layers = register_module("layers", torch::nn::ModuleList());
     for (int64_t l = 0; l < o.layers; ++l) layers->push_back(SageConv(h));

@@ -9,12 +9,14 @@
 #include "Mlp.h"
 #include "NodeEncoder.h"
 #include "SageConv.h"
+#include "TileBoundsFeatures.h"
 
 namespace tpg::nn {
 
 // Tile cost model: the graph-level config joins every node before message passing ("early
 // join"), then residual GraphSAGE, mean + max pooling and an MLP head.
-// config [C, F] normalised -> [C] (lower = faster)
+// config [C, F] normalised (F = configWidth, + kTileBoundsFeatureCount with bounds features)
+//   -> [C] (lower = faster)
 struct TileCostNetImpl : torch::nn::Module {
     explicit TileCostNetImpl(const CostNetOptions& options);
     torch::Tensor forward(const GraphTensors& graph, const torch::Tensor& config);

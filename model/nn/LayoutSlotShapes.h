@@ -1,0 +1,30 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "graph/TpuGraph.h"
+
+namespace tpg::nn {
+
+// The tensor a layout slot (output, input, kernel) of a configurable node describes, read from
+// node_feat: what a TPU compiler engineer checks when judging a minor-to-major layout (which
+// dims land in the 128 lanes and 8 sublanes, whether a matmul's feature or contracting dim is most
+// minor, whether a reduce crosses lanes). The model turns these and a config into the slot
+// features of LayoutSlotFeatures.
+struct LayoutSlotShape {
+    int8_t rank = 0;                    // 0: the slot does not apply (tuple, no such operand)
+    std::array<float, 6> dims{};        // sizes, 1 beyond rank
+    std::array<int8_t, 6> defaultLayout{-1, -1, -1, -1, -1, -1};  // without a config; -1 padded
+    int8_t preferredMinor = -1;  // the dim the op reads fastest when most minor; -1 none
+    uint8_t reducedMask = 0;     // reduce input: bit d set when dim d is reduced away
+};
+
+constexpr int kLayoutSlots = 3;  // output_layout, input_layout, kernel_layout
+
+// Per configurable node, its kLayoutSlots slots (node-major). Empty when node_feat is trimmed
+// (the columns cannot be located).
+std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g);
+
+}  // namespace tpg::nn

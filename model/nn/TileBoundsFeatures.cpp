@@ -1,0 +1,150 @@
+#include "TileBoundsFeatures.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "graph/Schema.h"
+
+namespace tpg::nn {
+
+namespace {
+
+constexpr int kIsRootColumn = 0;            // node_features.tsv: is_root
+constexpr int kElementBitsColumn = 1;       // element_size_in_bits
+constexpr double kLanes = 128, kSublanes = 8;  // a TPU vector register tile is (8 x 128)
+constexpr double kLogScale = 1.0 / 24;      // log2 of bytes / counts up to ~2^24 -> ~1
+
+TileOperand operandOf(const TpuGraph& g, int64_t node) {
+    TileOperand t;
+    if (node < 0 || g.opcode(node) == schema::opcodeId("tuple")) return t;
+    const float* f = g.nodeFeatures(node);
+    t.rank = schema::shapeRank(f);
+    t.dims.fill(1.0);
+    for (int d = 0; d < t.rank; ++d)
+        t.dims[static_cast<size_t>(d)] = std::max(1.0f, f[schema::kShapeDimColumn + d]);
+    // The layout columns hold minor-to-major dims; all zeros (no layout) means row-major.
+    auto layoutDim = [&](int i) {
+        const auto d = static_cast<int>(f[schema::kNodeLayoutColumn + i]);
+        const bool rowMajor = f[schema::kNodeLayoutColumn] == 0 && f[schema::kNodeLayoutColumn + 1] == 0;
+        return rowMajor || d < 0 || d >= t.rank ? t.rank - 1 - i : d;
+    };
+    if (t.rank >= 1) t.minor = layoutDim(0);
+    if (t.rank >= 2) t.secondMinor = layoutDim(1);
+    if (t.secondMinor == t.minor) t.secondMinor = -1;
+    const float bits = f[kElementBitsColumn];
+    t.elemBytes = bits > 0 ? bits / 8.0 : 4.0;
+    return t;
+}
+
+double volumeOf(const TileOperand& t) {
+    double v = 1;
+    for (int d = 0; d < t.rank; ++d) v *= t.dims[static_cast<size_t>(d)];
+    return v;
+}
+
+// The bound for each dim: 0, negative or beyond the dim means the whole dim.
+std::array<double, 6> tileOf(const TileOperand& t, const float* bounds) {
+    std::array<double, 6> b{};
+    b.fill(1.0);
+    for (int d = 0; d < t.rank; ++d) {
+        const double dim = t.dims[static_cast<size_t>(d)];
+        const double v = bounds[d];
+        b[static_cast<size_t>(d)] = std::isfinite(v) && v >= 1 ? std::min(dim, std::floor(v)) : dim;
+    }
+    return b;
+}
+
+double padTo(double size, double quantum) {
+    return std::ceil(size / quantum) * quantum / size;
+}
+
+// Bytes of a tile in on-chip memory, its two most-minor dims padded to (8 x 128).
+double paddedBytes(const TileOperand& t, const std::array<double, 6>& tile) {
+    double v = t.elemBytes;
+    for (int d = 0; d < t.rank; ++d) v *= tile[static_cast<size_t>(d)];
+    if (t.minor >= 0) v *= padTo(tile[static_cast<size_t>(t.minor)], kLanes);
+    if (t.secondMinor >= 0) v *= padTo(tile[static_cast<size_t>(t.secondMinor)], kSublanes);
+    return v;
+}
+
+size_t column(const char* name) {
+    const auto& names = schema::tileConfigFeatureNames();
+    return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+}  // namespace
+
+TileOperands tileOperands(const TpuGraph& g) {
+    TileOperands ops;
+    if (g.nodeFeatureWidth() != schema::kNodeFeatureWidth || g.numNodes() == 0) return ops;
+    int64_t root = g.numNodes() - 1;
+    for (int64_t v = g.numNodes() - 1; v >= 0; --v)
+        if (g.nodeFeature(v, kIsRootColumn) != 0.0f) {
+            root = v;
+            break;
+        }
+    while (g.opcode(root) == schema::opcodeId("tuple") && !g.producers(root).empty())
+        root = g.producers(root).front();
+    ops.output = operandOf(g, root);
+    // The heaviest matrix op by work (output volume x contracted size, from operand volumes).
+    const int conv = schema::opcodeId("convolution"), dot = schema::opcodeId("dot");
+    int64_t anchor = root;
+    double best = 0;
+    for (int64_t v = 0; v < g.numNodes(); ++v) {
+        if (g.opcode(v) != conv && g.opcode(v) != dot) continue;
+        const auto p = g.producers(v);
+        if (p.size() < 2) continue;
+        const double out = std::max(1.0, volumeOf(operandOf(g, v)));
+        const double work = out * std::sqrt(volumeOf(operandOf(g, p[0])) * volumeOf(operandOf(g, p[1])) / out);
+        if (work > best) {
+            best = work;
+            anchor = v;
+        }
+    }
+    const auto p = g.producers(anchor);
+    if (!p.empty()) ops.input = operandOf(g, p[0]);
+    if (best > 0) ops.kernel = operandOf(g, p[1]);
+    return ops;
+}
+
+void tileBoundsFeatures(const TileOperands& ops, const float* raw, float* out) {
+    static const size_t kernelCol = column("kernel_bounds_0"), outputCol = column("output_bounds_0"),
+                        inputCol = column("input_bounds_0");
+    std::fill(out, out + kTileBoundsFeatureCount, 0.0f);
+    const TileOperand& o = ops.output;
+    if (o.rank == 0) return;
+    const auto outTile = tileOf(o, raw + outputCol);
+    double tiles = 1, partial = 1;
+    for (int d = 0; d < o.rank; ++d) {
+        const double dim = o.dims[static_cast<size_t>(d)], b = outTile[static_cast<size_t>(d)];
+        tiles *= std::ceil(dim / b);
+        partial *= std::ceil(dim / b) * b / dim;
+    }
+    const double outBytes = paddedBytes(o, outTile);
+    out[0] = static_cast<float>(std::log2(tiles) * kLogScale);
+    out[1] = static_cast<float>(std::log2(partial));
+    out[2] = o.minor >= 0 ? static_cast<float>(std::log2(padTo(outTile[static_cast<size_t>(o.minor)], kLanes)) / 3) : 0.0f;
+    out[3] = o.secondMinor >= 0 ? static_cast<float>(std::log2(padTo(outTile[static_cast<size_t>(o.secondMinor)], kSublanes)) / 3) : 0.0f;
+    out[4] = static_cast<float>(std::log2(outBytes) * kLogScale);
+    double workingSet = outBytes;
+    // An operand tile against what one output tile reads of it: below 1 needs several fetches,
+    // above 1 fetches data the tile does not use.
+    auto operand = [&](const TileOperand& t, size_t col, double need, float* dst) {
+        if (t.rank == 0) return;
+        const auto tile = tileOf(t, raw + col);
+        double vol = 1;
+        for (int d = 0; d < t.rank; ++d) vol *= tile[static_cast<size_t>(d)];
+        const double bytes = paddedBytes(t, tile);
+        dst[0] = 1.0f;
+        dst[1] = static_cast<float>(std::log2(vol / std::max(1.0, need)) * kLogScale);
+        dst[2] = static_cast<float>(std::log2(bytes) * kLogScale);
+        workingSet += bytes;
+    };
+    operand(ops.input, inputCol, volumeOf(ops.input) / tiles, out + 5);
+    const double minorShare =
+        o.minor >= 0 ? outTile[static_cast<size_t>(o.minor)] / o.dims[static_cast<size_t>(o.minor)] : 1.0;
+    operand(ops.kernel, kernelCol, volumeOf(ops.kernel) * minorShare, out + 8);
+    out[11] = static_cast<float>(std::log2(2 * workingSet) * kLogScale);  // double-buffered
+}
+
+}  // namespace tpg::nn

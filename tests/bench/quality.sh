@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Ranking quality of the cost model against its baselines (issue 14), on the real executable:
+#   tests/bench/quality.sh [--minutes M] [--build DIR] [--work DIR] [--collections LIST] [--jobs J]
+#                          [--threads T] [--label TEXT] [--eval-only] [-- TRAIN_ARGS...]
+# Generates a fixed synthetic dataset (seed 2024: 80 programs per layout source, about as many as
+# the real layout:xla collection, 100-5,000 nodes; 300 tile kernels; 1,000 configurations each)
+# and a fresh-seed test set (seed 7777, 20 programs per source and 100 kernels, every split timed)
+# that no choice is ever made on. Trains one model per collection with `tpugraphs train --minutes M
+# --held-out-configs 0.2` (J trainings at a time, each with T = cores/J threads unless given), then
+# prints one markdown table per collection:
+#   layout: Kendall and OPA on the held-out valid graphs and on the fresh test graphs, GNN vs the
+#           graph-blind linear baseline; Kendall on the held-out 20% of the train graphs' configs,
+#           GNN vs the per-graph linear model fitted on the other 80%.
+#   tile:   top-1 / top-5 slowdown and score (1 - top-5 slowdown), the same three comparisons.
+# Each row also shows the ceiling: the synthetic TPU's own noise-free runtime ranking the measured
+# (noisy) runtimes, the best any model can do on these files.
+# The dataset, the baselines' figures and every run's model and logs stay in the work folder
+# (default: /tmp/tpg-quality), so later runs with other TRAIN_ARGS reuse them; --eval-only re-evaluates
+# the models a run with the same label already trained. Runs with different labels may share the folder
+# at the same time.
+set -euo pipefail
+minutes=10
+build=build
+work=/tmp/tpg-quality
+collections=layout:xla:random,layout:xla:default,layout:nlp:random,layout:nlp:default,tile:xla
+jobs=2
+label=default
+threads=
+eval_only=0
+while [ $# -gt 0 ]; do
+    case $1 in
+        --minutes) minutes=$2; shift 2 ;;
+        --build) build=$2; shift 2 ;;
+        --work) work=$2; shift 2 ;;
+        --collections) collections=$2; shift 2 ;;
+        --jobs) jobs=$2; shift 2 ;;
+        --label) label=$2; shift 2 ;;
+        --threads) threads=$2; shift 2 ;;
+        --eval-only) eval_only=1; shift ;;
+        --) shift; break ;;
+        *) echo "quality.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
+    esac
+done
+train_args=("$@")
+tpg=$(cd "$build" && pwd)/app/tpugraphs
+[ -x "$tpg" ] || { echo "quality.sh: $tpg not built" >&2; exit 1; }
+[ -n "$threads" ] || threads=$(( $(nproc) / jobs )); [ "$threads" -ge 1 ] || threads=1
+mkdir -p "$work"
+data=$work/data fresh=$work/fresh-seed tree=$work/fresh-tree
+run=$work/runs/$label
+mkdir -p "$run"
+
+if [ ! -d "$data/npz" ]; then
+    "$tpg" synth --out "$data" --seed 2024 --layout-graphs 80 --tile-graphs 300 --configs 1000 \
+        --min-nodes 100 --max-nodes 5000 --quiet
+fi
+if [ ! -d "$fresh/npz" ]; then
+    "$tpg" synth --out "$fresh" --seed 7777 --layout-graphs 20 --tile-graphs 100 --configs 1000 \
+        --min-nodes 100 --max-nodes 5000 --test-runtimes --quiet
+fi
+if [ ! -d "$tree/npz" ]; then
+    # The fresh graphs become the test split of a tree whose train split is the benchmark's, so the
+    # graph-blind baseline is fitted on the same graphs as the GNN.
+    for dir in "$data"/npz/*/*/train "$data"/npz/layout/*/*/train; do
+        [ -d "$dir" ] || continue
+        rel=${dir#"$data"/npz/}
+        coll=${rel%/train}
+        mkdir -p "$tree/npz/$coll/test" "$tree/npz/$coll/train"
+        ln -sf "$dir"/*.npz "$tree/npz/$coll/train/"
+        for f in "$fresh/npz/$coll"/*/*.npz; do
+            split=$(basename "$(dirname "$f")")
+            ln -sf "$f" "$tree/npz/$coll/test/${split}_$(basename "$f")"
+        done
+    done
+fi
+
+slug() { echo "${1//:/_}"; }
+# Runs "$@" with at most $jobs at a time.
+throttle() { while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done; "$@" & }
+
+IFS=, read -r -a colls <<< "$collections"
+if [ "$eval_only" = 0 ]; then
+    echo "quality.sh: training ${#colls[@]} collections, $minutes min each, $jobs at a time x $threads threads (${train_args[*]:-defaults})" >&2
+    start=$(date +%s)
+    for c in "${colls[@]}"; do
+        s=$(slug "$c")
+        rm -f "$run/$s".{valid,fresh,seen}.txt  # the new model's figures
+        throttle "$tpg" train --data "$data" --collection "$c" --out "$run/$s.tpgm" --minutes "$minutes" \
+            --threads "$threads" --held-out-configs 0.2 --log "$run/$s.train.jsonl" "${train_args[@]}" \
+            > "$run/$s.train.txt" 2>&1
+    done
+    wait
+    echo "quality.sh: trained in $(( $(date +%s) - start )) s" >&2
+fi
+
+# eval OUT ARGS...: the mean line of one evaluation (cached: baselines do not depend on the run).
+evaluate() {
+    local out=$1; shift
+    [ -s "$out" ] && return 0
+    local tmp
+    tmp=$(mktemp "$out.XXXXXX")  # concurrent runs may compute the same baseline
+    "$tpg" eval --threads "$threads" "$@" > "$tmp" 2>&1 || { cat "$tmp" >&2; rm -f "$tmp"; return 1; }
+    mv "$tmp" "$out"
+}
+base=$work/baselines
+mkdir -p "$base"
+for c in "${colls[@]}"; do
+    s=$(slug "$c")
+    m=$run/$s.tpgm
+    throttle evaluate "$run/$s.valid.txt" --model "$m" --data "$data" --collection "$c" --split valid
+    throttle evaluate "$run/$s.fresh.txt" --model "$m" --data "$tree" --collection "$c" --split test
+    throttle evaluate "$run/$s.seen.txt" --model "$m" --data "$data" --collection "$c" --split train \
+        --held-out-configs 0.2
+    throttle evaluate "$base/$s.valid.txt" --baseline graph-blind --data "$data" --collection "$c" --split valid
+    throttle evaluate "$base/$s.fresh.txt" --baseline graph-blind --data "$tree" --collection "$c" --split test
+    throttle evaluate "$base/$s.seen.txt" --baseline per-graph-linear --data "$data" --collection "$c" \
+        --split train --held-out-configs 0.2
+    throttle evaluate "$base/$s.valid.ceiling.txt" --baseline synthetic-tpu --data "$data" --collection "$c" --split valid
+    throttle evaluate "$base/$s.fresh.ceiling.txt" --baseline synthetic-tpu --data "$tree" --collection "$c" --split test
+    throttle evaluate "$base/$s.seen.ceiling.txt" --baseline synthetic-tpu --data "$data" --collection "$c" \
+        --split train --held-out-configs 0.2
+done
+wait
+
+/usr/bin/python3 - "$run" "$base" "$minutes" "$label" "${train_args[*]:-}" "${colls[@]}" <<'PY'
+import os, re, sys
+run, base, minutes, label, args, colls = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:]
+
+def mean(path):
+    for line in open(path):
+        if line.startswith("mean ("):
+            m = re.match(r"mean \((\d+) graphs\)\s+(\d+)\s+(.*)", line)
+            return int(m.group(1)), [float(v) for v in m.group(3).split()]
+    raise SystemExit("quality.sh: no mean line in " + path)
+
+print("### quality: %s (%s min per collection; train args: %s)" % (label, minutes, args or "defaults"))
+print()
+print("| collection | split | graphs | GNN Kendall | GNN OPA | baseline | baseline Kendall | baseline OPA | GNN - baseline | ceiling Kendall |")
+print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
+tiles = []
+for c in colls:
+    s = c.replace(":", "_")
+    if c.startswith("tile"):
+        tiles.append(c)
+        continue
+    for split, name, bname in (("valid", "held-out graphs (valid)", "graph-blind"),
+                               ("fresh", "fresh-seed graphs (test)", "graph-blind"),
+                               ("seen", "seen graphs, held-out configs", "per-graph linear")):
+        n, g = mean(os.path.join(run, "%s.%s.txt" % (s, split)))
+        _, b = mean(os.path.join(base, "%s.%s.txt" % (s, split)))
+        _, top = mean(os.path.join(base, "%s.%s.ceiling.txt" % (s, split)))
+        print("| %s | %s | %d | %.3f | %.3f | %s | %.3f | %.3f | %+.3f | %.3f |" % (
+            c, name, n, g[1], g[0], bname, b[1], b[0], g[1] - b[1], top[1]))
+if tiles:
+    print()
+    print("| collection | split | graphs | GNN top-1 | GNN top-5 | GNN score | baseline | baseline top-1 | baseline top-5 | baseline score | ceiling top-5 |")
+    print("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+    for c in tiles:
+        s = c.replace(":", "_")
+        for split, name, bname in (("valid", "held-out graphs (valid)", "graph-blind"),
+                                   ("fresh", "fresh-seed graphs (test)", "graph-blind"),
+                                   ("seen", "seen graphs, held-out configs", "per-graph linear")):
+            n, g = mean(os.path.join(run, "%s.%s.txt" % (s, split)))
+            _, b = mean(os.path.join(base, "%s.%s.txt" % (s, split)))
+            _, top = mean(os.path.join(base, "%s.%s.ceiling.txt" % (s, split)))
+            print("| %s | %s | %d | %.2f%% | %.2f%% | %.4f | %s | %.2f%% | %.2f%% | %.4f | %.2f%% |" % (
+                c, name, n, 100 * g[0], 100 * g[1], g[3], bname, 100 * b[0], 100 * b[1], b[3], 100 * top[1]))
+PY
