@@ -137,18 +137,24 @@ print("### quality: %s (%s min per collection; train args: %s)" % (label, minute
 print()
 print("| collection | split | graphs | GNN Kendall | GNN OPA | baseline | baseline Kendall | baseline OPA | GNN - baseline | ceiling Kendall |")
 print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
-tiles = []
-for c in colls:
+SPLITS = (("valid", "held-out graphs (valid)", "graph-blind"),
+          ("fresh", "fresh-seed graphs (test)", "graph-blind"),
+          ("seen", "seen graphs, held-out configs", "per-graph linear"))
+
+def rows(c):
+    """Per split: its name, the baseline's name, graphs, and the GNN's, baseline's, ceiling's means."""
     s = c.replace(":", "_")
-    if c.startswith("tile"):
-        tiles.append(c)
-        continue
-    for split, name, bname in (("valid", "held-out graphs (valid)", "graph-blind"),
-                               ("fresh", "fresh-seed graphs (test)", "graph-blind"),
-                               ("seen", "seen graphs, held-out configs", "per-graph linear")):
+    for split, name, bname in SPLITS:
         n, g = mean(os.path.join(run, "%s.%s.txt" % (s, split)))
         _, b = mean(os.path.join(base, "%s.%s.txt" % (s, split)))
         _, top = mean(os.path.join(base, "%s.%s.ceiling.txt" % (s, split)))
+        yield name, bname, n, g, b, top
+
+tiles = [c for c in colls if c.startswith("tile")]
+for c in colls:
+    if c in tiles:
+        continue
+    for name, bname, n, g, b, top in rows(c):
         print("| %s | %s | %d | %.3f | %.3f | %s | %.3f | %.3f | %+.3f | %.3f |" % (
             c, name, n, g[1], g[0], bname, b[1], b[0], g[1] - b[1], top[1]))
 if tiles:
@@ -156,13 +162,7 @@ if tiles:
     print("| collection | split | graphs | GNN top-1 | GNN top-5 | GNN score | baseline | baseline top-1 | baseline top-5 | baseline score | ceiling top-5 |")
     print("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
     for c in tiles:
-        s = c.replace(":", "_")
-        for split, name, bname in (("valid", "held-out graphs (valid)", "graph-blind"),
-                                   ("fresh", "fresh-seed graphs (test)", "graph-blind"),
-                                   ("seen", "seen graphs, held-out configs", "per-graph linear")):
-            n, g = mean(os.path.join(run, "%s.%s.txt" % (s, split)))
-            _, b = mean(os.path.join(base, "%s.%s.txt" % (s, split)))
-            _, top = mean(os.path.join(base, "%s.%s.ceiling.txt" % (s, split)))
+        for name, bname, n, g, b, top in rows(c):
             print("| %s | %s | %d | %.2f%% | %.2f%% | %.4f | %s | %.2f%% | %.2f%% | %.4f | %.2f%% |" % (
                 c, name, n, 100 * g[0], 100 * g[1], g[3], bname, 100 * b[0], 100 * b[1], b[3], 100 * top[1]))
 PY

@@ -46,51 +46,48 @@ ModelInfo infoFor(tpg::Collection kind, int64_t nodeWidth, int64_t configWidth) 
     return i;
 }
 
-// p0 [256, 3] and p1 [3, 64] feed dot [256, 64] (contracting 3), which feeds reduce [256]
-// over dim 1. The dot and the reduce are configurable; one config, all defaults.
-tpg::TpuGraph dotReduceGraph() {
+// p0 [256, 3] and p1 [3, 64] feed dot [256, 64] (contracting 3); `extraNodes` more nodes follow.
+tpg::TpuGraphData dotGraphData(tpg::Collection kind, int extraNodes) {
     tpg::TpuGraphData d;
-    d.name = "dot_reduce";
-    d.collection = tpg::Collection::Layout;
-    d.numNodes = 4;
+    d.collection = kind;
+    d.numNodes = 3 + extraNodes;
     d.nodeFeatureWidth = tpg::schema::kNodeFeatureWidth;
-    d.nodeFeatures.assign(4 * 140, 0.0f);
+    d.nodeFeatures.assign(static_cast<size_t>(d.numNodes * 140), 0.0f);
     tiny::setShape(d.nodeFeatures, 0, 140, {256, 3});
     tiny::setShape(d.nodeFeatures, 1, 140, {3, 64});
     tiny::setShape(d.nodeFeatures, 2, 140, {256, 64});
+    const int param = tpg::schema::opcodeId("parameter");
+    d.opcodes = {param, param, tpg::schema::opcodeId("dot")};
+    d.edges = {{2, 0}, {2, 1}};
+    d.runtimes = {1000};
+    return d;
+}
+
+// The dot feeds reduce [256] over dim 1. The dot and the reduce are configurable; one config,
+// all defaults.
+tpg::TpuGraph dotReduceGraph() {
+    tpg::TpuGraphData d = dotGraphData(tpg::Collection::Layout, 1);
+    d.name = "dot_reduce";
     tiny::setShape(d.nodeFeatures, 3, 140, {256});
     d.nodeFeatures[3 * 140 + 31] = 1.0f;  // dimensions_0: the reduce removes dim 1
-    const int param = tpg::schema::opcodeId("parameter");
-    d.opcodes = {param, param, tpg::schema::opcodeId("dot"), tpg::schema::opcodeId("reduce")};
-    d.edges = {{2, 0}, {2, 1}, {3, 2}};
+    d.opcodes.push_back(tpg::schema::opcodeId("reduce"));
+    d.edges.push_back({3, 2});
     d.configurableNodes = {2, 3};
     d.configFeatureWidth = 18;
     tpg::CompactMatrix m(36);
     std::vector<float> row(36, -1.0f);
     m.appendRows(row.data(), 1);
-    d.runtimes = {1000};
     d.layoutConfigs = tpg::LayoutConfigTable::fromMatrix(std::move(m), 2, 18);
     return tpg::TpuGraph(std::move(d));
 }
 
-// Tile kernel: input p0 [256, 3] and kernel p1 [3, 64] feed the root dot [256, 64]; f32.
+// Tile kernel: the dot is the root, p0 its input and p1 its kernel; f32.
 tpg::TpuGraph dotKernelGraph() {
-    tpg::TpuGraphData d;
+    tpg::TpuGraphData d = dotGraphData(tpg::Collection::Tile, 0);
     d.name = "dot_kernel";
-    d.collection = tpg::Collection::Tile;
-    d.numNodes = 3;
-    d.nodeFeatureWidth = tpg::schema::kNodeFeatureWidth;
-    d.nodeFeatures.assign(3 * 140, 0.0f);
-    tiny::setShape(d.nodeFeatures, 0, 140, {256, 3});
-    tiny::setShape(d.nodeFeatures, 1, 140, {3, 64});
-    tiny::setShape(d.nodeFeatures, 2, 140, {256, 64});
     d.nodeFeatures[2 * 140 + 0] = 1.0f;  // is_root
-    const int param = tpg::schema::opcodeId("parameter");
-    d.opcodes = {param, param, tpg::schema::opcodeId("dot")};
-    d.edges = {{2, 0}, {2, 1}};
     d.configFeatureWidth = tpg::schema::kTileConfigWidth;
     d.tileConfigFeatures.assign(24, 0.0f);
-    d.runtimes = {1000};
     d.runtimeNormalizers = {1000};
     return tpg::TpuGraph(std::move(d));
 }
@@ -435,33 +432,26 @@ private slots:
     }
 
     void tileNetShapeAndAttentionOption() {
-        for (bool attention : {false, true}) {
+        struct Variant {
+            bool attention;
+            bool bounds;  // the config rows carry the bounds features after the raw values
+        };
+        for (Variant v : {Variant{false, false}, Variant{true, false}, Variant{false, true}}) {
             CostNetOptions o;
             o.nodeFeatureWidth = 30;  // trimmed widths are fine
             o.configWidth = 20;
             o.hidden = 16;
-            o.configAttention = attention;
+            o.configAttention = v.attention;
+            o.boundsFeatures = v.bounds;
             TileCostNet net(o);
             GraphTensors t;
             t.numNodes = 3;
             t.x = torch::randn({3, 30});
             t.opcode = torch::tensor({1, 2, 3}, torch::kLong);
             t.full = chainEdges();
-            QCOMPARE(net(t, torch::randn({9, 20})).sizes().vec(), (std::vector<int64_t>{9}));
+            const int64_t rowWidth = 20 + (v.bounds ? kTileBoundsFeatureCount : 0);
+            QCOMPARE(net(t, torch::randn({9, rowWidth})).sizes().vec(), (std::vector<int64_t>{9}));
         }
-        CostNetOptions o;
-        o.nodeFeatureWidth = 30;
-        o.configWidth = 20;
-        o.hidden = 16;
-        o.boundsFeatures = true;  // the config rows carry the bounds features after the raw values
-        TileCostNet net(o);
-        GraphTensors t;
-        t.numNodes = 3;
-        t.x = torch::randn({3, 30});
-        t.opcode = torch::tensor({1, 2, 3}, torch::kLong);
-        t.full = chainEdges();
-        QCOMPARE(net(t, torch::randn({9, 20 + kTileBoundsFeatureCount})).sizes().vec(),
-                 (std::vector<int64_t>{9}));
     }
 
     void pairwiseHinge() {
