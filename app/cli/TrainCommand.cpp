@@ -2,9 +2,13 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 #include "Commands.h"
+#include "DataParallelGroup.h"
 #include "LearnCommands.h"
+#include "LocalLauncher.h"
 #include "graph/DatasetIndex.h"
 #include "io/Error.h"
 #include "ProgressBar.h"
@@ -13,6 +17,10 @@
 namespace tpg::cli {
 
 namespace {
+
+// Workers of a data-parallel run wait this long for each other to start (loading LibTorch and
+// the data's statistics on a busy machine takes a while; torchrun's default rendezvous is longer).
+constexpr int kDefaultJoinSeconds = 120;
 
 struct TrainOptions {
     nn::TrainSettings settings;
@@ -24,6 +32,9 @@ struct TrainOptions {
     std::string nodeCost = nn::ModelSettings{}.nodeCostReadout ? "on" : "off";
     std::string boundsFeatures = nn::ModelSettings{}.boundsFeatures ? "on" : "off";
     double cacheMiB = static_cast<double>(nn::limits::kDefaultCacheBytes >> 20);
+    std::string sizeMatched = "auto";
+    int worldSize = 0;  // 0: from WORLD_SIZE when a launcher set RANK, else 1
+    int joinSeconds = kDefaultJoinSeconds;
 };
 
 bool parseOnOff(const std::string& s, const char* option) {
@@ -59,7 +70,7 @@ std::string etaText(double seconds) {
     return buf;
 }
 
-void run(TrainOptions& o) {
+void applyOptions(TrainOptions& o) {
     nn::TrainSettings& s = o.settings;
     if (s.dataDir.empty() == s.trainFile.empty())
         throw FormatError("train: give --data FOLDER (with --collection) or --file FILE.npz, not both");
@@ -88,7 +99,56 @@ void run(TrainOptions& o) {
         throw FormatError("--hidden must be a multiple of " +
                           std::to_string(s.model.attentionHeads));
     s.cacheBytes = static_cast<size_t>(std::max(64.0, o.cacheMiB)) << 20;
+    if (o.worldSize < 0) throw FormatError("--world-size: expected 1 or more workers");
+    using M = nn::TrainSettings::Matching;
+    if (o.sizeMatched != "auto" && o.sizeMatched != "on" && o.sizeMatched != "off")
+        throw FormatError("--size-matched-steps: expected on, off or auto, got '" + o.sizeMatched + "'");
+    s.sizeMatchedSteps = o.sizeMatched == "auto" ? M::Auto : o.sizeMatched == "on" ? M::On : M::Off;
+    if (o.joinSeconds < 1) throw FormatError("--join-seconds: expected 1 or more");
+}
 
+// Without RANK in the environment, --world-size N > 1 starts N workers here (each a copy of this
+// command, with torchrun's variables) and waits for them.
+void launchLocalWorkers(const TrainOptions& o) {
+    std::string why;
+    if (!nn::distributedTrainingAvailable(why)) throw FormatError("--world-size: " + why);
+    nn::WorkerEnvironment local;
+    local.localWorldSize = o.worldSize;
+    nn::LocalLaunch launch;
+    launch.workers = o.worldSize;
+    launch.arguments = nn::thisProcessArguments();
+    launch.say = [](const std::string& line) {
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+    };
+    launch.say(std::to_string(o.worldSize) + " workers x " +
+               std::to_string(nn::workerThreads(o.settings.threads, local)) + " threads");
+    nn::runLocalWorkers(launch);
+}
+
+// The data-parallel group this process belongs to as a worker (RANK set), or none.
+std::unique_ptr<nn::DataParallelGroup> joinGroup(TrainOptions& o, const nn::WorkerEnvironment& env) {
+    if (o.worldSize > 0 && o.worldSize != env.worldSize)
+        throw FormatError("--world-size " + std::to_string(o.worldSize) + " disagrees with WORLD_SIZE=" +
+                          std::to_string(env.worldSize) + " in the environment");
+    if (env.worldSize == 1) return nullptr;
+    o.settings.threads = nn::workerThreads(o.settings.threads, env);
+    return nn::DataParallelGroup::join(env, std::chrono::seconds(o.joinSeconds));
+}
+
+std::string scalingText(const nn::TrainResult& r) {
+    char buf[240];
+    const double perStep = r.allReduces ? r.allReduceSeconds / static_cast<double>(r.allReduces) : 0.0;
+    std::snprintf(buf, sizeof buf,
+                  "%d workers: gradient all-reduce %.2f ms per step, waiting for the slowest worker included "
+                  "(%.1f%% of the run); replicas bit-identical at all %d epoch-end checks",
+                  r.workers, perStep * 1e3, r.seconds > 0 ? 100.0 * r.allReduceSeconds / r.seconds : 0.0,
+                  r.replicaChecks);
+    return buf;
+}
+
+void train(TrainOptions& o, nn::DataParallelGroup* group) {
+    nn::TrainSettings& s = o.settings;
     std::unique_ptr<ProgressBar> bar;
     int barEpoch = -1;
     int64_t trainSteps = 0;
@@ -135,7 +195,18 @@ void run(TrainOptions& o) {
                 break;
         }
     };
-    const nn::TrainResult r = nn::trainCostModel(s, onProgress);
+    nn::TrainResult r;
+    try {
+        r = nn::trainCostModel(s, onProgress, nullptr, nullptr, group);
+    } catch (const nn::DistributedError&) {
+        throw;
+    } catch (const std::exception& e) {
+        if (!group) throw;
+        const std::string message = "rank " + std::to_string(group->rank()) + ": " + e.what();
+        group->reportFailure(message);  // the other ranks quote it
+        throw std::runtime_error(message);
+    }
+    if (group && group->rank() != 0) return;  // rank 0 speaks for the run
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     const char* why = r.cancelled      ? "cancelled"
                       : r.timedOut     ? "time budget reached"
@@ -147,6 +218,15 @@ void run(TrainOptions& o) {
     std::printf("%s after %d epochs, %lld steps, %.1fs. best valid %s -> %s\n", why, r.epochsRun,
                 static_cast<long long>(r.steps), r.seconds, validationText(kind, r.best).c_str(),
                 s.outPath.c_str());
+    if (group) std::printf("%s\n", scalingText(r).c_str());
+}
+
+void run(TrainOptions& o) {
+    applyOptions(o);
+    const std::optional<nn::WorkerEnvironment> env = nn::workerEnvironmentFromProcess();
+    if (!env && o.worldSize > 1) return launchLocalWorkers(o);
+    std::unique_ptr<nn::DataParallelGroup> group = env ? joinGroup(o, *env) : nullptr;
+    train(o, group.get());
 }
 
 }  // namespace
@@ -229,6 +309,19 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--log", s.logPath,
                     "Write the metrics the explorer plots as JSON lines: a start record, one per "
                     "optimiser step and epoch, an end record (resumed runs continue it)");
+    cmd->add_option("--world-size", o->worldSize,
+                    "Data-parallel workers (c10d/Gloo). Without RANK in the environment, starts this many "
+                    "worker processes on this machine, sharing its cores; with torchrun's RANK, WORLD_SIZE, "
+                    "MASTER_ADDR, MASTER_PORT set, this process is one worker (0 = WORLD_SIZE or 1). "
+                    "--graphs-per-step is per worker")
+        ->capture_default_str();
+    cmd->add_option("--size-matched-steps", o->sizeMatched,
+                    "Put graphs of similar size in one step (on/off/auto = on with several workers, where a "
+                    "step waits for the slowest)")
+        ->capture_default_str();
+    cmd->add_option("--join-seconds", o->joinSeconds,
+                    "Data-parallel workers wait this long for each other to start")
+        ->capture_default_str();
     cmd->add_option("--checkpoint-seconds", s.checkpointSeconds,
                     "Also save the training state this often within an epoch (a killed run "
                     "resumes from it with --resume)")

@@ -16,8 +16,19 @@ struct EpochPlan {
     int64_t configs = 0;  // configurations the plan samples
 };
 
+// Size-matched steps, for data-parallel runs: a step's graphs are spread over the workers, and
+// the step lasts as long as the slowest worker's share, so graphs of similar cost go together.
+// Within windows of limits::kMatchWindowSteps global steps (each `workers` x graphsPerStep
+// graphs) the visits are sorted by cost, cut into global steps, and those shuffled; each global
+// step becomes `workers` consecutive plan steps dealt round-robin from the sorted graphs. A
+// single process with graphsPerStep = workers x g and the same costs gets the same global steps.
+struct StepMatching {
+    int workers = 1;
+    std::vector<int64_t> costs;  // per train file (e.g. its size); empty = no matching
+};
+
 int graphsPerStep(const TrainSettings& settings, Collection kind);
 EpochPlan planEpoch(const std::vector<int64_t>& configCounts, const TrainSettings& settings,
-                    int graphsPerStep, int epoch);
+                    int graphsPerStep, int epoch, const StepMatching& matching = {});
 
 }  // namespace tpg::nn

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -39,20 +40,48 @@ GraphMetrics graphMetrics(const std::string& id, const std::vector<double>& pred
 }
 
 ValidationSummary summarize(Collection kind, const std::vector<GraphMetrics>& graphs) {
+    MetricSums sums;
+    for (const auto& g : graphs) sums.add(g);
+    return sums.summary(kind);
+}
+
+void MetricSums::add(const GraphMetrics& g) {
+    graphs += 1;
+    const std::array<double, kFields> values = {g.opa, g.kendall, g.slowdown1, g.slowdown5, g.slowdown10, g.tileScore};
+    for (size_t i = 0; i < kFields; ++i)
+        if (std::isfinite(values[i])) {
+            sum[i] += values[i];
+            count[i] += 1;
+        }
+}
+
+ValidationSummary MetricSums::summary(Collection kind) const {
+    auto mean = [&](size_t i) { return count[i] > 0 ? sum[i] / count[i] : std::numeric_limits<double>::quiet_NaN(); };
     ValidationSummary s;
-    s.graphs = static_cast<int>(graphs.size());
-    auto mean = [&](double GraphMetrics::*field) {
-        std::vector<double> v;
-        for (const auto& g : graphs) v.push_back(g.*field);
-        return metrics::finiteMean(v);
-    };
-    s.opa = mean(&GraphMetrics::opa);
-    s.kendall = mean(&GraphMetrics::kendall);
-    s.slowdown1 = mean(&GraphMetrics::slowdown1);
-    s.slowdown5 = mean(&GraphMetrics::slowdown5);
-    s.slowdown10 = mean(&GraphMetrics::slowdown10);
-    s.score = kind == Collection::Layout ? s.kendall : mean(&GraphMetrics::tileScore);
+    s.graphs = static_cast<int>(graphs);
+    s.opa = mean(0);
+    s.kendall = mean(1);
+    s.slowdown1 = mean(2);
+    s.slowdown5 = mean(3);
+    s.slowdown10 = mean(4);
+    s.score = kind == Collection::Layout ? s.kendall : mean(5);
     return s;
+}
+
+std::vector<double> MetricSums::flat() const {
+    std::vector<double> v{graphs};
+    v.insert(v.end(), sum.begin(), sum.end());
+    v.insert(v.end(), count.begin(), count.end());
+    return v;
+}
+
+MetricSums MetricSums::fromFlat(const std::vector<double>& v) {
+    MetricSums m;
+    if (v.size() != 1 + 2 * kFields) return m;
+    m.graphs = v[0];
+    std::copy(v.begin() + 1, v.begin() + 1 + kFields, m.sum.begin());
+    std::copy(v.begin() + 1 + kFields, v.end(), m.count.begin());
+    return m;
 }
 
 std::vector<int64_t> evaluationConfigs(const TpuGraph& g, const EvaluationOptions& o) {
@@ -84,6 +113,7 @@ std::vector<GraphMetrics> evaluateFiles(
             const std::vector<int64_t> ids = evaluationConfigs(g, options);
             if (ids.size() >= 2) {
                 std::vector<double> truth;
+                truth.reserve(ids.size());
                 for (int64_t c : ids) truth.push_back(g.normalizedRuntime(c));
                 out.push_back(graphMetrics(files[i].competitionId(), scorer(g, ids), truth));
                 reported = &out.back();
@@ -98,6 +128,7 @@ GraphMetrics evaluateModel(const CostModel& model, const TpuGraph& g, const std:
                            const EvaluationOptions& options) {
     const std::vector<int64_t> ids = g.runtimesKnown() ? evaluationConfigs(g, options) : std::vector<int64_t>{};
     std::vector<double> truth;
+    truth.reserve(ids.size());
     for (int64_t c : ids) truth.push_back(g.normalizedRuntime(c));
     return graphMetrics(id, ids.size() >= 2 ? model.scoreConfigs(g, ids) : std::vector<double>(ids.size()), truth);
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -30,6 +31,20 @@ GraphMetrics graphMetrics(const std::string& id, const std::vector<double>& pred
                           const std::vector<double>& truth);
 // Means over graphs; score = Kendall (layout) or tile score (tile).
 ValidationSummary summarize(Collection kind, const std::vector<GraphMetrics>& graphs);
+
+// The sums behind summarize(), so shards of a validation add up: a data-parallel run validates
+// a share of the graphs on each rank and all-reduces these.
+struct MetricSums {
+    static constexpr size_t kFields = 6;  // opa, kendall, slowdown 1/5/10, tile score
+    double graphs = 0;
+    std::array<double, kFields> sum{}, count{};  // over each field's finite values
+
+    void add(const GraphMetrics& g);
+    ValidationSummary summary(Collection kind) const;
+    // graphs, sums, counts in one array (what is all-reduced), and back.
+    std::vector<double> flat() const;
+    static MetricSums fromFlat(const std::vector<double>& values);
+};
 
 // Something that scores chosen configs of a graph (the GNN, a baseline).
 using ConfigScorer =

@@ -56,6 +56,11 @@ constexpr double kSingleFileHeldOutFraction = 0.2;
 // chunk on one core (about 7 us per node and config forward, as much again backward), so Stop
 // acts within a second even on 45k-node graphs. The gradient is the same as in one pass.
 constexpr int64_t kTrainChunkNodeConfigs = 32768;
+// Size-matched steps (EpochPlan.h) sort graphs by cost within windows of this many global
+// steps: wide enough that partners cost nearly the same (2 workers on 24 graphs: 16 steps left
+// a worker waiting 4 ms of a 96 ms step, 64 steps 1 ms), narrow enough that the epoch's order
+// stays random and big graphs do not bunch up at one end.
+constexpr int kMatchWindowSteps = 64;
 // Tile competition metric: top-5 slowdown.
 constexpr int kTileTopK = 5;
 

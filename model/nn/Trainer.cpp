@@ -6,7 +6,10 @@
 #include <memory>
 #include <random>
 #include <sstream>
+#include <tuple>
+#include <limits>
 
+#include "DataParallelTraining.h"
 #include "TrainingLog.h"
 #include "TrainingRun.h"
 #include "io/Error.h"
@@ -90,7 +93,9 @@ struct EpochCursor {
     int64_t lossCount = 0;
 };
 
-EpochCursor startEpoch(RunState& state, const TrainSettings& st, int epoch) {
+// Rank r > 0 of a data-parallel run samples configs from a stream of its own (rank 0's is the
+// single-process one, so a checkpoint resumes it whatever the world size).
+EpochCursor startEpoch(RunState& state, const TrainSettings& st, int epoch, int rank) {
     EpochCursor c;
     c.rng.seed(st.seed * 1000003ull + static_cast<uint64_t>(epoch) * 7919ull + 1);
     if (state.stepInEpoch > 0) {
@@ -100,6 +105,7 @@ EpochCursor startEpoch(RunState& state, const TrainSettings& st, int epoch) {
         c.lossSum = state.epochLossSum;
         c.lossCount = state.epochLossCount;
     }
+    if (rank > 0) c.rng.seed(c.rng() ^ (static_cast<uint64_t>(rank) * 0x9e3779b97f4a7c15ull));
     state.stepInEpoch = 0;
     return c;
 }
@@ -165,9 +171,11 @@ namespace {
 // It reports through `progress`, writes the JSON-lines log and keeps the state resumable.
 class TrainingLoop {
 public:
-    TrainingLoop(const TrainSettings& st, const TrainCallback& callback, const CancelToken* cancel, PauseGate* pause)
+    TrainingLoop(const TrainSettings& st, const TrainCallback& callback, const CancelToken* cancel, PauseGate* pause,
+                 DataParallelGroup* group)
         : m_st(st), m_callback(callback), m_cancel(cancel), m_pause(pause) {
         m_progress.epochs = st.epochs;
+        if (group) m_dp = std::make_unique<DataParallelTraining>(*group);
     }
 
     TrainResult run() {
@@ -187,13 +195,14 @@ public:
         m_run = std::make_unique<TrainingRun>(m_st, std::move(data));
         std::string why;
         const bool resumed = m_run->resume(why);
+        if (m_dp) m_dp->startAlike(*m_run);
         RunState& state = m_run->state();
         if (resumed)
             report(TrainProgress::Phase::Preparing, "resuming after " + std::to_string(state.globalStep) + " steps (epoch " +
                                                         std::to_string(state.epoch + 1) + ")");
         else if (!why.empty())
             m_result.warnings.push_back(why);
-        if (!m_st.logPath.empty())
+        if (!m_st.logPath.empty() && leader())
             m_log = std::make_unique<TrainingLogWriter>(m_st.logPath, m_st, m_run->data().info.kind, trainedOn,
                                                         resumed ? state.globalStep : -1);
         m_clock = std::make_unique<RunClock>(m_st, state.elapsed);
@@ -206,11 +215,31 @@ public:
 
 private:
     bool cancelled() const { return m_cancel && m_cancel->cancelled(); }
+    // Rank 0 of a data-parallel run (or the only process) writes and reports.
+    bool leader() const { return !m_dp || m_dp->rank() == 0; }
+    int workers() const { return m_dp ? m_dp->workers() : 1; }
+
+    // Whether to stop before the next step and the learning rate to take it with: every replica
+    // decides alike (one rank out of time or cancelled stops them all).
+    bool stopBeforeStep(int64_t stepsPerEpoch, bool& outOfTime, double& learningRate) {
+        outOfTime = m_clock->outOfTime();
+        learningRate = cosineLearningRate(m_st.learningRate, m_clock->fraction(m_run->state().globalStep, stepsPerEpoch));
+        bool stop = cancelled() || outOfTime;
+        if (m_dp) std::tie(stop, learningRate) = m_dp->agree(stop, learningRate);
+        if (stop && !cancelled()) outOfTime = true;
+        return stop;
+    }
+
+    StepMatching stepMatching() const {
+        using M = TrainSettings::Matching;
+        const bool on = m_st.sizeMatchedSteps == M::On || (m_st.sizeMatchedSteps == M::Auto && workers() > 1);
+        return on ? StepMatching{workers(), m_run->data().trainStepCosts} : StepMatching{};
+    }
 
     void report(TrainProgress::Phase phase, const std::string& message = {}) {
         m_progress.phase = phase;
         m_progress.message = message;
-        if (m_callback) m_callback(m_progress);
+        if (m_callback && leader()) m_callback(m_progress);
     }
 
     void checkpoint() {
@@ -224,33 +253,34 @@ private:
         return std::chrono::duration<double>(Clock::now() - m_lastCheckpoint).count() >= m_st.checkpointSeconds;
     }
 
-    // One epoch; false when the run ends with it.
+    // One epoch; false when the run ends with it. A step takes one plan step per worker.
     bool runEpoch(int epoch, int perStep) {
         RunState& state = m_run->state();
-        if (cancelled()) return false;
-        if (m_clock->outOfTime()) {
-            m_result.timedOut = true;
+        bool outOfTime = false;
+        double learningRate = 0;
+        if (stopBeforeStep(1, outOfTime, learningRate)) {
+            m_result.timedOut = outOfTime;
             return false;
         }
-        const EpochPlan plan = planEpoch(m_run->data().trainConfigCounts, m_st, perStep, epoch);
-        const auto steps = static_cast<int64_t>(plan.steps.size());
-        EpochCursor cursor = startEpoch(state, m_st, epoch);
+        const EpochPlan plan = planEpoch(m_run->data().trainConfigCounts, m_st, perStep, epoch, stepMatching());
+        const auto planSteps = static_cast<int64_t>(plan.steps.size());
+        const int64_t steps = (planSteps + workers() - 1) / workers();
+        EpochCursor cursor = startEpoch(state, m_st, epoch, m_dp ? m_dp->rank() : 0);
         m_progress.epoch = epoch;
         m_progress.steps = steps;
         const int64_t firstStep = cursor.nextStep;
-        bool outOfTime = false;
-        while (cursor.nextStep < steps) {
+        while (cursor.nextStep < planSteps) {
             if (m_pause) m_clock->addPaused(m_pause->waitWhilePaused(m_cancel));
-            if (cancelled() || (outOfTime = m_clock->outOfTime())) break;
-            trainStep(plan.steps[static_cast<size_t>(cursor.nextStep)], cursor, epoch, steps);
-            if (checkpointDue()) {
+            if (stopBeforeStep(steps, outOfTime, learningRate)) break;
+            trainStep(plan, cursor, epoch, steps, learningRate);
+            if (leader() && checkpointDue()) {
                 keepCursor(state, cursor);
                 checkpoint();
             }
         }
         if (cancelled()) {
             keepCursor(state, cursor);
-            checkpoint();
+            if (leader()) checkpoint();
             return false;
         }
         if (outOfTime) m_result.timedOut = true;
@@ -259,27 +289,40 @@ private:
         return state.badEpochs < m_st.patience ? !outOfTime : (m_result.earlyStopped = true, false);
     }
 
-    void trainStep(const std::vector<size_t>& files, EpochCursor& cursor, int epoch, int64_t steps) {
+    // This rank's graphs of the step at the cursor, and the step's graph count over all ranks.
+    std::pair<std::vector<size_t>, double> stepShare(const EpochPlan& plan, int64_t first) const {
+        if (!m_dp) {
+            const auto& files = plan.steps[static_cast<size_t>(first)];
+            return {files, static_cast<double>(files.size())};
+        }
+        DataParallelTraining::StepShare s = m_dp->share(plan, first);
+        return {std::move(s.files), s.graphs};
+    }
+
+    void trainStep(const EpochPlan& plan, EpochCursor& cursor, int epoch, int64_t steps, double lr) {
         const auto stepStart = Clock::now();
         RunState& state = m_run->state();
-        const double lr = cosineLearningRate(m_st.learningRate, m_clock->fraction(state.globalStep, steps));
-        int64_t configs = 0;
         const std::mt19937_64 rngBefore = cursor.rng;
-        bool abandoned = false;
-        const double loss = m_run->accumulateGradients(files, cursor.rng, configs, m_cancel, abandoned);
-        if (abandoned) {  // stopped mid-step: the checkpoint resumes before this step
+        const auto [files, share] = stepShare(plan, cursor.nextStep);
+        // A replica cannot leave a step half done (the others wait in its all-reduce): data-parallel
+        // steps end whole and the cancel acts before the next one.
+        StepTally tally = m_run->accumulateGradients(files, cursor.rng, share, m_dp ? nullptr : m_cancel);
+        if (tally.cancelled) {  // stopped mid-step: the checkpoint resumes before this step
             cursor.rng = rngBefore;
             return;
         }
-        if (!std::isnan(loss)) {
+        if (m_dp) m_dp->allReduceGradients(*m_run, tally);
+        const double loss = tally.graphs > 0 ? tally.lossSum / static_cast<double>(tally.graphs)
+                                             : std::numeric_limits<double>::quiet_NaN();
+        if (tally.graphs > 0) {
             m_run->applyGradients(lr);
             cursor.lossSum += loss;
             ++cursor.lossCount;
         }
-        m_clock->addTraining(std::chrono::duration<double>(Clock::now() - stepStart).count(), configs);
-        ++cursor.nextStep;
+        m_clock->addTraining(std::chrono::duration<double>(Clock::now() - stepStart).count(), tally.configs);
+        cursor.nextStep = std::min<int64_t>(static_cast<int64_t>(plan.steps.size()), cursor.nextStep + workers());
         TrainProgress& p = m_progress;
-        p.step = cursor.nextStep;
+        p.step = (cursor.nextStep + workers() - 1) / workers();
         p.globalStep = state.globalStep;
         p.stepLoss = loss;
         p.loss = cursor.lossCount ? cursor.lossSum / static_cast<double>(cursor.lossCount) : 0.0;
@@ -287,7 +330,7 @@ private:
         p.elapsedSeconds = m_clock->elapsed();
         p.configsSeen = m_clock->configs();
         p.configsPerSecond = m_clock->configsPerSecond();
-        p.etaSeconds = m_clock->eta(epoch, cursor.nextStep, steps);
+        p.etaSeconds = m_clock->eta(epoch, p.step, steps);
         report(TrainProgress::Phase::Training);
         if (m_log && !std::isnan(loss))
             m_log->step({state.globalStep, epoch, loss, lr, p.elapsedSeconds, p.configsPerSecond});
@@ -297,23 +340,26 @@ private:
     bool validateEpoch(int epoch, EpochCursor& cursor) {
         RunState& state = m_run->state();
         const auto validationStart = Clock::now();
-        const ValidationSummary v = m_run->validate(
+        const MetricSums sums = m_run->validate(
             [&](int64_t done, int64_t total) {
                 m_progress.step = done;
                 m_progress.steps = total;
                 m_progress.elapsedSeconds = m_clock->elapsed();
                 report(TrainProgress::Phase::Validating);
             },
-            m_cancel);
+            m_dp ? nullptr : m_cancel, m_dp ? m_dp->rank() : 0, workers());
+        const Collection kind = m_run->data().info.kind;
+        const ValidationSummary v = m_dp ? m_dp->reduceValidation(sums, kind) : sums.summary(kind);
         m_clock->setValidationSeconds(std::chrono::duration<double>(Clock::now() - validationStart).count());
         if (cancelled()) {
             keepCursor(state, cursor);
-            checkpoint();
+            if (leader()) checkpoint();
             return false;
         }
         m_result.epochsRun = epoch;
         state.stepInEpoch = 0;  // the epoch's checkpoint below lies between epochs
-        m_progress.improved = m_run->recordEpoch(epoch, v, m_clock->elapsed());
+        m_progress.improved = m_run->recordEpoch(epoch, v, m_clock->elapsed(), leader());
+        if (m_dp) m_dp->checkReplicasIdentical(*m_run, epoch);
         if (m_progress.improved) {
             m_result.saved = true;
             m_result.best = v;
@@ -322,7 +368,7 @@ private:
         m_progress.elapsedSeconds = m_clock->elapsed();
         m_progress.loss = cursor.lossCount ? cursor.lossSum / static_cast<double>(cursor.lossCount) : 0.0;
         if (m_log) m_log->epoch({epoch, state.globalStep, m_progress.loss, v, m_progress.improved, m_progress.elapsedSeconds});
-        checkpoint();
+        if (leader()) checkpoint();
         report(TrainProgress::Phase::EpochDone);
         return true;
     }
@@ -333,6 +379,13 @@ private:
         m_result.steps = m_run->state().globalStep;
         if (!m_result.saved && m_run->state().epoch > 0 && std::filesystem::exists(m_st.outPath))
             m_result.saved = true;  // resumed run
+        if (m_dp) {
+            m_dp->barrier();  // rank 0 hosts the store: it leaves last
+            m_result.workers = m_dp->workers();
+            m_result.allReduceSeconds = m_dp->allReduceSeconds();
+            m_result.allReduces = m_dp->allReduces();
+            m_result.replicaChecks = m_dp->replicaChecks();
+        }
         if (m_log) m_log->end(endReason(m_result), m_result.steps, m_result.seconds);
         report(TrainProgress::Phase::Finished, endReason(m_result));
         return m_result;
@@ -344,6 +397,7 @@ private:
     PauseGate* m_pause;
     TrainProgress m_progress;
     TrainResult m_result;
+    std::unique_ptr<DataParallelTraining> m_dp;
     std::unique_ptr<TrainingRun> m_run;
     std::unique_ptr<TrainingLogWriter> m_log;
     std::unique_ptr<RunClock> m_clock;
@@ -353,9 +407,9 @@ private:
 }  // namespace
 
 TrainResult trainCostModel(const TrainSettings& st, const TrainCallback& callback, const CancelToken* cancel,
-                           PauseGate* pause) {
+                           PauseGate* pause, DataParallelGroup* group) {
     checkSettings(st);
-    return TrainingLoop(st, callback, cancel, pause).run();
+    return TrainingLoop(st, callback, cancel, pause, group).run();
 }
 
 }  // namespace tpg::nn

@@ -14,6 +14,8 @@
 
 namespace tpg::nn {
 
+class DataParallelGroup;
+
 struct TrainSettings {
     std::string dataDir;
     std::string collection;  // "layout:xla:random", "tile:xla", ... (as DatasetFile::collection)
@@ -42,6 +44,10 @@ struct TrainSettings {
     // Training state is also saved mid-epoch this often, so a killed run loses at most this much.
     double checkpointSeconds = limits::kDefaultCheckpointSeconds;
     std::string logPath;  // metrics as JSON lines (TrainingLog.h); "" = none
+    // Size-matched steps (EpochPlan.h): graphs of similar size share a step. Auto = on in
+    // data-parallel runs, where a step waits for the slowest worker.
+    enum class Matching { Auto, Off, On };
+    Matching sizeMatchedSteps = Matching::Auto;
     // Layout steps above this much per-config work run in chunks (cancellable between them).
     int64_t chunkNodeConfigs = limits::kTrainChunkNodeConfigs;
 };
@@ -73,6 +79,12 @@ struct TrainResult {
     double seconds = 0;
     int64_t steps = 0;  // optimiser steps of the whole run (resumed runs included)
     std::vector<std::string> warnings;
+    // Data-parallel runs: workers, time in the gradient all-reduce and how often it ran, and how
+    // many times the replicas' weights were compared bit for bit (at every epoch end) and agreed.
+    int workers = 1;
+    double allReduceSeconds = 0;
+    int64_t allReduces = 0;
+    int replicaChecks = 0;
 };
 
 using TrainCallback = std::function<void(const TrainProgress&)>;
@@ -100,7 +112,14 @@ private:
 // stopping on a validation plateau and an optional epoch limit. Runs on the calling thread
 // (a GUI calls it from a worker); polls `cancel` and `pause` every step. A cancelled run saves
 // its state, so `resume` continues it. Throws FormatError for bad input.
+//
+// With `group`, this process is one replica of a data-parallel run (DataParallelGroup.h): each
+// optimiser step takes one graph batch per worker (the same epoch plan on every rank), all-reduces
+// the gradients, and every rank applies the same update; validation is sharded; only rank 0
+// writes the model, checkpoint and log, and calls `callback`. Throws DistributedError when a
+// collective fails.
 TrainResult trainCostModel(const TrainSettings& settings, const TrainCallback& callback = {},
-                           const CancelToken* cancel = nullptr, PauseGate* pause = nullptr);
+                           const CancelToken* cancel = nullptr, PauseGate* pause = nullptr,
+                           DataParallelGroup* group = nullptr);
 
 }  // namespace tpg::nn

@@ -70,16 +70,54 @@ std::string describeFiles(const std::vector<DatasetFile>& files) {
     return s.empty() ? "none" : s;
 }
 
-int64_t configCountOf(const DatasetFile& f) {
-    NpzArchive archive(f.path);
-    const NpyHeader h = archive.header("config_runtime");
-    if (h.shape.size() != 1)
-        throwFormatError(f.path, "config_runtime", "expected shape (c,), got " + h.shapeString());
-    return h.shape[0];
+struct FileCounts {
+    int64_t configs = 0;
+    int64_t cost = 0;
+};
+
+// The nodes of a layout file that carry a per-configuration state in the network: those within
+// the reach of its configurable nodes, as far as pruning keeps them (read from its edges only).
+int64_t perConfigNodes(NpzArchive& archive, const std::string& path, int64_t numNodes, int reach) {
+    std::vector<int32_t> seeds;
+    for (const int64_t id : archive.read("node_config_ids").toInt64()) {
+        if (id < 0 || id >= numNodes)
+            throwFormatError(path, "node_config_ids", "value " + std::to_string(id) + " outside [0, " +
+                                                          std::to_string(numNodes) + ")");
+        seeds.push_back(static_cast<int32_t>(id));
+    }
+    const std::vector<int64_t> flat = archive.read("edge_index").toInt64();
+    std::vector<std::array<int32_t, 2>> edges;
+    edges.reserve(flat.size() / 2);
+    for (size_t i = 0; i + 1 < flat.size(); i += 2) {
+        if (std::min(flat[i], flat[i + 1]) < 0 || std::max(flat[i], flat[i + 1]) >= numNodes)
+            throwFormatError(path, "edge_index", "edge " + std::to_string(i / 2) + " has a node outside [0, " +
+                                                     std::to_string(numNodes) + ")");
+        edges.push_back({static_cast<int32_t>(flat[i]), static_cast<int32_t>(flat[i + 1])});
+    }
+    return static_cast<int64_t>(neighbourhood(numNodes, edges, seeds, reach).size());
 }
 
-void saveRunState(const std::string& path, const ModelInfo& info, CostModel::Impl& model,
-                  torch::optim::Adam& optimizer, const RunState& s) {
+// A file's configurations and what a training step on it costs: the whole graph once, and each
+// sampled config over the nodes with a per-configuration state (layout) or the whole graph
+// (tile). Size-matched steps pair graphs by it, so it must track the step's time.
+FileCounts countsOf(const DatasetFile& f, const TrainSettings& st) {
+    NpzArchive archive(f.path);
+    const NpyHeader runtimes = archive.header("config_runtime");
+    if (runtimes.shape.size() != 1)
+        throwFormatError(f.path, "config_runtime", "expected shape (c,), got " + runtimes.shapeString());
+    const NpyHeader nodes = archive.header("node_feat");
+    if (nodes.shape.size() != 2)
+        throwFormatError(f.path, "node_feat", "expected shape (n, features), got " + nodes.shapeString());
+    const int64_t n = nodes.shape[0];
+    if (!archive.has("node_config_ids")) return {runtimes.shape[0], n * (1 + st.configsPerStep)};
+    // The network's state changes with the config up to layers + 1 hops out, within the pruned graph.
+    const int hops = st.model.pruneHops;
+    const int reach = hops < 0 ? st.model.layers + 1 : std::min(hops, st.model.layers + 1);
+    return {runtimes.shape[0], n + perConfigNodes(archive, f.path, n, reach) * st.configsPerStep};
+}
+
+ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model, torch::optim::Adam& optimizer,
+                                    const RunState& s) {
     nlohmann::json j;
     j["model"] = modelInfoToJson(info);
     j["epoch"] = s.epoch;
@@ -98,12 +136,11 @@ void saveRunState(const std::string& path, const ModelInfo& info, CostModel::Imp
     archive.write("optimizer", optimArchive);
     std::ostringstream weights;
     archive.save_to(weights);
-    writeModelFile(path, kResumeMagic, {j.dump(), weights.str()});
+    return {j.dump(), weights.str()};
 }
 
-bool loadRunState(const std::string& path, const ModelInfo& info, CostModel::Impl& model,
-                  torch::optim::Adam& optimizer, RunState& s, std::string& why) {
-    const ModelFileContents c = readModelFile(path, kResumeMagic);
+bool loadRunState(const ModelFileContents& c, const std::string& path, const ModelInfo& info,
+                  CostModel::Impl& model, torch::optim::Adam& optimizer, RunState& s, std::string& why) {
     try {
         const auto j = nlohmann::json::parse(c.json);
         const ModelInfo saved = modelInfoFromJson(j.at("model").get<std::string>(), path);
@@ -225,7 +262,9 @@ TrainingData loadTrainingData(const TrainSettings& st,
                               "' mixes tile and layout files; a model holds one kind");
     for (const auto& f : d.train) {
         checkCancel();
-        d.trainConfigCounts.push_back(configCountOf(f));
+        const FileCounts counts = countsOf(f, st);
+        d.trainConfigCounts.push_back(counts.configs);
+        d.trainStepCosts.push_back(counts.cost);
     }
 
     // Normalisation statistics and widths, from a spread of training graphs.
@@ -299,7 +338,16 @@ TrainingRun::~TrainingRun() = default;
 bool TrainingRun::resume(std::string& why) {
     const std::string path = m_settings.outPath + ".state";
     if (!m_settings.resume || !std::filesystem::exists(path)) return false;
-    return loadRunState(path, m_data.info, m_model.impl(), *m_optimizer, m_state, why);
+    return loadRunState(readModelFile(path, kResumeMagic), path, m_data.info, m_model.impl(), *m_optimizer, m_state,
+                        why);
+}
+
+ModelFileContents TrainingRun::stateContents() {
+    return runStateContents(m_model.impl().info, m_model.impl(), *m_optimizer, m_state);
+}
+
+bool TrainingRun::loadStateContents(const ModelFileContents& contents, const std::string& label, std::string& why) {
+    return loadRunState(contents, label, m_data.info, m_model.impl(), *m_optimizer, m_state, why);
 }
 
 const TrainableConfigs& TrainingRun::trainable(const DatasetFile& file, const PreparedEntry& e) {
@@ -388,14 +436,11 @@ double TrainingRun::graphGradients(const PreparedEntry& e, const std::vector<int
     return loss.item<double>();
 }
 
-double TrainingRun::accumulateGradients(const std::vector<size_t>& files, std::mt19937_64& rng,
-                                        int64_t& configsUsed, const CancelToken* cancel, bool& cancelled) {
-    cancelled = false;
+StepTally TrainingRun::accumulateGradients(const std::vector<size_t>& files, std::mt19937_64& rng, double share,
+                                           const CancelToken* cancel) {
+    StepTally tally;
     CostModel::Impl& net = m_model.impl();
     net.module().train();
-    double lossSum = 0;
-    int used = 0;
-    const auto share = static_cast<double>(files.size());
     for (size_t f : files) {
         const DatasetFile& file = m_data.train[f];
         auto e = m_cache->get(file.path);
@@ -424,14 +469,14 @@ double TrainingRun::accumulateGradients(const std::vector<size_t>& files, std::m
         const double loss = graphGradients(*e, ids, target, share, cancel);
         if (std::isnan(loss) && cancel && cancel->cancelled()) {
             m_optimizer->zero_grad();
-            cancelled = true;
-            return loss;
+            tally.cancelled = true;
+            return tally;
         }
-        lossSum += loss;
-        configsUsed += static_cast<int64_t>(n);
-        ++used;
+        tally.lossSum += loss * share;
+        tally.configs += static_cast<int64_t>(n);
+        ++tally.graphs;
     }
-    return used ? lossSum * share / used : std::numeric_limits<double>::quiet_NaN();
+    return tally;
 }
 
 void TrainingRun::applyGradients(double learningRate) {
@@ -443,16 +488,17 @@ void TrainingRun::applyGradients(double learningRate) {
     ++m_state.globalStep;
 }
 
-ValidationSummary TrainingRun::validate(
-    const std::function<void(int64_t done, int64_t total)>& onGraph, const CancelToken* cancel) {
+MetricSums TrainingRun::validate(const std::function<void(int64_t done, int64_t total)>& onGraph,
+                                 const CancelToken* cancel, int shard, int shards) {
     torch::NoGradGuard noGrad;
     CostModel::Impl& net = m_model.impl();
     net.module().eval();
     const EvaluationOptions options{m_settings.validConfigsPerGraph, m_settings.seed,
                                     m_data.validateOnHeldOutConfigs ? m_settings.heldOutConfigFraction : 0.0};
-    std::vector<GraphMetrics> metrics;
+    MetricSums sums;
     const auto& valid = m_data.valid;
-    for (size_t i = 0; i < valid.size() && !(cancel && cancel->cancelled()); ++i) {
+    const auto step = static_cast<size_t>(std::max(1, shards));
+    for (size_t i = static_cast<size_t>(shard); i < valid.size() && !(cancel && cancel->cancelled()); i += step) {
         auto e = m_cache->get(valid[i].path);
         const TpuGraph& g = e->prepared.graph;
         const std::vector<int64_t> ids = g.runtimesKnown() ? evaluationConfigs(g, options) : std::vector<int64_t>{};
@@ -467,15 +513,15 @@ ValidationSummary TrainingRun::validate(
             }
             if (scores.size() < ids.size()) break;  // cancelled mid-graph
             for (int64_t c : ids) truth.push_back(g.normalizedRuntime(c));
-            metrics.push_back(graphMetrics(valid[i].competitionId(), scores, truth));
+            sums.add(graphMetrics(valid[i].competitionId(), scores, truth));
         }
         if (onGraph) onGraph(static_cast<int64_t>(i + 1), static_cast<int64_t>(valid.size()));
     }
     net.module().train();
-    return summarize(m_data.info.kind, metrics);
+    return sums;
 }
 
-bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elapsed) {
+bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elapsed, bool save) {
     m_state.epoch = epoch;
     const bool improved = !std::isfinite(m_state.best) ||
                           (std::isfinite(v.score) && v.score > m_state.best + 1e-6);
@@ -487,7 +533,7 @@ bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elap
         net.info.epochs = epoch;
         net.info.trainSeconds = elapsed;
         net.info.trainConfigs = m_trainConfigs;
-        m_model.save(m_settings.outPath);
+        if (save) m_model.save(m_settings.outPath);
     } else {
         ++m_state.badEpochs;
     }
@@ -496,7 +542,8 @@ bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elap
 
 void TrainingRun::checkpoint(double elapsed) {
     m_state.elapsed = elapsed;
-    saveRunState(m_settings.outPath + ".state", m_model.impl().info, m_model.impl(), *m_optimizer, m_state);
+    writeModelFile(m_settings.outPath + ".state", kResumeMagic,
+                   runStateContents(m_model.impl().info, m_model.impl(), *m_optimizer, m_state));
 }
 
 }  // namespace tpg::nn

@@ -16,6 +16,7 @@
 
 #include "CostModelImpl.h"
 #include "EpochPlan.h"
+#include "Evaluation.h"
 #include "Trainer.h"
 #include "graph/DatasetIndex.h"
 
@@ -25,6 +26,7 @@ namespace tpg::nn {
 struct TrainingData {
     std::vector<DatasetFile> train, valid;
     std::vector<int64_t> trainConfigCounts;  // configurations in each train file (its header)
+    std::vector<int64_t> trainStepCosts;     // what a step on each train file costs, roughly
     // No valid split but configs held out of every train graph: validate on those, honestly.
     bool validateOnHeldOutConfigs = false;
     ModelInfo info;  // kind, widths, normalisation statistics, settings
@@ -65,6 +67,14 @@ struct RunState {
     int64_t epochLossCount = 0;
 };
 
+// What a step's forward and backward passes did (summed, so data-parallel ranks add theirs up).
+struct StepTally {
+    double lossSum = 0;  // the graphs' losses (each graph's gradient is scaled by 1 / share)
+    int64_t graphs = 0;  // graphs that gave a gradient
+    int64_t configs = 0;
+    bool cancelled = false;  // the step was abandoned (gradients cleared)
+};
+
 struct PreparedEntry;
 class PreparedGraphCache;
 struct TrainableConfigs;
@@ -82,26 +92,32 @@ public:
     // Returns false with `why` when the saved state belongs to another setup.
     bool resume(std::string& why);
 
-    // Phase 3: a step's forward and backward passes over `files` (gradients accumulate; the
-    // loss is averaged over the step's graphs). Returns the mean loss and adds the configs used.
+    // Phase 3: a step's forward and backward passes over `files` (gradients accumulate, each
+    // graph's scaled by 1 / share: the step's graph count, over every rank in data-parallel runs).
     // A data-parallel driver all-reduces the gradients between this and applyGradients().
-    // With `cancel` set mid-step, the step is abandoned (gradients cleared, `cancelled` set) so a
-    // resumed run redoes it whole.
-    double accumulateGradients(const std::vector<size_t>& files, std::mt19937_64& rng,
-                               int64_t& configsUsed, const CancelToken* cancel, bool& cancelled);
+    // With `cancel` set mid-step, the step is abandoned (gradients cleared, tally.cancelled set) so
+    // a resumed run redoes it whole.
+    StepTally accumulateGradients(const std::vector<size_t>& files, std::mt19937_64& rng, double share,
+                                  const CancelToken* cancel);
     void applyGradients(double learningRate);
 
-    // Phase 4: mean ranking quality on the valid graphs (or held-out configs). `onGraph` reports
-    // progress; stops early when cancelled.
-    ValidationSummary validate(const std::function<void(int64_t done, int64_t total)>& onGraph,
-                               const CancelToken* cancel);
+    // Phase 4: ranking quality on the valid graphs (or held-out configs) of this shard (every
+    // shards-th graph from `shard`). `onGraph` reports progress; stops early when cancelled.
+    MetricSums validate(const std::function<void(int64_t done, int64_t total)>& onGraph, const CancelToken* cancel,
+                        int shard = 0, int shards = 1);
 
-    // Phase 5b: after an epoch's validation: keeps the best model at outPath. Returns true when
-    // `v` improved on the best so far.
-    bool recordEpoch(int epoch, const ValidationSummary& v, double elapsed);
+    // Phase 5b: after an epoch's validation: keeps the best model at outPath (when `save`; in a
+    // data-parallel run only rank 0 writes). Returns true when `v` improved on the best so far.
+    bool recordEpoch(int epoch, const ValidationSummary& v, double elapsed, bool save = true);
     // Phase 5c: writes state() (weights, optimiser, where the run stands) to outPath + ".state",
     // atomically, so a kill at any moment leaves the previous checkpoint or this one.
     void checkpoint(double elapsed);
+    // The checkpoint's contents in memory (rank 0 broadcasts them to start every replica alike),
+    // and loading them; false with `why` when they belong to another setup.
+    ModelFileContents stateContents();
+    bool loadStateContents(const ModelFileContents& contents, const std::string& label, std::string& why);
+    std::vector<torch::Tensor>& parameters() { return m_parameters; }
+    const std::vector<torch::Tensor>& parameters() const { return m_parameters; }
 
 private:
     const TrainableConfigs& trainable(const DatasetFile& file, const PreparedEntry& entry);

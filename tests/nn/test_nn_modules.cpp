@@ -2,10 +2,13 @@
 #include <torch/torch.h>
 
 #include <QtTest>
+#include <filesystem>
+#include <numeric>
 
 #include "CostModel.h"
 #include "CostModelImpl.h"
 #include "TinyGraphs.h"
+#include "graph/GraphFile.h"
 #include "TrainingRun.h"
 #include "modules/ConfigAttention.h"
 #include "modules/Dense.h"
@@ -481,6 +484,41 @@ private slots:
         auto runtime = torch::tensor({1.0f, 2.0f, 4.0f});
         QVERIFY(loss(runtime.log() + 7.0, runtime).item<float>() < 1e-10);  // offset-free
         QVERIFY(loss(torch::zeros({3}), runtime).item<float>() > 0.1);
+    }
+
+    // Size-matched steps pair graphs by their step cost, which must be what the network does per
+    // configuration: the nodes whose state depends on it (CostModel's subset), pruned or not.
+    void stepCostsCountTheNodesWithPerConfigState() {
+        QTemporaryDir dir;
+        const std::string data = (dir.path() + "/data").toStdString();
+        for (const char* split : {"train", "valid"}) {
+            const std::filesystem::path folder = std::filesystem::path(data) / "npz/layout/xla/random" / split;
+            std::filesystem::create_directories(folder);
+            for (uint64_t seed : {11u, 12u, 13u}) {  // long graphs, few configurable nodes: reach matters
+                const tpg::TpuGraph g = tiny::layoutGraph(seed, 160, 16, false, 3);
+                tpg::saveTpuGraph(g, (folder / (g.name() + ".npz")).string(), seed % 2 == 0);
+            }
+        }
+        std::vector<int64_t> costByReach;
+        for (const int hops : {1, 2, -1}) {
+            TrainSettings s;
+            s.dataDir = data;
+            s.collection = "layout:xla:random";
+            s.model.pruneHops = hops;
+            s.model.layers = 2;
+            const TrainingData d = loadTrainingData(s, [](const std::string&) {});
+            QCOMPARE(d.trainStepCosts.size(), size_t{3});
+            CostModel model = CostModel::create(d.info);
+            for (size_t i = 0; i < d.train.size(); ++i) {
+                const tpg::TpuGraph g = tpg::loadTpuGraph(d.train[i].path);
+                const PreparedGraph p = model.impl().prepare(g);
+                const int64_t perConfig = model.impl().makeTensors(p).subset.numel();
+                QCOMPARE(d.trainStepCosts[i], g.numNodes() + perConfig * s.configsPerStep);
+            }
+            costByReach.push_back(std::accumulate(d.trainStepCosts.begin(), d.trainStepCosts.end(), int64_t{0}));
+        }
+        // The graphs tell the reaches apart (1 hop < 2 hops < layers + 1 hops of the full graph).
+        QVERIFY(costByReach[0] < costByReach[1] && costByReach[1] < costByReach[2]);
     }
 };
 

@@ -630,6 +630,41 @@ private slots:
         QCOMPARE(tile.steps[0].size(), size_t{6});
     }
 
+    void sizeMatchedStepsPairSimilarGraphs() {
+        TrainSettings s;
+        s.configsPerStep = 64;
+        std::vector<int64_t> counts(40, 64), nodes;  // one visit per graph
+        for (int g = 0; g < 40; ++g) nodes.push_back(100 + (g * 37) % 40 * 100);  // 100..4,000 nodes
+        const EpochPlan plain = planEpoch(counts, s, 1, 1);
+        const EpochPlan two = planEpoch(counts, s, 1, 1, StepMatching{2, nodes});
+        QCOMPARE(two.steps.size(), size_t{40});
+        std::vector<int> seen(40, 0);
+        double gapMatched = 0, gapPlain = 0;  // |size difference| of the two graphs of a global step
+        for (size_t i = 0; i < 40; i += 2) {
+            for (size_t j : {i, i + 1}) {
+                QCOMPARE(two.steps[j].size(), size_t{1});
+                ++seen[two.steps[j][0]];
+            }
+            gapMatched += std::abs(static_cast<double>(nodes[two.steps[i][0]] - nodes[two.steps[i + 1][0]]));
+            gapPlain += std::abs(static_cast<double>(nodes[plain.steps[i][0]] - nodes[plain.steps[i + 1][0]]));
+        }
+        QCOMPARE(seen, std::vector<int>(40, 1));  // every graph once
+        QVERIFY2(gapMatched * 5 < gapPlain, qPrintable(QStringLiteral("%1 vs %2").arg(gapMatched).arg(gapPlain)));
+        // One process with the global batch (2 graphs) sees the very same global steps.
+        const EpochPlan one = planEpoch(counts, s, 2, 1, StepMatching{1, nodes});
+        QCOMPARE(one.steps.size(), size_t{20});
+        for (size_t k = 0; k < 20; ++k)
+            QCOMPARE(one.steps[k], (std::vector<size_t>{two.steps[2 * k][0], two.steps[2 * k + 1][0]}));
+        // Several graphs per worker are dealt round-robin from the sorted step: shares cost alike.
+        const EpochPlan four = planEpoch(counts, s, 4, 1, StepMatching{2, nodes});
+        for (size_t i = 0; i + 1 < four.steps.size(); i += 2) {
+            int64_t a = 0, b = 0;
+            for (size_t g : four.steps[i]) a += nodes[g];
+            for (size_t g : four.steps[i + 1]) b += nodes[g];
+            QVERIFY(a >= b && a - b <= 800);  // sorted: the first share is the larger by at most a few steps
+        }
+    }
+
     void timeBudgetIsThePrimaryStop() {
         TrainSettings s = quickSettings(data(), "layout:xla:random", path("budget.tpgm"));
         s.epochs = 0;  // no epoch limit: only the budget (3 s) ends the run
