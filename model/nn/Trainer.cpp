@@ -221,9 +221,13 @@ private:
 
     // Whether to stop before the next step and the learning rate to take it with: every replica
     // decides alike (one rank out of time or cancelled stops them all).
+    double localLearningRate(int64_t stepsPerEpoch) const {
+        return cosineLearningRate(m_st.learningRate, m_clock->fraction(m_run->state().globalStep, stepsPerEpoch));
+    }
+
     bool stopBeforeStep(int64_t stepsPerEpoch, bool& outOfTime, double& learningRate) {
         outOfTime = m_clock->outOfTime();
-        learningRate = cosineLearningRate(m_st.learningRate, m_clock->fraction(m_run->state().globalStep, stepsPerEpoch));
+        learningRate = localLearningRate(stepsPerEpoch);
         bool stop = cancelled() || outOfTime;
         if (m_dp) std::tie(stop, learningRate) = m_dp->agree(stop, learningRate);
         if (stop && !cancelled()) outOfTime = true;
@@ -269,10 +273,15 @@ private:
         m_progress.epoch = epoch;
         m_progress.steps = steps;
         const int64_t firstStep = cursor.nextStep;
+        bool stopAgreed = false;  // data-parallel: decided in the last step's all-reduce
         while (cursor.nextStep < planSteps) {
             if (m_pause) m_clock->addPaused(m_pause->waitWhilePaused(m_cancel));
-            if (stopBeforeStep(steps, outOfTime, learningRate)) break;
-            trainStep(plan, cursor, epoch, steps, learningRate);
+            if (m_dp ? stopAgreed : stopBeforeStep(steps, outOfTime, learningRate)) {
+                outOfTime = outOfTime || !cancelled();
+                break;
+            }
+            if (m_dp) learningRate = localLearningRate(steps);
+            stopAgreed = trainStep(plan, cursor, epoch, steps, learningRate);
             if (leader() && checkpointDue()) {
                 keepCursor(state, cursor);
                 checkpoint();
@@ -299,7 +308,8 @@ private:
         return {std::move(s.files), s.graphs};
     }
 
-    void trainStep(const EpochPlan& plan, EpochCursor& cursor, int epoch, int64_t steps, double lr) {
+    // True when a data-parallel rank asked to stop after this step (the budget ran out, or Stop).
+    bool trainStep(const EpochPlan& plan, EpochCursor& cursor, int epoch, int64_t steps, double lr) {
         const auto stepStart = Clock::now();
         RunState& state = m_run->state();
         const std::mt19937_64 rngBefore = cursor.rng;
@@ -309,9 +319,9 @@ private:
         StepTally tally = m_run->accumulateGradients(files, cursor.rng, share, m_dp ? nullptr : m_cancel);
         if (tally.cancelled) {  // stopped mid-step: the checkpoint resumes before this step
             cursor.rng = rngBefore;
-            return;
+            return false;
         }
-        if (m_dp) m_dp->allReduceGradients(*m_run, tally);
+        const bool stop = m_dp && m_dp->allReduceGradients(*m_run, tally, cancelled() || m_clock->outOfTime(), lr);
         const double loss = tally.graphs > 0 ? tally.lossSum / static_cast<double>(tally.graphs)
                                              : std::numeric_limits<double>::quiet_NaN();
         if (tally.graphs > 0) {
@@ -334,6 +344,7 @@ private:
         report(TrainProgress::Phase::Training);
         if (m_log && !std::isnan(loss))
             m_log->step({state.globalStep, epoch, loss, lr, p.elapsedSeconds, p.configsPerSecond});
+        return stop;
     }
 
     // Validates, keeps the best model, logs and checkpoints the epoch; false when cancelled.

@@ -298,6 +298,16 @@ private slots:
 #endif
     }
 
+    // The budget is read on each rank's clock; the ranks agree in the step's all-reduce, so all
+    // stop after the same step, validate together and end cleanly.
+    void theTimeBudgetStopsEveryRankTogether() {
+        Run r = tpugraphs(trainArgs("budget.tpgm") << "--minutes" << "0.05" << "--epochs" << "1000" << "--patience"
+                                                   << "1000" << "--world-size" << "2");
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains("time budget reached"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("replicas bit-identical"), qPrintable(r.out));
+    }
+
     void resumesWithAnotherWorldSize() {
         Run two = tpugraphs(trainArgs("resumed.tpgm") << "--epochs" << "1" << "--world-size" << "2");
         QVERIFY2(two.code == 0, qPrintable(two.err));

@@ -62,7 +62,8 @@ std::pair<bool, double> DataParallelTraining::agree(bool stop, double learningRa
     return {v[0] > 0, v[1]};
 }
 
-void DataParallelTraining::allReduceGradients(TrainingRun& run, StepTally& tally) {
+bool DataParallelTraining::allReduceGradients(TrainingRun& run, StepTally& tally, bool stopAfter,
+                                              double& learningRate) {
     const auto begin = std::chrono::steady_clock::now();
     std::vector<torch::Tensor>& params = run.parameters();
     // Layout: every gradient, then per parameter how many ranks have one (a parameter without a
@@ -74,8 +75,11 @@ void DataParallelTraining::allReduceGradients(TrainingRun& run, StepTally& tally
         parts.push_back(has ? p.grad().reshape({-1}) : torch::zeros({p.numel()}));
         defined.push_back(has ? 1.0f : 0.0f);
     }
+    // Rank 0's rate as a float pair (high + rest) so the sum gives it back to double precision.
+    const auto rateHigh = static_cast<float>(rank() == 0 ? learningRate : 0.0);
+    const auto rateRest = static_cast<float>(rank() == 0 ? learningRate - static_cast<double>(rateHigh) : 0.0);
     defined.insert(defined.end(), {static_cast<float>(tally.lossSum), static_cast<float>(tally.graphs),
-                                   static_cast<float>(tally.configs)});
+                                   static_cast<float>(tally.configs), stopAfter ? 1.0f : 0.0f, rateHigh, rateRest});
     parts.push_back(torch::from_blob(defined.data(), {static_cast<int64_t>(defined.size())}, torch::kFloat));
     torch::Tensor flat = torch::cat(parts).contiguous();
     m_group.allReduceSum(flat.data_ptr<float>(), flat.numel(), "the gradient all-reduce");
@@ -96,8 +100,10 @@ void DataParallelTraining::allReduceGradients(TrainingRun& run, StepTally& tally
     tally.lossSum = t[0];
     tally.graphs = std::llround(t[1]);
     tally.configs = std::llround(t[2]);
+    learningRate = static_cast<double>(t[4]) + static_cast<double>(t[5]);
     m_allReduceSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     ++m_allReduces;
+    return t[3] > 0;
 }
 
 ValidationSummary DataParallelTraining::reduceValidation(const MetricSums& local, Collection kind) {

@@ -31,13 +31,15 @@ public:
     };
     StepShare share(const EpochPlan& plan, int64_t first) const;
 
-    // Before a step, in one collective: whether any rank wants to stop, and rank 0's learning
-    // rate (clocks differ a little; replicas must apply the same rate).
+    // Before an epoch's first step, in one collective: whether any rank wants to stop, and rank
+    // 0's learning rate (clocks differ a little; replicas must apply the same rate).
     std::pair<bool, double> agree(bool stop, double learningRate);
 
-    // One flat all-reduce of every gradient and the step's tally; afterwards each rank holds the
-    // sums (the gradients are already divided by the global graph count) and the global tally.
-    void allReduceGradients(TrainingRun& run, StepTally& tally);
+    // The step's only collective: one flat all-reduce of every gradient, the step's tally, each
+    // rank's wish to stop after this step and rank 0's learning rate. Afterwards each rank holds
+    // the sums (the gradients are already divided by the global graph count), the global tally
+    // and rank 0's rate in `learningRate`; returns whether any rank wants to stop.
+    bool allReduceGradients(TrainingRun& run, StepTally& tally, bool stopAfter, double& learningRate);
 
     ValidationSummary reduceValidation(const MetricSums& local, Collection kind);
 
