@@ -3,11 +3,11 @@
 #include <chrono>
 #include <filesystem>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <sstream>
 #include <tuple>
-#include <limits>
 
 #include "DataParallelTraining.h"
 #include "TrainingLog.h"
@@ -219,12 +219,13 @@ private:
     bool leader() const { return !m_dp || m_dp->rank() == 0; }
     int workers() const { return m_dp ? m_dp->workers() : 1; }
 
-    // Whether to stop before the next step and the learning rate to take it with: every replica
-    // decides alike (one rank out of time or cancelled stops them all).
+    // This process's view of the learning rate (a data-parallel step takes rank 0's).
     double localLearningRate(int64_t stepsPerEpoch) const {
         return cosineLearningRate(m_st.learningRate, m_clock->fraction(m_run->state().globalStep, stepsPerEpoch));
     }
 
+    // Whether to stop before the next step and the learning rate to take it with: every replica
+    // decides alike (one rank out of time or cancelled stops them all).
     bool stopBeforeStep(int64_t stepsPerEpoch, bool& outOfTime, double& learningRate) {
         outOfTime = m_clock->outOfTime();
         learningRate = localLearningRate(stepsPerEpoch);

@@ -236,6 +236,16 @@ void waitForEveryRank(DataParallelGroup::Impl& impl, std::chrono::seconds joinTi
 
 std::unique_ptr<DataParallelGroup> DataParallelGroup::join(const WorkerEnvironment& env,
                                                            std::chrono::seconds joinTimeout) {
+    // This machine's interface first: a wrong GLOO_SOCKET_IFNAME fails here, before the rendezvous,
+    // so no rank leaves the others waiting on a store it is about to close.
+    std::shared_ptr<gloo::transport::Device> device;
+    try {
+        device = glooDevice(env);
+    } catch (const DistributedError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw DistributedError("rank " + std::to_string(env.rank) + ": no network device for Gloo: " + textOf(e));
+    }
     auto impl = std::make_unique<Impl>();
     impl->env = env;
     connectStore(*impl, joinTimeout);
@@ -244,7 +254,7 @@ std::unique_ptr<DataParallelGroup> DataParallelGroup::join(const WorkerEnvironme
         impl->store->setTimeout(kStoreTimeout);
         impl->heartbeat = std::thread([p = impl.get()] { p->beat(); });
         auto options = c10d::ProcessGroupGloo::Options::create(kCollectiveTimeout);
-        options->devices.push_back(glooDevice(env));
+        options->devices.push_back(std::move(device));
         options->threads = 1;  // collectives run one at a time; compute keeps the cores
         impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(
             c10::make_intrusive<c10d::PrefixStore>(impl->prefix() + "gloo", impl->store), env.rank, env.worldSize, options);

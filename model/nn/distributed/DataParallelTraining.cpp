@@ -85,18 +85,18 @@ bool DataParallelTraining::allReduceGradients(TrainingRun& run, StepTally& tally
     m_group.allReduceSum(flat.data_ptr<float>(), flat.numel(), "the gradient all-reduce");
     torch::NoGradGuard noGrad;
     int64_t offset = 0;
-    const int64_t flags = flat.numel() - static_cast<int64_t>(defined.size());
+    const float* flags = flat.data_ptr<float>() + (flat.numel() - static_cast<int64_t>(defined.size()));
     for (size_t i = 0; i < params.size(); ++i) {
         torch::Tensor& p = params[i];
         const torch::Tensor sum = flat.slice(0, offset, offset + p.numel()).view_as(p);
         offset += p.numel();
-        if (flat[flags + static_cast<int64_t>(i)].item<float>() == 0) continue;
+        if (flags[i] == 0) continue;
         if (p.grad().defined())
             p.mutable_grad().copy_(sum);
         else
             p.mutable_grad() = sum.clone();
     }
-    const float* t = flat.data_ptr<float>() + flags + static_cast<int64_t>(params.size());
+    const float* t = flags + params.size();
     tally.lossSum = t[0];
     tally.graphs = std::llround(t[1]);
     tally.configs = std::llround(t[2]);
