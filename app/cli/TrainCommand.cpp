@@ -33,6 +33,7 @@ struct TrainOptions {
     std::string boundsFeatures = nn::ModelSettings{}.boundsFeatures ? "on" : "off";
     double cacheMiB = static_cast<double>(nn::limits::kDefaultCacheBytes >> 20);
     std::string sizeMatched = "auto";
+    std::string products = nn::productsName(nn::TrainSettings{}.products);
     int worldSize = 0;  // 0: from WORLD_SIZE when a launcher set RANK, else 1
     int joinSeconds = kDefaultJoinSeconds;
 };
@@ -104,6 +105,8 @@ void applyOptions(TrainOptions& o) {
     if (o.sizeMatched != "auto" && o.sizeMatched != "on" && o.sizeMatched != "off")
         throw FormatError("--size-matched-steps: expected on, off or auto, got '" + o.sizeMatched + "'");
     s.sizeMatchedSteps = o.sizeMatched == "auto" ? M::Auto : o.sizeMatched == "on" ? M::On : M::Off;
+    if (!nn::parseProducts(o.products, s.products))
+        throw FormatError("--products: expected auto, float or bfloat16, got '" + o.products + "'");
     if (o.joinSeconds < 1) throw FormatError("--join-seconds: expected 1 or more");
 }
 
@@ -314,6 +317,11 @@ void addTrainCommand(CLI::App& app) {
                     "worker processes on this machine, sharing its cores; with torchrun's RANK, WORLD_SIZE, "
                     "MASTER_ADDR, MASTER_PORT set, this process is one worker (0 = WORLD_SIZE or 1). "
                     "--graphs-per-step is per worker")
+        ->capture_default_str();
+    cmd->add_option("--products", o->products,
+                    "Training products: float, or bfloat16 (rounded factors and results, float sums; faster on a CPU with "
+                    "bfloat16 units while its other cores idle), or auto = bfloat16 on such CPUs. Scoring "
+                    "stays float")
         ->capture_default_str();
     cmd->add_option("--size-matched-steps", o->sizeMatched,
                     "Put graphs of similar size in one step (on/off/auto = on with several workers, where a "

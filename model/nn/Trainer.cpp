@@ -138,6 +138,23 @@ double cosineLearningRate(double base, double fraction) {
 
 }  // namespace
 
+const char* productsName(TrainSettings::Products p) {
+    switch (p) {
+        case TrainSettings::Products::Float32: return "float";
+        case TrainSettings::Products::BFloat16: return "bfloat16";
+        default: return "auto";
+    }
+}
+
+bool parseProducts(const std::string& s, TrainSettings::Products& out) {
+    for (auto p : {TrainSettings::Products::Auto, TrainSettings::Products::Float32, TrainSettings::Products::BFloat16})
+        if (s == productsName(p)) {
+            out = p;
+            return true;
+        }
+    return false;
+}
+
 void PauseGate::pause() {
     const std::lock_guard<std::mutex> lock(m_mutex);
     m_paused = true;
@@ -193,6 +210,7 @@ public:
         m_result.warnings = data.warnings;
         const std::string trainedOn = describeTraining(data, m_st);
         m_run = std::make_unique<TrainingRun>(m_st, std::move(data));
+        if (m_run->bfloat16Products()) report(TrainProgress::Phase::Preparing, "training products in bfloat16");
         std::string why;
         const bool resumed = m_run->resume(why);
         if (m_dp) m_dp->startAlike(*m_run);

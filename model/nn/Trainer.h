@@ -48,9 +48,21 @@ struct TrainSettings {
     // data-parallel runs, where a step waits for the slowest worker.
     enum class Matching { Auto, Off, On };
     Matching sizeMatchedSteps = Matching::Auto;
+    // Training products (Dense) in bfloat16 (BFloat16ProductsScope, modules/Dense.h): Auto = where
+    // the CPU multiplies bfloat16 in hardware; BFloat16 on another CPU is refused (FormatError).
+    // Float by default: bfloat16 is faster only while the other core idles (README, model
+    // quality) and leaves the result depending on the CPU.
+    enum class Products { Auto, Float32, BFloat16 };
+    Products products = Products::Float32;
     // Layout steps above this much per-config work run in chunks (cancellable between them).
     int64_t chunkNodeConfigs = limits::kTrainChunkNodeConfigs;
 };
+
+// "auto" / "float" / "bfloat16", as the CLI's --products and the training log spell them.
+const char* productsName(TrainSettings::Products p);
+bool parseProducts(const std::string& s, TrainSettings::Products& out);
+// Whether Products::Auto trains in bfloat16 here (the CPU multiplies bfloat16 in hardware).
+bool bfloat16TrainingAvailable();
 
 struct TrainProgress {
     enum class Phase { Preparing, Training, Validating, EpochDone, Checkpointed, Finished };

@@ -109,6 +109,7 @@ json settingsToJson(const TrainSettings& s) {
         {"held_out_configs", s.heldOutConfigFraction},
         {"max_graphs", s.maxTrainGraphs},
         {"checkpoint_seconds", s.checkpointSeconds},
+        {"products", productsName(s.products)},
     };
 }
 
@@ -148,6 +149,10 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "held_out_configs", s.heldOutConfigFraction, file);
     read(j, "max_graphs", s.maxTrainGraphs, file);
     read(j, "checkpoint_seconds", s.checkpointSeconds, file);
+    std::string products = productsName(s.products);
+    read(j, "products", products, file);
+    if (!parseProducts(products, s.products))
+        throwFormatError(file, "products", "expected auto, float or bfloat16, got '" + products + "'");
     return s;
 }
 

@@ -12,6 +12,7 @@
 #include "graph/GraphFile.h"
 #include "io/Error.h"
 #include "io/NpzArchive.h"
+#include "modules/Dense.h"
 #include "modules/RankingLosses.h"
 
 namespace tpg::nn {
@@ -313,8 +314,21 @@ TrainingData loadTrainingData(const TrainSettings& st,
     return d;
 }
 
+bool bfloat16TrainingAvailable() { return bfloat16ProductsSupported(); }
+
+namespace {
+bool useBFloat16Products(TrainSettings::Products requested) {
+    const bool supported = bfloat16ProductsSupported();
+    if (requested == TrainSettings::Products::BFloat16 && !supported)
+        throw FormatError("products: bfloat16 asked for, but this CPU has no bfloat16 units (AVX512-BF16); "
+                          "oneDNN would emulate them, slower than float: use float or auto");
+    return requested == TrainSettings::Products::BFloat16 ||
+           (requested == TrainSettings::Products::Auto && supported);
+}
+}  // namespace
+
 TrainingRun::TrainingRun(const TrainSettings& st, TrainingData data)
-    : m_settings(st), m_data(std::move(data)) {
+    : m_settings(st), m_data(std::move(data)), m_bfloat16Products(useBFloat16Products(st.products)) {
     m_model = CostModel::create(m_data.info);
     CostModel::Impl& net = m_model.impl();
     m_data.info.settings = net.info.settings;  // as built: options the data cannot feed are off
@@ -441,6 +455,7 @@ StepTally TrainingRun::accumulateGradients(const std::vector<size_t>& files, std
     StepTally tally;
     CostModel::Impl& net = m_model.impl();
     net.module().train();
+    const BFloat16ProductsScope products(m_bfloat16Products);
     for (size_t f : files) {
         const DatasetFile& file = m_data.train[f];
         auto e = m_cache->get(file.path);

@@ -85,6 +85,7 @@ public:
     ~TrainingRun();
 
     const TrainingData& data() const { return m_data; }
+    bool bfloat16Products() const { return m_bfloat16Products; }
     CostModel& model() { return m_model; }
     RunState& state() { return m_state; }
 
@@ -127,6 +128,7 @@ private:
 
     const TrainSettings& m_settings;
     TrainingData m_data;
+    bool m_bfloat16Products;  // TrainSettings::products as resolved for this CPU
     CostModel m_model;
     std::unique_ptr<torch::optim::Adam> m_optimizer;
     std::vector<torch::Tensor> m_parameters;

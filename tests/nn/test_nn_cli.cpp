@@ -149,11 +149,14 @@ private slots:
             {"predict", "--data", file("nowhere"), "--out", file("x.csv")},
             {"train", "--data", data(), "--collection", "layout:xla:random", "--out",
              file("y.tpgm"), "--node-cost-readout", "yes"},
+            {"train", "--data", data(), "--collection", "layout:xla:random", "--out",
+             file("y.tpgm"), "--products", "half"},
         };
         const QStringList expected = {"expects a tile model", "not a tpugraphs cost model file",
                                       "trained for tile:xla, cannot score layout files",
                                       "no training files", "no such file or folder",
-                                      "--node-cost-readout: expected 'on' or 'off', got 'yes'"};
+                                      "--node-cost-readout: expected 'on' or 'off', got 'yes'",
+                                      "--products: expected auto, float or bfloat16, got 'half'"};
         for (int i = 0; i < bad.size(); ++i) {
             const Run r = tpugraphs(bad[i]);
             QVERIFY2(r.code == 1, qPrintable(bad[i].join(' ') + " -> " + QString::number(r.code)));

@@ -126,6 +126,42 @@ private slots:
         QVERIFY(torch::allclose(x.grad(), dense->weight.sum(0).expand({32, 12}), 1e-4, 1e-5));
     }
 
+    void denseBFloat16ProductsRoundOnlyTheFactors() {
+        if (!bfloat16ProductsSupported()) QSKIP("this CPU has no bfloat16 units");
+        torch::manual_seed(5);
+        Dense dense(96, 32);
+        auto x = torch::randn({200, 96}, torch::requires_grad());
+        auto reference = torch::nn::functional::linear(x, dense->weight, dense->bias);
+        QVERIFY(!BFloat16ProductsScope::active());
+        torch::Tensor y;
+        {
+            const BFloat16ProductsScope on(true);
+            QVERIFY(BFloat16ProductsScope::active());
+            {
+                const BFloat16ProductsScope off(false);
+                QVERIFY(!BFloat16ProductsScope::active());
+            }
+            QVERIFY(BFloat16ProductsScope::active());
+            y = dense(x);
+            torch::NoGradGuard noGrad;  // scoring stays float even inside the scope
+            QVERIFY(torch::allclose(dense(x), reference, 1e-4, 1e-5));
+        }
+        QVERIFY(!BFloat16ProductsScope::active());
+        QCOMPARE(y.scalar_type(), torch::kFloat);
+        // The product of the bfloat16-rounded factors, itself rounded to bfloat16 (8 bits), plus
+        // the float bias.
+        auto rounded = torch::nn::functional::linear(x.to(torch::kBFloat16).to(torch::kFloat),
+                                                     dense->weight.to(torch::kBFloat16).to(torch::kFloat));
+        QVERIFY(torch::allclose(y - dense->bias, rounded, 8e-3, 1e-3));
+        QVERIFY(!torch::allclose(y, reference, 1e-6, 1e-6));
+        QVERIFY(torch::allclose(y, reference, 2e-2, 2e-2));
+        // Gradients reach the float weights and input.
+        y.sum().backward();
+        QCOMPARE(dense->weight.grad().scalar_type(), torch::kFloat);
+        QVERIFY(torch::allclose(dense->weight.grad(), x.detach().sum(0).expand({32, 96}), 2e-2, 1e-1));
+        QVERIFY(torch::allclose(dense->bias.grad(), torch::full({32}, 200.0f)));
+    }
+
     void nodeEncoderShape() {
         NodeEncoder enc(140, 16, 32);
         auto out =

@@ -141,6 +141,29 @@ private slots:
         QVERIFY(configHeldOut("g", 5, 1.0) && !configHeldOut("g", 5, 0.0));
     }
 
+    void bfloat16ProductsLearnAsFloatDoes() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("bf16.tpgm"));
+        s.products = TrainSettings::Products::BFloat16;
+        if (!bfloat16TrainingAvailable()) {
+            QVERIFY(throwsWith([&] { trainCostModel(s); }, "this CPU has no bfloat16 units"));
+            QSKIP("this CPU has no bfloat16 units");
+        }
+        std::vector<std::string> messages;
+        const TrainResult rounded = trainCostModel(s, [&](const TrainProgress& p) {
+            if (p.phase == TrainProgress::Phase::Preparing) messages.push_back(p.message);
+        });
+        QVERIFY(std::find(messages.begin(), messages.end(), "training products in bfloat16") != messages.end());
+        s.products = TrainSettings::Products::Float32;
+        s.outPath = path("float.tpgm");
+        const TrainResult exact = trainCostModel(s);
+        QVERIFY(rounded.saved && exact.saved);
+        QVERIFY2(rounded.best.kendall > 0.15 && rounded.best.kendall > exact.best.kendall - 0.1,
+                 qPrintable(QString("valid Kendall bfloat16 %1, float %2").arg(rounded.best.kendall).arg(exact.best.kendall)));
+        // The saved weights are float, and scoring multiplies in float.
+        const CostModel m = CostModel::load(path("bf16.tpgm"));
+        QCOMPARE(m.info().validation.kendall, rounded.best.kendall);
+    }
+
     void layoutTrainingLearns() {
         std::vector<double> epochLoss;
         std::vector<ValidationSummary> valid;
@@ -404,8 +427,12 @@ private slots:
         TrainSettings s = quickSettings(data(), "tile:xla", path("t.tpgm"));
         s.model.pruneHops = -1;
         s.heldOutConfigFraction = 0.25;
+        s.products = TrainSettings::Products::BFloat16;
         const TrainSettings back = trainSettingsFromJson(trainSettingsToJson(s), "x");
         QCOMPARE(back.collection, s.collection);
+        QVERIFY(back.products == TrainSettings::Products::BFloat16);
+        QVERIFY(throwsWith([] { trainSettingsFromJson("{\"products\": \"half\"}", "run.json"); },
+                           "run.json: key 'products': expected auto, float or bfloat16, got 'half'"));
         QCOMPARE(back.model.pruneHops, -1);
         QCOMPARE(back.heldOutConfigFraction, 0.25);
         QCOMPARE(back.configsPerStep, s.configsPerStep);

@@ -8,18 +8,45 @@ namespace {
 // oneDNN takes the convolution from this batch size on (smaller batches use the native path).
 constexpr int64_t kOneDnnMinRows = 16;
 
+thread_local bool t_bfloat16Products = false;
+
+torch::Tensor convolutionProduct(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b) {
+    const int64_t rows = x.size(0), in = x.size(1), out = w.size(0);
+    if (!t_bfloat16Products)
+        return torch::conv2d(x.reshape({rows, in, 1, 1}), w.reshape({out, in, 1, 1}), b).view({rows, out});
+    // The bias is added in float: rounding it would shift every score of a graph alike.
+    auto y = torch::conv2d(x.to(torch::kBFloat16).reshape({rows, in, 1, 1}),
+                           w.to(torch::kBFloat16).reshape({out, in, 1, 1}))
+                 .view({rows, out})
+                 .to(torch::kFloat);
+    return b.defined() ? y + b : y;
+}
+
 // x [rows, in] W^T + b (b may be undefined) -> [rows, out]
 torch::Tensor product(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b) {
-    const int64_t rows = x.size(0), in = x.size(1), out = w.size(0);
+    const int64_t rows = x.size(0);
     if (rows < kOneDnnMinRows) return b.defined() ? torch::addmm(b, x, w.t()) : torch::mm(x, w.t());
     if (!torch::GradMode::is_enabled() && at::hasMKLDNN())
         // Inference: oneDNN's inner product is ~2x the 1x1 convolution (measured [13000, 192] x
         // [192, 64]: 3.9 ms vs 7.2 ms, one thread, conversions included); same values to ~1e-6.
         return torch::mkldnn_linear(x.contiguous().to_mkldnn(), w.contiguous(), b).to_dense();
-    return torch::conv2d(x.reshape({rows, in, 1, 1}), w.reshape({out, in, 1, 1}), b)
-        .view({rows, out});
+    return convolutionProduct(x, w, b);
 }
 }  // namespace
+
+bool bfloat16ProductsSupported() {
+    __builtin_cpu_init();
+    // Every CPU with AMX-BF16 also has AVX512-BF16.
+    return at::hasMKLDNN() && __builtin_cpu_supports("avx512bf16") != 0;
+}
+
+BFloat16ProductsScope::BFloat16ProductsScope(bool enable) : m_previous(t_bfloat16Products) {
+    t_bfloat16Products = enable;
+}
+
+BFloat16ProductsScope::~BFloat16ProductsScope() { t_bfloat16Products = m_previous; }
+
+bool BFloat16ProductsScope::active() { return t_bfloat16Products; }
 
 DenseImpl::DenseImpl(int64_t inFeatures, int64_t outFeatures) : in(inFeatures), out(outFeatures) {
     weight = register_parameter("weight", torch::empty({out, in}));

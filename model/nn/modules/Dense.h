@@ -24,4 +24,25 @@ struct DenseImpl : torch::nn::Module {
 };
 TORCH_MODULE(Dense);
 
+// True when this CPU multiplies bfloat16 in hardware (AVX512-BF16): elsewhere oneDNN emulates it,
+// slower than float.
+bool bfloat16ProductsSupported();
+
+// While one is alive on a thread, that thread's training products (grad mode, oneDNN-sized
+// batches) round inputs and weights to bfloat16 (8 bits of mantissa); oneDNN sums in float and
+// rounds each result to bfloat16 once; the bias is added in float. About 1.8x faster on the
+// products that dominate a training step (alone on the machine); gradients reach the float
+// weights as before. Scoring (no grad mode) always multiplies in float.
+class BFloat16ProductsScope {
+public:
+    explicit BFloat16ProductsScope(bool enable);
+    ~BFloat16ProductsScope();
+    BFloat16ProductsScope(const BFloat16ProductsScope&) = delete;
+    BFloat16ProductsScope& operator=(const BFloat16ProductsScope&) = delete;
+    static bool active();
+
+private:
+    bool m_previous;
+};
+
 }  // namespace tpg::nn
