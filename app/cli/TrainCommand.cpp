@@ -319,8 +319,8 @@ void addTrainCommand(CLI::App& app) {
                     "--graphs-per-step is per worker")
         ->capture_default_str();
     cmd->add_option("--products", o->products,
-                    "Training products: float, or bfloat16 (rounded factors and results, float sums; faster on a CPU with "
-                    "bfloat16 units while its other cores idle), or auto = bfloat16 on such CPUs. Scoring "
+                    "Training products: float, or bfloat16 (rounded factors and results, float sums; markedly faster on a CPU "
+                    "with bfloat16 units only while its other cores idle), or auto = bfloat16 on such CPUs. Scoring "
                     "stays float")
         ->capture_default_str();
     cmd->add_option("--size-matched-steps", o->sizeMatched,

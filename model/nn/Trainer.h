@@ -50,8 +50,8 @@ struct TrainSettings {
     Matching sizeMatchedSteps = Matching::Auto;
     // Training products (Dense) in bfloat16 (BFloat16ProductsScope, modules/Dense.h): Auto = where
     // the CPU multiplies bfloat16 in hardware; BFloat16 on another CPU is refused (FormatError).
-    // Float by default: bfloat16 is faster only while the other core idles (README, model
-    // quality) and leaves the result depending on the CPU.
+    // Float by default: bfloat16 is markedly faster only while the other core idles (README,
+    // model quality) and leaves the result depending on the CPU.
     enum class Products { Auto, Float32, BFloat16 };
     Products products = Products::Float32;
     // Layout steps above this much per-config work run in chunks (cancellable between them).

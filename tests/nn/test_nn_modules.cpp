@@ -126,7 +126,7 @@ private slots:
         QVERIFY(torch::allclose(x.grad(), dense->weight.sum(0).expand({32, 12}), 1e-4, 1e-5));
     }
 
-    void denseBFloat16ProductsRoundOnlyTheFactors() {
+    void denseBFloat16ProductsRoundFactorsAndResults() {
         if (!bfloat16ProductsSupported()) QSKIP("this CPU has no bfloat16 units");
         torch::manual_seed(5);
         Dense dense(96, 32);
