@@ -188,9 +188,14 @@ QWidget* TrainingPanel::buildSettingsBox() {
         form->addRow(label, s);
         return s;
     };
-    m_hidden = spin(tr("Hidden width"), 8, 512, 8, tr("Width of the GraphSAGE layers and embeddings (a multiple of 4: the "
+    // 0: the kind's measured best (nn::resolveModelShape), shown as "auto".
+    const nn::ModelShape layoutShape = nn::defaultModelShape(Collection::Layout),
+                         tileShape = nn::defaultModelShape(Collection::Tile);
+    m_hidden = spin(tr("Hidden width"), 0, 512, 8, tr("Width of the GraphSAGE layers and embeddings (a multiple of 4: the "
                                                       "attention heads). Wider learns more, trains slower."));
-    m_layers = spin(tr("Layers"), 1, 8, 1, tr("GraphSAGE layers: how far along the graph a node's state reaches"));
+    m_hidden->setSpecialValueText(tr("auto (layout %1, tile %2)").arg(layoutShape.hidden).arg(tileShape.hidden));
+    m_layers = spin(tr("Layers"), 0, 8, 1, tr("GraphSAGE layers: how far along the graph a node's state reaches"));
+    m_layers->setSpecialValueText(tr("auto (layout %1, tile %2)").arg(layoutShape.layers).arg(tileShape.layers));
     m_hops = new QComboBox;
     for (const char* h : {"0", "1", "2", "3", "full"}) m_hops->addItem(QString::fromLatin1(h));
     m_hops->setToolTip(tr("Layout: keep the configurable nodes and their k-hop neighbourhood (smaller graphs, faster "

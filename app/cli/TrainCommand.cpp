@@ -31,6 +31,7 @@ struct TrainOptions {
     std::string slotFeatures = nn::ModelSettings{}.slotFeatures ? "on" : "off";
     std::string nodeCost = nn::ModelSettings{}.nodeCostReadout ? "on" : "off";
     std::string boundsFeatures = nn::ModelSettings{}.boundsFeatures ? "on" : "off";
+    std::string flowFeatures = nn::ModelSettings{}.flowFeatures ? "on" : "off";
     double cacheMiB = static_cast<double>(nn::limits::kDefaultCacheBytes >> 20);
     std::string sizeMatched = "auto";
     std::string products = nn::productsName(nn::TrainSettings{}.products);
@@ -96,6 +97,9 @@ void applyOptions(TrainOptions& o) {
     s.model.slotFeatures = parseOnOff(o.slotFeatures, "--slot-features");
     s.model.nodeCostReadout = parseOnOff(o.nodeCost, "--node-cost-readout");
     s.model.boundsFeatures = parseOnOff(o.boundsFeatures, "--bounds-features");
+    s.model.flowFeatures = parseOnOff(o.flowFeatures, "--flow-features");
+    if (s.model.hidden < 0 || s.model.layers < 0)
+        throw FormatError("--hidden and --layers: expected 0 (the kind's default) or more");
     if (s.model.hidden % s.model.attentionHeads != 0)
         throw FormatError("--hidden must be a multiple of " +
                           std::to_string(s.model.attentionHeads));
@@ -259,8 +263,16 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--seed", s.seed, "Random seed (weights, shuffling, config sampling)")
         ->capture_default_str();
     cmd->add_option("--threads", s.threads, "Torch threads (0 = all cores)")->capture_default_str();
-    cmd->add_option("--hidden", s.model.hidden, "Hidden width")->capture_default_str();
-    cmd->add_option("--layers", s.model.layers, "GraphSAGE layers")->capture_default_str();
+    const nn::ModelShape layoutShape = nn::defaultModelShape(Collection::Layout),
+                         tileShape = nn::defaultModelShape(Collection::Tile);
+    cmd->add_option("--hidden", s.model.hidden,
+                    "Hidden width; 0 = the measured best for the kind (layout " + std::to_string(layoutShape.hidden) +
+                        ", tile " + std::to_string(tileShape.hidden) + ")")
+        ->capture_default_str();
+    cmd->add_option("--layers", s.model.layers,
+                    "GraphSAGE layers; 0 = the measured best for the kind (layout " +
+                        std::to_string(layoutShape.layers) + ", tile " + std::to_string(tileShape.layers) + ")")
+        ->capture_default_str();
     cmd->add_option(
            "--hops", o->hops,
            "Layout pruning: keep configurable nodes and their K-hop neighbourhood, or 'full'")
@@ -284,6 +296,12 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--slot-features", o->slotFeatures,
                     "Layout: describe each slot's layout physically (minor dims' sizes, tile "
                     "padding, the op's preferred minor dim) beside its raw values (on/off)")
+        ->capture_default_str();
+    cmd->add_option("--flow-features", o->flowFeatures,
+                    "Layout, with slot features: how far each layout flows through elementwise "
+                    "chains (the share of the program that takes an output layout and its "
+                    "padding; copies where an operand's layout differs from the one arriving) "
+                    "(on/off)")
         ->capture_default_str();
     cmd->add_option("--node-cost-readout", o->nodeCost,
                     "Layout: each node predicts its own cost and the score adds the log of their "

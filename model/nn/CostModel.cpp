@@ -51,6 +51,7 @@ void CostModel::Impl::build() {
     if (info.kind != Collection::Layout || info.nodeFeatureWidth != schema::kNodeFeatureWidth ||
         info.configWidth != schema::kLayoutConfigWidth)
         info.settings.slotFeatures = false;
+    info.settings.flowFeatures = info.settings.flowFeatures && info.settings.slotFeatures;  // extends them
     // Bounds features read node_feat's shape columns and the 24 named bound columns.
     if (info.kind != Collection::Tile || info.nodeFeatureWidth != schema::kNodeFeatureWidth ||
         info.configWidth != schema::kTileConfigWidth)
@@ -65,6 +66,7 @@ void CostModel::Impl::build() {
     o.violationFeature = info.kind == Collection::Layout && info.settings.violationFeature;
     o.configAttention = info.settings.configAttention;
     o.slotFeatures = info.settings.slotFeatures;
+    o.flowFeatures = info.settings.flowFeatures;
     o.nodeCostReadout = info.kind == Collection::Layout && info.settings.nodeCostReadout;
     o.boundsFeatures = info.settings.boundsFeatures;
     if (info.kind == Collection::Layout)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "graph/OpClass.h"
 #include "graph/Schema.h"
 
 namespace tpg::nn {
@@ -78,6 +79,100 @@ void dotPreferences(const LayoutSlotShape& out, LayoutSlotShape& lhs, LayoutSlot
         }
 }
 
+// Where layouts flow in one graph: each node's owner is the configurable node (row) whose output
+// layout it takes, following each layout-following op (elementwise, reduce-window) to its first
+// operand of the same rank that is not made on the fly or a tuple; -1 when the chain ends
+// elsewhere. Config-free: a configurable node owns its layout whether or not a config sets it.
+struct LayoutFlow {
+    std::vector<OpClass> cls;
+    std::vector<int8_t> rank;
+    std::vector<double> volume;  // elements
+    std::vector<int32_t> owner;
+    std::vector<char> programOutput;  // an operand of a tuple
+    double totalVolume = 1;           // all nodes but tuples and no-op views
+};
+
+bool madeOnTheFly(OpClass c) { return c == OpClass::Constant || c == OpClass::Generated; }
+
+LayoutFlow layoutFlow(const TpuGraph& g, const std::vector<int32_t>& rowOf,
+                      const std::vector<std::vector<int32_t>>& operandsOf) {
+    const auto n = static_cast<size_t>(g.numNodes());
+    LayoutFlow f;
+    f.cls.resize(n);
+    f.rank.resize(n);
+    f.volume.resize(n);
+    f.programOutput.assign(n, 0);
+    double total = 0;
+    for (size_t v = 0; v < n; ++v) {
+        const float* row = g.nodeFeatures(static_cast<int32_t>(v));
+        f.cls[v] = classifyOpcode(g.opcode(static_cast<int32_t>(v)));
+        f.rank[v] = static_cast<int8_t>(schema::shapeRank(row));
+        double volume = 1;
+        for (int d = 0; d < f.rank[v]; ++d) volume *= std::max(1.0f, row[schema::kShapeDimColumn + d]);
+        f.volume[v] = volume;
+        if (f.cls[v] != OpClass::Tuple && f.cls[v] != OpClass::Free) total += volume;
+        if (f.cls[v] == OpClass::Tuple)
+            for (int32_t p : operandsOf[v]) f.programOutput[static_cast<size_t>(p)] = 1;
+    }
+    f.totalVolume = std::max(1.0, total);
+    auto parent = [&](size_t v) -> int32_t {
+        if (f.cls[v] != OpClass::Elementwise && f.cls[v] != OpClass::ReduceWindow) return -1;
+        for (int32_t p : operandsOf[v]) {
+            const auto q = static_cast<size_t>(p);
+            if (!madeOnTheFly(f.cls[q]) && f.cls[q] != OpClass::Tuple && f.rank[q] == f.rank[v]) return p;
+        }
+        return -1;
+    };
+    constexpr int32_t kUnknown = -2, kVisiting = -3;
+    f.owner.assign(n, kUnknown);
+    std::vector<size_t> chain;
+    for (size_t start = 0; start < n; ++start) {
+        size_t v = start;
+        int32_t owner = kUnknown;
+        while (owner == kUnknown) {
+            if (f.owner[v] != kUnknown) {
+                owner = f.owner[v] == kVisiting ? -1 : f.owner[v];  // a cycle (invalid input) ends the chain
+            } else if (rowOf[v] >= 0) {
+                owner = rowOf[v];
+                f.owner[v] = owner;
+            } else {
+                const int32_t p = parent(v);
+                f.owner[v] = kVisiting;
+                chain.push_back(v);
+                if (p < 0) owner = -1;
+                else v = static_cast<size_t>(p);
+            }
+        }
+        for (size_t u : chain) f.owner[u] = owner;
+        chain.clear();
+    }
+    return f;
+}
+
+void addLayoutFlow(const TpuGraph& g, const std::vector<int32_t>& rowOf,
+                   const std::vector<std::vector<int32_t>>& operandsOf, std::vector<LayoutSlotShape>& out) {
+    const LayoutFlow f = layoutFlow(g, rowOf, operandsOf);
+    const std::vector<int32_t>& configurable = g.configurableNodes();
+    for (size_t v = 0; v < f.owner.size(); ++v) {
+        const int32_t k = f.owner[v];
+        if (k < 0) continue;
+        LayoutSlotShape& o = out[static_cast<size_t>(k) * kLayoutSlots];
+        if (rowOf[v] < 0) o.volumeShare += static_cast<float>(f.volume[v] / f.totalVolume);
+        if (f.programOutput[v]) o.programOutputShare += static_cast<float>(f.volume[v] / f.totalVolume);
+    }
+    for (size_t k = 0; k < configurable.size(); ++k) {
+        const std::vector<int32_t>& in = operandsOf[static_cast<size_t>(configurable[k])];
+        for (int slot = 1; slot < kLayoutSlots; ++slot) {
+            LayoutSlotShape& s = out[k * kLayoutSlots + static_cast<size_t>(slot)];
+            if (s.rank == 0 || in.size() < static_cast<size_t>(slot)) continue;
+            const auto p = static_cast<size_t>(in[static_cast<size_t>(slot - 1)]);
+            s.source = f.owner[p];
+            s.layoutFree = madeOnTheFly(f.cls[p]);
+            s.volumeShare = static_cast<float>(f.volume[p] / f.totalVolume);
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g) {
@@ -86,12 +181,11 @@ std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g) {
     const std::vector<int32_t>& configurable = g.configurableNodes();
     std::vector<int32_t> slotOf(static_cast<size_t>(g.numNodes()), -1);
     for (size_t k = 0; k < configurable.size(); ++k) slotOf[static_cast<size_t>(configurable[k])] = static_cast<int32_t>(k);
-    // Operands of each configurable node, in edge (operand) order.
-    std::vector<std::vector<int32_t>> operands(configurable.size());
-    for (const auto& e : g.edges()) {
-        const int32_t k = e[0] >= 0 && e[0] < g.numNodes() ? slotOf[static_cast<size_t>(e[0])] : -1;
-        if (k >= 0 && e[1] >= 0 && e[1] < g.numNodes()) operands[static_cast<size_t>(k)].push_back(e[1]);
-    }
+    // Operands of each node, in edge (operand) order.
+    std::vector<std::vector<int32_t>> operandsOf(static_cast<size_t>(g.numNodes()));
+    for (const auto& e : g.edges())
+        if (e[0] >= 0 && e[0] < g.numNodes() && e[1] >= 0 && e[1] < g.numNodes())
+            operandsOf[static_cast<size_t>(e[0])].push_back(e[1]);
     const int conv = schema::opcodeId("convolution"), dot = schema::opcodeId("dot"),
               reduce = schema::opcodeId("reduce");
     out.resize(configurable.size() * kLayoutSlots);
@@ -99,7 +193,7 @@ std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g) {
         const int32_t v = configurable[k];
         const float* f = g.nodeFeatures(v);
         const int op = g.opcode(v);
-        const std::vector<int32_t>& in = operands[k];
+        const std::vector<int32_t>& in = operandsOf[static_cast<size_t>(v)];
         LayoutSlotShape* s = &out[k * kLayoutSlots];
         s[0] = shapeOf(g, v);
         if (!in.empty()) s[1] = shapeOf(g, in[0]);
@@ -120,6 +214,7 @@ std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g) {
             }
         }
     }
+    addLayoutFlow(g, slotOf, operandsOf, out);
     return out;
 }
 

@@ -19,6 +19,19 @@ struct LayoutSlotShape {
     std::array<int8_t, 6> defaultLayout{-1, -1, -1, -1, -1, -1};  // without a config; -1 padded
     int8_t preferredMinor = -1;  // the dim the op reads fastest when most minor; -1 none
     uint8_t reducedMask = 0;     // reduce input: bit d set when dim d is reduced away
+
+    // Layout flow, beyond the node's neighbours (the flow features of LayoutSlotFeatures). XLA
+    // gives an elementwise op the layout of its first operand of the same rank that is not made
+    // on the fly, so one output layout can reach a long chain of ops, and arrive at an operand
+    // slot far from where it was set.
+    int32_t source = -1;      // operand slots: the configurable node (row) whose output layout arrives here; -1 none
+    bool layoutFree = false;  // operand slots: a constant, broadcast or iota, made in the layout its user wants
+    // Output slot: elements of the other nodes that take this node's layout, over the program's
+    // elements; operand slots: the operand's elements over the program's.
+    float volumeShare = 0;
+    // Output slot: elements of this node and those nodes that are program outputs (which keep
+    // their default layout), over the program's.
+    float programOutputShare = 0;
 };
 
 constexpr int kLayoutSlots = 3;  // output_layout, input_layout, kernel_layout

@@ -27,6 +27,16 @@ const char* lossName(LossKind k) {
     return "hinge";
 }
 
+ModelShape defaultModelShape(Collection kind) {
+    return kind == Collection::Layout ? ModelShape{48, 2} : ModelShape{64, 3};
+}
+
+void resolveModelShape(ModelSettings& m, Collection kind) {
+    const ModelShape best = defaultModelShape(kind);
+    if (m.hidden == 0) m.hidden = best.hidden;
+    if (m.layers == 0) m.layers = best.layers;
+}
+
 bool parseLoss(const std::string& s, LossKind& out) {
     for (LossKind k : {LossKind::PairwiseHinge, LossKind::ListMle, LossKind::LogRuntimeMse})
         if (s == lossName(k)) {
@@ -68,7 +78,8 @@ std::string modelInfoToJson(const ModelInfo& i) {
                      {"config_attention", s.configAttention},
                      {"slot_features", s.slotFeatures},
                      {"node_cost_readout", s.nodeCostReadout},
-                     {"bounds_features", s.boundsFeatures}};
+                     {"bounds_features", s.boundsFeatures},
+                     {"flow_features", s.flowFeatures}};
     j["node_feature_width"] = i.nodeFeatureWidth;
     j["config_width"] = i.configWidth;
     j["stats"] = {{"node", statsJson(i.stats.node)},
@@ -127,6 +138,7 @@ ModelInfo modelInfoFromJson(const std::string& text, const std::string& file) {
         i.settings.slotFeatures = s.value("slot_features", false);  // both absent before issue 14
         i.settings.nodeCostReadout = s.value("node_cost_readout", false);
         i.settings.boundsFeatures = s.value("bounds_features", false);
+        i.settings.flowFeatures = s.value("flow_features", false);  // absent before the flow features
         where = "node_feature_width";
         i.nodeFeatureWidth = j.at("node_feature_width").get<int64_t>();
         where = "config_width";

@@ -28,16 +28,36 @@ struct ModelSettings {
     bool slotFeatures = true;      // layout: what each slot's layout means physically (LayoutSlotShapes)
     bool nodeCostReadout = true;   // layout: the score adds log(sum of predicted node costs)
     bool boundsFeatures = true;    // tile: what the bounds mean for the operands (TileBoundsFeatures)
+    bool flowFeatures = false;     // layout, with slot features: how far layouts flow (layoutFlowFeatures)
 
     bool operator==(const ModelSettings& o) const {
         return hidden == o.hidden && layers == o.layers && opcodeDim == o.opcodeDim &&
                attentionHeads == o.attentionHeads && pruneHops == o.pruneHops &&
                violationFeature == o.violationFeature && configAttention == o.configAttention &&
                slotFeatures == o.slotFeatures && nodeCostReadout == o.nodeCostReadout &&
-               boundsFeatures == o.boundsFeatures;
+               boundsFeatures == o.boundsFeatures && flowFeatures == o.flowFeatures;
     }
     bool operator!=(const ModelSettings& o) const { return !(*this == o); }
+
+    // Width and depth 0: the kind's measured best, filled in by resolveModelShape once the data's
+    // kind is known (what training starts from).
+    static ModelSettings shapedByKind() {
+        ModelSettings m;
+        m.hidden = 0;
+        m.layers = 0;
+        return m;
+    }
 };
+
+// The width and depth tests/bench/quality.sh measured best (README, model quality): a layout
+// model 48 wide and 2 layers deep fits about 1.8x the epochs of 64 x 3 in a budget and ranks
+// better; tile keeps 64 x 3 (it met its target with them).
+struct ModelShape {
+    int hidden;
+    int layers;
+};
+ModelShape defaultModelShape(Collection kind);
+void resolveModelShape(ModelSettings& m, Collection kind);  // fills a width or depth of 0
 
 // Validation figures of a model (means over graphs; NaN when not measured).
 struct ValidationSummary {

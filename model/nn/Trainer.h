@@ -27,7 +27,7 @@ struct TrainSettings {
     double minutes = 10;  // wall-clock budget including validation (the primary rule); 0 = none
     uint64_t seed = 1;
     int threads = 0;  // torch intra-op threads; 0 = torch's default
-    ModelSettings model;
+    ModelSettings model = ModelSettings::shapedByKind();
     LossKind loss = LossKind::PairwiseHinge;
     double margin = 0.1;
     double learningRate = 2e-3;

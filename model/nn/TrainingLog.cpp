@@ -97,6 +97,7 @@ json settingsToJson(const TrainSettings& s) {
         {"slot_features", m.slotFeatures},
         {"node_cost_readout", m.nodeCostReadout},
         {"bounds_features", m.boundsFeatures},
+        {"flow_features", m.flowFeatures},
         {"loss", lossName(s.loss)},
         {"margin", s.margin},
         {"lr", s.learningRate},
@@ -135,6 +136,7 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "slot_features", m.slotFeatures, file);
     read(j, "node_cost_readout", m.nodeCostReadout, file);
     read(j, "bounds_features", m.boundsFeatures, file);
+    read(j, "flow_features", m.flowFeatures, file);
     std::string loss = lossName(s.loss);
     read(j, "loss", loss, file);
     if (!parseLoss(loss, s.loss)) throwFormatError(file, "loss", "expected hinge, listmle or mse, got '" + loss + "'");

@@ -113,7 +113,9 @@ FileCounts countsOf(const DatasetFile& f, const TrainSettings& st) {
     if (!archive.has("node_config_ids")) return {runtimes.shape[0], n * (1 + st.configsPerStep)};
     // The network's state changes with the config up to layers + 1 hops out, within the pruned graph.
     const int hops = st.model.pruneHops;
-    const int reach = hops < 0 ? st.model.layers + 1 : std::min(hops, st.model.layers + 1);
+    ModelSettings m = st.model;
+    resolveModelShape(m, Collection::Layout);  // node_config_ids: a layout file
+    const int reach = hops < 0 ? m.layers + 1 : std::min(hops, m.layers + 1);
     return {runtimes.shape[0], n + perConfigNodes(archive, f.path, n, reach) * st.configsPerStep};
 }
 
@@ -301,6 +303,7 @@ TrainingData loadTrainingData(const TrainSettings& st,
                       : st.collection.empty()  ? collectionName(kind)
                                                : st.collection;
     info.settings = st.model;
+    resolveModelShape(info.settings, kind);
     info.nodeFeatureWidth = first.nodeFeatureWidth();
     info.configWidth = first.configFeatureWidth();
     if (kind == Collection::Tile) info.settings.violationFeature = false;

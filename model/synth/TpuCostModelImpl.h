@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "synth/LayoutCode.h"
-#include "synth/OpClass.h"
+#include "graph/OpClass.h"
 #include "synth/TpuCostModel.h"
 
 namespace tpg::synth {

@@ -1,6 +1,7 @@
 // The cost model's pipeline through its public (torch-free) API: pruning, features, trainer,
 // checkpoints, compatibility messages, baseline.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "io/Error.h"
 #include "Evaluation.h"
 #include "GraphBlindLinearRanker.h"
+#include "LayoutSlotShapes.h"
 #include "graph/GraphFile.h"
 #include "PreparedGraph.h"
 #include "TinyGraphs.h"
@@ -211,6 +213,30 @@ private slots:
         // Bytes round trip.
         const CostModel copy = CostModel::fromBytes(m.toBytes(), "copy");
         QCOMPARE(copy.scoreAll(g), all);
+    }
+
+    void modelShapeFollowsTheKindUnlessGiven() {
+        QCOMPARE(TrainSettings{}.model.hidden, 0);  // training starts from "auto"
+        QCOMPARE(TrainSettings{}.model.layers, 0);
+        ModelSettings given;
+        given.hidden = 32;
+        given.layers = 0;
+        resolveModelShape(given, Collection::Layout);
+        QCOMPARE(given.hidden, 32);  // a width asked for stays
+        QCOMPARE(given.layers, defaultModelShape(Collection::Layout).layers);
+        QCOMPARE(defaultModelShape(Collection::Layout).hidden, 48);
+        QCOMPARE(defaultModelShape(Collection::Tile).hidden, 64);
+        for (const char* collection : {"layout:xla:random", "tile:xla"}) {  // as trained and saved
+            TrainSettings s = quickSettings(data(), collection, path("shape.tpgm"));
+            s.model.hidden = 0;
+            s.model.layers = 0;
+            s.epochs = 1;
+            QVERIFY(trainCostModel(s, {}).saved);
+            const ModelInfo info = readModelInfo(s.outPath);
+            const ModelShape best = defaultModelShape(info.kind);
+            QCOMPARE(info.settings.hidden, best.hidden);
+            QCOMPARE(info.settings.layers, best.layers);
+        }
     }
 
     void tileTrainingLearns_data() {
@@ -545,17 +571,24 @@ private slots:
         QTest::addColumn<bool>("violation");
         QTest::addColumn<bool>("attention");
         QTest::addColumn<bool>("slotFeatures");
-        QTest::newRow("1 hop") << 1 << false << false << false;
-        QTest::newRow("full graph, violation, attention") << -1 << true << true << false;
-        QTest::newRow("2 hops") << 2 << false << true << false;
-        QTest::newRow("slot features") << 1 << false << false << true;
+        QTest::addColumn<bool>("flowFeatures");
+        QTest::newRow("1 hop") << 1 << false << false << false << false;
+        QTest::newRow("full graph, violation, attention") << -1 << true << true << false << false;
+        QTest::newRow("2 hops") << 2 << false << true << false << false;
+        QTest::newRow("slot features") << 1 << false << false << true << false;
+        QTest::newRow("flow features") << 1 << false << false << true << true;
     }
     void editedRowsScoreIncrementallyAsAFullPass() {
         QFETCH(int, hops);
         QFETCH(bool, violation);
         QFETCH(bool, attention);
         QFETCH(bool, slotFeatures);
+        QFETCH(bool, flowFeatures);
         const TpuGraph g = tiny::layoutGraph(77, 120, 12);
+        if (flowFeatures) {  // some node's operand layout comes from another configurable node
+            const auto shapes = layoutSlotShapes(g);
+            QVERIFY(std::any_of(shapes.begin(), shapes.end(), [](const LayoutSlotShape& s) { return s.source >= 0; }));
+        }
         ModelInfo info;
         info.kind = Collection::Layout;
         info.collection = "layout:xla:random";
@@ -567,6 +600,7 @@ private slots:
         info.settings.violationFeature = violation;
         info.settings.configAttention = attention;
         info.settings.slotFeatures = slotFeatures;
+        info.settings.flowFeatures = flowFeatures;
         info.stats = computeFeatureStats({g});
         const CostModel model = CostModel::create(info);
         std::vector<float> row = g.layoutConfigs()->config(0);

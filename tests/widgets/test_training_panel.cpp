@@ -185,8 +185,14 @@ private slots:
         QVERIFY(loss);
         QSpinBox* hidden = nullptr;
         for (QSpinBox* sb : panel.findChildren<QSpinBox*>())
-            if (sb->value() == 64) hidden = sb;
+            if (sb->maximum() == 512) hidden = sb;
         QVERIFY(hidden);
+        // Width and depth start at "auto": the kind's measured best (48 x 2 layout, 64 x 3 tile).
+        QCOMPARE(hidden->value(), 0);
+        QVERIFY(hidden->text().startsWith(QStringLiteral("auto")));
+        QCOMPARE(panel.formSettings().model.hidden, 0);
+        QCOMPARE(panel.formSettings().model.layers, 0);
+        hidden->setValue(64);  // above the minimum, where a wheel step down would show
         for (QWidget* w : {static_cast<QWidget*>(loss), static_cast<QWidget*>(hidden)}) {
             const QPoint at = w->rect().center();
             QWheelEvent wheel(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,

@@ -15,6 +15,7 @@ struct CostNetOptions {
     bool violationFeature = false;  // layout only
     bool configAttention = false;
     bool slotFeatures = false;  // layout: LayoutSlotFeatures beside the raw config values
+    bool flowFeatures = false;  // layout, with slot features: plus layoutFlowFeatures
     bool nodeCostReadout = false;  // layout: plus log of a sum of per-node costs (runtime is a sum)
     bool boundsFeatures = false;   // tile: config rows carry kTileBoundsFeatureCount extra columns
 };

@@ -1,13 +1,30 @@
 #include "LayoutCostNet.h"
 
+#include <algorithm>
+
 namespace tpg::nn {
+
+namespace {
+
+// The edited rows and the rows whose flow features read them, each once.
+std::vector<int64_t> withFlowReaders(const LocalAdjacency& adj, const std::vector<int64_t>& changed) {
+    std::vector<int64_t> rows = changed;
+    for (int64_t k : changed)
+        if (static_cast<size_t>(k) < adj.flowReaders.size())
+            rows.insert(rows.end(), adj.flowReaders[static_cast<size_t>(k)].begin(),
+                        adj.flowReaders[static_cast<size_t>(k)].end());
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    return rows;
+}
+
+}  // namespace
 
 LayoutCostNetImpl::LayoutCostNetImpl(const CostNetOptions& o) : options(o) {
     const int64_t h = o.hidden;
     nodeEncoder = register_module("nodeEncoder", NodeEncoder(o.nodeFeatureWidth, o.opcodeDim, h));
-    configEncoder = register_module(
-        "configEncoder", LayoutConfigEncoder(o.configWidth, h,
-                                             o.slotFeatures ? kLayoutSlots * kSlotFeatureCount : 0));
+    const int64_t slotWidth = o.slotFeatures ? kSlotFeatureCount + (o.flowFeatures ? kFlowFeatureCount : 0) : 0;
+    configEncoder = register_module("configEncoder", LayoutConfigEncoder(o.configWidth, h, kLayoutSlots * slotWidth));
     fuse = register_module("fuse", Mlp(2 * h, h, h));
     layers = register_module("layers", torch::nn::ModuleList());
     for (int64_t l = 0; l < o.layers; ++l) layers->push_back(SageConv(h));
@@ -20,10 +37,16 @@ LayoutCostNetImpl::LayoutCostNetImpl(const CostNetOptions& o) : options(o) {
 
 torch::Tensor LayoutCostNetImpl::encodeConfig(const GraphTensors& g, const torch::Tensor& config,
                                               const torch::Tensor& rows) {
-    if (!options.slotFeatures) return configEncoder(config);
+    const torch::Tensor picked = rows.defined() ? config.index_select(1, rows) : config;
+    if (!options.slotFeatures) return configEncoder(picked);
     TORCH_CHECK(g.slotTensors.defined(), "a model with slot features needs the graph's slot tensors");
     const LayoutSlotTensors selected = rows.defined() ? g.slotTensors.rows(rows) : g.slotTensors;
-    return configEncoder(config, layoutSlotFeatures(config, selected));
+    auto features = layoutSlotFeatures(picked, selected);
+    if (options.flowFeatures) {  // read the whole config: a row's sources may lie outside `rows`
+        auto flow = layoutFlowFeatures(config, g.slotTensors);
+        features = torch::cat({features, rows.defined() ? flow.index_select(1, rows) : flow}, 2);
+    }
+    return configEncoder(picked, features);
 }
 
 LayoutSharedPass LayoutCostNetImpl::sharedPass(const GraphTensors& g) {
@@ -120,6 +143,18 @@ LocalAdjacency::LocalAdjacency(const GraphTensors& g) {
     }
     auto hp = g.haloPos.contiguous();
     for (int64_t i = 0; i < hp.numel(); ++i) halo[static_cast<size_t>(hp.data_ptr<int64_t>()[i])] = 1;
+    if (!g.slotTensors.defined()) return;
+    auto source = g.slotTensors.source.contiguous();  // [nc, 3]
+    const int64_t nc = source.size(0);
+    flowReaders.resize(static_cast<size_t>(nc));
+    const int64_t* src = source.data_ptr<int64_t>();
+    for (int64_t k = 0; k < nc; ++k)
+        for (int64_t slot = 1; slot < kLayoutSlots; ++slot) {
+            const int64_t from = src[k * kLayoutSlots + slot];
+            if (from < 0 || from >= nc) continue;
+            auto& readers = flowReaders[static_cast<size_t>(from)];
+            if (readers.empty() || readers.back() != k) readers.push_back(k);
+        }
 }
 
 torch::Tensor LayoutCostNetImpl::fused(const LayoutSharedPass& shared, const torch::Tensor& encoded,
@@ -150,9 +185,10 @@ torch::Tensor LayoutCostNetImpl::rescore(const GraphTensors& g, const LayoutShar
                                          const std::vector<int64_t>& changed, const torch::Tensor& violation,
                                          LayoutConfigState& state) {
     if (changed.empty()) return readout(g, shared, state.z.back(), state.encoded, violation);
-    auto rows = torch::tensor(changed, torch::kLong);
+    const std::vector<int64_t> rowList = options.flowFeatures ? withFlowReaders(adj, changed) : changed;
+    auto rows = torch::tensor(rowList, torch::kLong);
     // The edited nodes' encodings, and their layer-0 embeddings (subset input + fused encoding).
-    state.encoded.index_copy_(1, rows, encodeConfig(g, config.index_select(1, rows), rows));
+    state.encoded.index_copy_(1, rows, encodeConfig(g, config, rows));
     auto positions = g.configPos.index_select(0, rows);
     state.z[0].index_copy_(0, positions, shared.subsetInput.index_select(0, positions).unsqueeze(1) +
                                              fused(shared, state.encoded, rows));
@@ -160,9 +196,9 @@ torch::Tensor LayoutCostNetImpl::rescore(const GraphTensors& g, const LayoutShar
     // neighbours in S, less the halo (whose values are config-free).
     const auto s = static_cast<size_t>(g.subset.numel());
     std::vector<char> inSet(s, 0);
-    std::vector<int64_t> affected(changed.size());
+    std::vector<int64_t> affected(rowList.size());
     auto pos = positions.contiguous();
-    for (size_t i = 0; i < changed.size(); ++i) affected[i] = pos.data_ptr<int64_t>()[i];
+    for (size_t i = 0; i < rowList.size(); ++i) affected[i] = pos.data_ptr<int64_t>()[i];
     for (int64_t p : affected) inSet[static_cast<size_t>(p)] = 1;
     for (size_t l = 0; l < layers->size(); ++l) {
         std::vector<int64_t> grown = affected;

@@ -37,6 +37,9 @@ struct LayoutConfigState {
 struct LocalAdjacency {
     std::vector<std::vector<int64_t>> producers, consumers;  // per S position
     std::vector<char> halo;                                  // per S position
+    // Per configurable row, the rows whose flow features read its layout (they take their
+    // operand's layout from it); empty without flow features.
+    std::vector<std::vector<int64_t>> flowReaders;
     explicit LocalAdjacency(const GraphTensors& graph);
 };
 
@@ -71,7 +74,7 @@ struct LayoutCostNetImpl : torch::nn::Module {
                           LayoutConfigState& state);
 
   private:
-    // Config encodings [C, k, H] of config [C, k, F]: all nc configurable nodes, or those `rows`.
+    // Config encodings [C, k, H] from config [C, nc, F]: all nc configurable nodes, or those `rows`.
     torch::Tensor encodeConfig(const GraphTensors& graph, const torch::Tensor& config,
                                const torch::Tensor& rows = {});
     torch::Tensor readout(const GraphTensors& graph, const LayoutSharedPass& shared,

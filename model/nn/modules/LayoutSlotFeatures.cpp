@@ -10,18 +10,22 @@ constexpr float kSublanes = 8;   // and the second-most-minor to 8 sublanes
 }  // namespace
 
 LayoutSlotTensors LayoutSlotTensors::rows(const torch::Tensor& index) const {
-    return {dims.index_select(0, index),     defaults.index_select(0, index),
-            rowMajor.index_select(0, index), reduced.index_select(0, index),
-            rank.index_select(0, index),     preferred.index_select(0, index),
-            logVolume.index_select(0, index)};
+    auto pick = [&](const torch::Tensor& t) { return t.defined() ? t.index_select(0, index) : t; };
+    return {pick(dims),   pick(defaults),  pick(rowMajor),   pick(reduced),     pick(rank),
+            pick(preferred), pick(logVolume), pick(source), pick(layoutFree), pick(volumeShare),
+            pick(programOutputShare)};
 }
 
 LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes) {
     const auto nc = static_cast<int64_t>(shapes.size()) / kLayoutSlots;
-    std::vector<float> dims, logVolume;
-    std::vector<int64_t> defaults, rowMajor, rank, preferred;
-    std::vector<uint8_t> reduced;
+    std::vector<float> dims, logVolume, volumeShare, programOutputShare;
+    std::vector<int64_t> defaults, rowMajor, rank, preferred, source;
+    std::vector<uint8_t> reduced, layoutFree;
     for (const LayoutSlotShape& s : shapes) {
+        source.push_back(s.source);
+        layoutFree.push_back(static_cast<uint8_t>(s.layoutFree));
+        volumeShare.push_back(s.volumeShare);
+        programOutputShare.push_back(s.programOutputShare);
         double volume = 1;
         for (int d = 0; d < 6; ++d) {
             dims.push_back(s.dims[static_cast<size_t>(d)]);
@@ -45,44 +49,105 @@ LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shap
     t.rank = longs(rank, {nc, kLayoutSlots});
     t.preferred = longs(preferred, {nc, kLayoutSlots});
     t.logVolume = torch::from_blob(logVolume.data(), {nc, kLayoutSlots}, torch::kFloat).clone();
+    t.source = longs(source, {nc, kLayoutSlots});
+    t.layoutFree = torch::from_blob(layoutFree.data(), {nc, kLayoutSlots}, torch::kUInt8).to(torch::kBool);
+    t.volumeShare = torch::from_blob(volumeShare.data(), {nc, kLayoutSlots}, torch::kFloat).clone();
+    t.programOutputShare = torch::from_blob(programOutputShare.data(), {nc, kLayoutSlots}, torch::kFloat).clone();
     return t;
 }
 
-torch::Tensor layoutSlotFeatures(const torch::Tensor& config, const LayoutSlotTensors& s) {
+namespace {
+
+// What a config makes of each slot: the layout in force and the padding it costs.
+struct SlotLayouts {
+    torch::Tensor layout;     // [C, nc, 3, 6] long: the config's values
+    torch::Tensor given;      // [C, nc, 3] bool: an explicit layout
+    torch::Tensor effective;  // [C, nc, 3, 6] long: given, else the default
+    torch::Tensor minor, hasMinor, hasSecond, minorSize, secondSize;  // [C, nc, 3]
+    torch::Tensor lanePad, sublanePad;  // [C, nc, 3]: log of the padded / real size
+};
+
+SlotLayouts slotLayouts(const torch::Tensor& config, const LayoutSlotTensors& s) {
     const int64_t c = config.size(0), nc = config.size(1);
     TORCH_CHECK(config.size(2) == int64_t{kLayoutSlots} * 6 && s.rank.size(0) == nc,
                 "slot features need [C, nc, 18] configs and the graph's nc slots");
-    auto layout = config.round().to(torch::kLong).view({c, nc, kLayoutSlots, 6});
+    SlotLayouts l;
+    l.layout = config.round().to(torch::kLong).view({c, nc, kLayoutSlots, 6});
     auto rank = s.rank.unsqueeze(0);  // [1, nc, 3]
-    auto first = layout.select(3, 0);
-    auto given = (first >= 0) & (first < rank);  // [C, nc, 3]: an explicit layout
-    auto effective = torch::where(given.unsqueeze(3), layout, s.defaults.unsqueeze(0));  // [C, nc, 3, 6]
-    auto minor = effective.select(3, 0), second = effective.select(3, 1);
-    auto hasMinor = (minor >= 0) & (minor < rank);
-    auto hasSecond = (rank >= 2) & (second >= 0) & (second < rank);
+    auto first = l.layout.select(3, 0);
+    l.given = (first >= 0) & (first < rank);
+    l.effective = torch::where(l.given.unsqueeze(3), l.layout, s.defaults.unsqueeze(0));
+    l.minor = l.effective.select(3, 0);
+    auto second = l.effective.select(3, 1);
+    l.hasMinor = (l.minor >= 0) & (l.minor < rank);
+    l.hasSecond = (rank >= 2) & (second >= 0) & (second < rank);
     auto dims = s.dims.unsqueeze(0).expand({c, -1, -1, -1});
     auto sizeAt = [&](const torch::Tensor& dim, const torch::Tensor& has) {
         auto size = dims.gather(3, dim.clamp(0, 5).unsqueeze(3)).squeeze(3);
         return torch::where(has, size, torch::ones_like(size));  // [C, nc, 3]
     };
-    auto minorSize = sizeAt(minor, hasMinor), secondSize = sizeAt(second, hasSecond);
-    auto lanePad = torch::where(hasMinor, (torch::ceil(minorSize / kLanes) * kLanes / minorSize).log(),
-                                torch::zeros_like(minorSize));
-    auto sublanePad = torch::where(hasSecond, (torch::ceil(secondSize / kSublanes) * kSublanes / secondSize).log(),
-                                   torch::zeros_like(secondSize));
+    l.minorSize = sizeAt(l.minor, l.hasMinor);
+    l.secondSize = sizeAt(second, l.hasSecond);
+    l.lanePad = torch::where(l.hasMinor, (torch::ceil(l.minorSize / kLanes) * kLanes / l.minorSize).log(),
+                             torch::zeros_like(l.minorSize));
+    l.sublanePad = torch::where(l.hasSecond, (torch::ceil(l.secondSize / kSublanes) * kSublanes / l.secondSize).log(),
+                                torch::zeros_like(l.secondSize));
+    return l;
+}
+
+}  // namespace
+
+torch::Tensor layoutSlotFeatures(const torch::Tensor& config, const LayoutSlotTensors& s) {
+    const int64_t c = config.size(0), nc = config.size(1);
+    const SlotLayouts l = slotLayouts(config, s);
+    auto rank = s.rank.unsqueeze(0);  // [1, nc, 3]
+    const auto& given = l.given;
+    const auto& minor = l.minor;
+    const auto& hasMinor = l.hasMinor;
     auto preferred = s.preferred.unsqueeze(0);
     auto notPreferred = hasMinor & (preferred >= 0) & (minor != preferred);
     auto reducedMinor = hasMinor & s.reduced.unsqueeze(0).expand({c, -1, -1, -1})
                                        .gather(3, minor.clamp(0, 5).unsqueeze(3)).squeeze(3);
     auto minorMoved = given & (minor != s.defaults.select(2, 0).unsqueeze(0));
-    auto changed = given & (effective != s.defaults.unsqueeze(0)).any(3);
-    auto rowMajor = (rank > 0) & (effective == s.rowMajor.unsqueeze(0)).all(3);
+    auto changed = given & (l.effective != s.defaults.unsqueeze(0)).any(3);
+    auto rowMajor = (rank > 0) & (l.effective == s.rowMajor.unsqueeze(0)).all(3);
     auto f = [](const torch::Tensor& b) { return b.to(torch::kFloat); };
-    auto features = torch::stack({f(given), minorSize.log2() / 8, secondSize.log2() / 8, lanePad / 4,
-                                  sublanePad / 2, f(notPreferred), f(reducedMinor), f(minorMoved),
+    auto features = torch::stack({f(given), l.minorSize.log2() / 8, l.secondSize.log2() / 8, l.lanePad / 4,
+                                  l.sublanePad / 2, f(notPreferred), f(reducedMinor), f(minorMoved),
                                   f(changed), f(rowMajor), f(changed) * s.logVolume.unsqueeze(0) / 20},
                                  3);  // [C, nc, 3, 11]
     return features.view({c, nc, kLayoutSlots * kSlotFeatureCount});
+}
+
+torch::Tensor layoutFlowFeatures(const torch::Tensor& config, const LayoutSlotTensors& s) {
+    const int64_t c = config.size(0), nc = config.size(1);
+    TORCH_CHECK(s.source.defined(), "flow features need the graph's layout flow");
+    const SlotLayouts l = slotLayouts(config, s);
+    auto rank = s.rank.unsqueeze(0);  // [1, nc, 3]
+    auto f = [](const torch::Tensor& b) { return b.to(torch::kFloat); };
+    // Output slot: how far its layout reaches.
+    auto share = s.volumeShare.unsqueeze(0).expand({c, -1, -1});  // [C, nc, 3]
+    auto padExtra = (l.lanePad + l.sublanePad).exp() - 1;
+    auto changed = l.given & (l.effective != s.defaults.unsqueeze(0)).any(3);
+    auto outputs = torch::stack({share, (10 * padExtra * share).log1p(),
+                                 (100 * f(changed) * s.programOutputShare.unsqueeze(0)).log1p()},
+                                3);  // [C, nc, 3, 3]
+    // Operand slots: the layout arriving from the source row's output slot, else the default.
+    auto hasSource = s.source >= 0;                                    // [nc, 3]
+    auto sourceRow = s.source.clamp_min(0);                            // [nc, 3]
+    auto sourceOut = l.effective.select(2, 0).index_select(1, sourceRow.flatten())
+                         .view({c, nc, kLayoutSlots, 6});              // [C, nc, 3, 6]
+    auto sourceGiven = l.given.select(2, 0).index_select(1, sourceRow.flatten()).view({c, nc, kLayoutSlots});
+    auto sourceRank = s.rank.select(1, 0).index_select(0, sourceRow.flatten()).view({1, nc, kLayoutSlots});
+    auto fromSource = hasSource.unsqueeze(0) & sourceGiven & (sourceRank == rank);
+    auto arriving = torch::where(fromSource.unsqueeze(3), sourceOut, s.defaults.unsqueeze(0));
+    auto inRank = torch::arange(6, torch::kLong).view({1, 1, 1, 6}) < rank.unsqueeze(3);
+    auto differs = ((l.effective != arriving) & inRank).any(3);
+    auto copy = l.given & differs & (rank >= 2) & ~s.layoutFree.unsqueeze(0);
+    auto transposed = copy & (l.minor != arriving.select(3, 0));
+    auto operands = torch::stack({f(copy), f(transposed), (100 * f(copy) * share).log1p()}, 3);
+    auto isOutput = (torch::arange(kLayoutSlots, torch::kLong) == 0).view({1, 1, kLayoutSlots, 1});
+    return torch::where(isOutput, outputs, operands).view({c, nc, kLayoutSlots * kFlowFeatureCount});
 }
 
 }  // namespace tpg::nn

@@ -18,9 +18,14 @@ struct LayoutSlotTensors {
     torch::Tensor rank;      // [nc, 3] long, 0 when the slot does not apply
     torch::Tensor preferred; // [nc, 3] long: dim the op wants most minor, -1 none
     torch::Tensor logVolume; // [nc, 3] float: log of the tensor's element count
+    torch::Tensor source;       // [nc, 3] long: row whose output layout reaches the operand slot, -1 none
+    torch::Tensor layoutFree;   // [nc, 3] bool: the operand is made in the layout its user wants
+    torch::Tensor volumeShare;  // [nc, 3] float: LayoutSlotShape::volumeShare
+    torch::Tensor programOutputShare;  // [nc, 3] float: LayoutSlotShape::programOutputShare
 
     bool defined() const { return dims.defined(); }
-    LayoutSlotTensors rows(const torch::Tensor& index) const;  // index into nc
+    // Index into nc; `source` keeps naming rows of the whole graph.
+    LayoutSlotTensors rows(const torch::Tensor& index) const;
 };
 
 LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes);
@@ -33,5 +38,15 @@ LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shap
 constexpr int64_t kSlotFeatureCount = 11;
 // config [C, nc, 18] raw values -> [C, nc, 3 * kSlotFeatureCount]
 torch::Tensor layoutSlotFeatures(const torch::Tensor& config, const LayoutSlotTensors& slots);
+
+// Per slot, how the layout flows beyond the node's neighbours (3 values). Output slot: the share of
+// the program's elements that take this layout, the extra elements its lane and sublane padding
+// costs them (log1p of 10x the share), and the share of program outputs it reaches when changed
+// (they keep their default layout: a copy). Operand slots: the layout asked for differs from the
+// one arriving from the source row (its output slot, or the operand's default), a copy; the most
+// minor dim differs too (through the transpose unit); log1p of 100x the copied share.
+constexpr int64_t kFlowFeatureCount = 3;
+// config [C, nc, 18] of the whole graph (sources index it) -> [C, nc, 3 * kFlowFeatureCount]
+torch::Tensor layoutFlowFeatures(const torch::Tensor& config, const LayoutSlotTensors& slots);
 
 }  // namespace tpg::nn

@@ -1,8 +1,10 @@
-#include "synth/OpClass.h"
+#include "graph/OpClass.h"
 
 #include <unordered_map>
 
-namespace tpg::synth::detail {
+#include "graph/Schema.h"
+
+namespace tpg {
 
 OpClass classify(const std::string& name) {
     static const std::unordered_map<std::string, OpClass> table = [] {
@@ -93,4 +95,8 @@ bool transcendental(const std::string& name) {
     return false;
 }
 
-}  // namespace tpg::synth::detail
+OpClass classifyOpcode(int opcodeId) {
+    return classify(schema::opcodeName(opcodeId));  // unknown ids are named "unknown(id)"
+}
+
+}  // namespace tpg

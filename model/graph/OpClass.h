@@ -1,11 +1,11 @@
 #pragma once
 
-// How the synthetic TPU sees an opcode: which class of work it does and how it treats layouts.
-// Internal to model/synth.
+// How an HLO opcode treats layouts and which class of work it does: the synthetic TPU costs by it,
+// and the cost model's layout flow features (nn/LayoutSlotShapes) follow layouts by it.
 #include <cstdint>
 #include <string>
 
-namespace tpg::synth::detail {
+namespace tpg {
 
 // How an opcode behaves for layouts and cost.
 enum class OpClass : uint8_t {
@@ -25,7 +25,8 @@ enum class OpClass : uint8_t {
 };
 
 OpClass classify(const std::string& name);
+OpClass classifyOpcode(int opcodeId);  // by the schema's opcode id; Other when unknown
 // Ops the vector unit spends several instructions per element on (exp, log, divide, ...).
 bool transcendental(const std::string& name);
 
-}  // namespace tpg::synth::detail
+}  // namespace tpg
