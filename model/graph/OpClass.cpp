@@ -1,6 +1,7 @@
 #include "graph/OpClass.h"
 
 #include <unordered_map>
+#include <vector>
 
 #include "graph/Schema.h"
 
@@ -96,7 +97,14 @@ bool transcendental(const std::string& name) {
 }
 
 OpClass classifyOpcode(int opcodeId) {
-    return classify(schema::opcodeName(opcodeId));  // unknown ids are named "unknown(id)"
+    // Per id once: graphs ask for every node, and a name lookup builds a string.
+    static const std::vector<OpClass> byId = [] {
+        std::vector<OpClass> t(static_cast<size_t>(schema::maxOpcodeId()) + 1);
+        for (size_t id = 0; id < t.size(); ++id) t[id] = classify(schema::opcodeName(static_cast<int>(id)));
+        return t;
+    }();
+    return opcodeId >= 0 && static_cast<size_t>(opcodeId) < byId.size() ? byId[static_cast<size_t>(opcodeId)]
+                                                                         : OpClass::Other;
 }
 
 }  // namespace tpg

@@ -9,6 +9,7 @@
 #include "CostModelImpl.h"
 #include "TinyGraphs.h"
 #include "graph/GraphFile.h"
+#include "graph/OpClass.h"
 #include "TrainingRun.h"
 #include "modules/ConfigAttention.h"
 #include "modules/Dense.h"
@@ -264,6 +265,10 @@ private slots:
     }
 
     void layoutSlotShapesFollowTheLayoutFlow() {
+        QCOMPARE(tpg::classifyOpcode(tpg::schema::opcodeId("exponential")), tpg::OpClass::Elementwise);
+        QCOMPARE(tpg::classifyOpcode(tpg::schema::opcodeId("broadcast")), tpg::OpClass::Generated);
+        QCOMPARE(tpg::classifyOpcode(-1), tpg::OpClass::Other);
+        QCOMPARE(tpg::classifyOpcode(tpg::schema::maxOpcodeId() + 1), tpg::OpClass::Other);
         const auto shapes = layoutSlotShapes(dotFlowGraph());
         QCOMPARE(shapes.size(), size_t{6});
         // Elements of all nodes but the tuple: 768 + 192 + 5 x 16,384 (the constant included).
