@@ -63,6 +63,7 @@ struct SlotLayouts {
     torch::Tensor layout;     // [C, nc, 3, 6] long: the config's values
     torch::Tensor given;      // [C, nc, 3] bool: an explicit layout
     torch::Tensor effective;  // [C, nc, 3, 6] long: given, else the default
+    torch::Tensor changed;    // [C, nc, 3] bool: given and not the default
     torch::Tensor minor, hasMinor, hasSecond, minorSize, secondSize;  // [C, nc, 3]
     torch::Tensor lanePad, sublanePad;  // [C, nc, 3]: log of the padded / real size
 };
@@ -77,6 +78,7 @@ SlotLayouts slotLayouts(const torch::Tensor& config, const LayoutSlotTensors& s)
     auto first = l.layout.select(3, 0);
     l.given = (first >= 0) & (first < rank);
     l.effective = torch::where(l.given.unsqueeze(3), l.layout, s.defaults.unsqueeze(0));
+    l.changed = l.given & (l.effective != s.defaults.unsqueeze(0)).any(3);
     l.minor = l.effective.select(3, 0);
     auto second = l.effective.select(3, 1);
     l.hasMinor = (l.minor >= 0) & (l.minor < rank);
@@ -109,7 +111,7 @@ torch::Tensor layoutSlotFeatures(const torch::Tensor& config, const LayoutSlotTe
     auto reducedMinor = hasMinor & s.reduced.unsqueeze(0).expand({c, -1, -1, -1})
                                        .gather(3, minor.clamp(0, 5).unsqueeze(3)).squeeze(3);
     auto minorMoved = given & (minor != s.defaults.select(2, 0).unsqueeze(0));
-    auto changed = given & (l.effective != s.defaults.unsqueeze(0)).any(3);
+    const auto& changed = l.changed;
     auto rowMajor = (rank > 0) & (l.effective == s.rowMajor.unsqueeze(0)).all(3);
     auto f = [](const torch::Tensor& b) { return b.to(torch::kFloat); };
     auto features = torch::stack({f(given), l.minorSize.log2() / 8, l.secondSize.log2() / 8, l.lanePad / 4,
@@ -128,9 +130,8 @@ torch::Tensor layoutFlowFeatures(const torch::Tensor& config, const LayoutSlotTe
     // Output slot: how far its layout reaches.
     auto share = s.volumeShare.unsqueeze(0).expand({c, -1, -1});  // [C, nc, 3]
     auto padExtra = (l.lanePad + l.sublanePad).exp() - 1;
-    auto changed = l.given & (l.effective != s.defaults.unsqueeze(0)).any(3);
     auto outputs = torch::stack({share, (10 * padExtra * share).log1p(),
-                                 (100 * f(changed) * s.programOutputShare.unsqueeze(0)).log1p()},
+                                 (100 * f(l.changed) * s.programOutputShare.unsqueeze(0)).log1p()},
                                 3);  // [C, nc, 3, 3]
     // Operand slots: the layout arriving from the source row's output slot, else the default.
     auto hasSource = s.source >= 0;                                    // [nc, 3]
