@@ -56,6 +56,10 @@ constexpr double kSingleFileHeldOutFraction = 0.2;
 // chunk on one core (about 7 us per node and config forward, as much again backward), so Stop
 // acts within a second even on 45k-node graphs. The gradient is the same as in one pass.
 constexpr int64_t kTrainChunkNodeConfigs = 32768;
+// The per-config pass computes a batch's distinct rows once (DistinctConfigRows.h) only while
+// every layer keeps at most this share of its dense rows: past it, gathering the rows back and
+// finding them costs about what the skipped rows would (random searches share few rows).
+constexpr double kDistinctRowShare = 0.5;
 // Size-matched steps (EpochPlan.h) sort graphs by cost within windows of this many global
 // steps: wide enough that partners cost nearly the same (2 workers on 24 graphs: 16 steps left
 // a worker waiting 4 ms of a 96 ms step, 64 steps 1 ms), narrow enough that the epoch's order

@@ -7,12 +7,14 @@
 
 #include "CostModel.h"
 #include "CostModelImpl.h"
+#include "NnLimits.h"
 #include "TinyGraphs.h"
 #include "graph/GraphFile.h"
 #include "graph/OpClass.h"
 #include "TrainingRun.h"
 #include "modules/ConfigAttention.h"
 #include "modules/Dense.h"
+#include "modules/DistinctConfigRows.h"
 #include "modules/LayoutConfigEncoder.h"
 #include "modules/LayoutCostNet.h"
 #include "modules/LayoutSlotFeatures.h"
@@ -47,6 +49,16 @@ ModelInfo infoFor(tpg::Collection kind, int64_t nodeWidth, int64_t configWidth) 
     i.stats.node.invStd.assign(static_cast<size_t>(nodeWidth), 1.0f);
     i.stats.tileConfig.mean.assign(static_cast<size_t>(configWidth), 0.0f);
     i.stats.tileConfig.invStd.assign(static_cast<size_t>(configWidth), 1.0f);
+    return i;
+}
+
+// A 16-wide, 2-layer layout model over the whole graph, with the violation feature.
+ModelInfo smallLayoutInfo() {
+    ModelInfo i = infoFor(tpg::Collection::Layout, 140, 18);
+    i.settings.hidden = 16;
+    i.settings.layers = 2;
+    i.settings.pruneHops = -1;
+    i.settings.violationFeature = true;
     return i;
 }
 
@@ -444,11 +456,7 @@ private slots:
         // The D/S split (config-free embeddings computed once) must give exactly what running every
         // node per config gives.
         const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
-        ModelInfo info = infoFor(tpg::Collection::Layout, 140, 18);
-        info.settings.hidden = 16;
-        info.settings.layers = 2;
-        info.settings.pruneHops = -1;
-        info.settings.violationFeature = true;
+        ModelInfo info = smallLayoutInfo();
         info.settings.slotFeatures = true;  // every scoring path with slot and flow features
         info.settings.flowFeatures = true;
         CostModel model = CostModel::create(info);
@@ -476,13 +484,62 @@ private slots:
                  "shared pass differs from the naive per-config pass");
     }
 
+    void distinctRowPassEqualsTheDensePass() {
+        // Configs a node or two apart from a default (a `default` search) share most rows of the
+        // per-config pass: computing each distinct row once must give the dense pass's scores and
+        // gradients, over the S/D split with its halo and config-free rest.
+        const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
+        ModelInfo info = smallLayoutInfo();
+        info.settings.slotFeatures = true;
+        info.settings.nodeCostReadout = true;
+        CostModel model = CostModel::create(info);
+        auto& impl = model.impl();
+        const PreparedGraph p = impl.prepare(g);
+        const GraphTensors t = impl.makeTensors(p);
+        QVERIFY(t.haloPos.numel() > 0 && t.outsideIds.numel() > 0);
+        std::vector<int64_t> ids{0, 1, 2, 3, 4, 5, 6, 7};
+        const ConfigBatch random = impl.batchForConfigs(p, ids.data(), 8);
+        const int64_t nc = random.config.size(1);
+        ConfigBatch near{random.config.select(0, 0).unsqueeze(0).repeat({8, 1, 1}), random.violation};
+        for (int64_t c = 1; c < 8; ++c) {  // config c moves node c % nc (and config 7 node 0 too)
+            near.config[c][c % nc] = random.config[c][c % nc];
+            if (c == 7) near.config[c][0] = random.config[c][0];
+        }
+        // Every config different at every node: nothing to share, the dense pass runs.
+        const auto apart = random.config + torch::arange(8, torch::kFloat).view({8, 1, 1});
+        auto* net = impl.layout.get();
+        DistinctConfigRows d;
+        QVERIFY(!findDistinctConfigRows(apart, t, LocalAdjacency(t), 2, limits::kDistinctRowShare, d));
+        QVERIFY(findDistinctConfigRows(near.config, t, LocalAdjacency(t), 2, limits::kDistinctRowShare, d));
+        QVERIFY(d.pairs.numel() < nc * 8 / 2);
+        const auto denseRows = (t.subset.numel() - t.haloPos.numel()) * 8;
+        QVERIFY(d.layers[2].position.numel() > 0 && d.layers[2].position.numel() < denseRows / 2);
+        QVERIFY(!net->distinctRowPass(t, net->sharedPass(t), apart).z.defined());
+        impl.module().train();
+        auto scoresAndGradients = [&](bool distinct) {
+            net->distinctRows = distinct;
+            impl.module().zero_grad();
+            auto scores = impl.forward(t, near);
+            (scores * torch::arange(8, torch::kFloat)).sum().backward();
+            std::vector<torch::Tensor> grads;
+            for (auto& param : impl.module().parameters())
+                grads.push_back(param.grad().defined() ? param.grad().clone() : torch::zeros_like(param));
+            return std::make_pair(scores.detach(), grads);
+        };
+        const auto [dense, denseGrads] = scoresAndGradients(false);
+        const auto [shared, sharedGrads] = scoresAndGradients(true);
+        // Tight: the configs' scores differ by ~1e-2, a row wired to the wrong neighbour by ~4e-5.
+        QVERIFY2(torch::allclose(dense, shared, 0, 2e-6), "distinct rows change the scores");
+        QVERIFY(dense.std().item<float>() > 0);  // the moved nodes do change the scores
+        for (size_t i = 0; i < denseGrads.size(); ++i)
+            QVERIFY2(torch::allclose(denseGrads[i], sharedGrads[i], 1e-3, 1e-5), qPrintable(QString::number(i)));
+        torch::NoGradGuard noGrad;  // scoring takes the same path
+        QVERIFY(torch::allclose(impl.forward(t, near), dense, 0, 2e-6));
+    }
+
     void chunkedTrainingGradientEqualsOnePass() {
         const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
-        ModelInfo info = infoFor(tpg::Collection::Layout, 140, 18);
-        info.settings.hidden = 16;
-        info.settings.layers = 2;
-        info.settings.pruneHops = -1;
-        info.settings.violationFeature = true;
+        ModelInfo info = smallLayoutInfo();
         CostModel model = CostModel::create(info);
         auto& impl = model.impl();
         impl.module().train();

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "DistinctConfigRows.h"
+#include "NnLimits.h"
+
 namespace tpg::nn {
 
 namespace {
@@ -35,17 +38,23 @@ LayoutCostNetImpl::LayoutCostNetImpl(const CostNetOptions& o) : options(o) {
     if (o.nodeCostReadout) nodeCost = register_module("nodeCost", Mlp(h, h, 1));
 }
 
+torch::Tensor LayoutCostNetImpl::encodePicked(const torch::Tensor& picked, const LayoutSlotTensors& slots) {
+    if (!options.slotFeatures) return configEncoder(picked);
+    TORCH_CHECK(slots.defined(), "a model with slot features needs the graph's slot tensors");
+    return configEncoder(picked, layoutSlotFeatures(picked, slots));
+}
+
 torch::Tensor LayoutCostNetImpl::encodeConfig(const GraphTensors& g, const torch::Tensor& config,
                                               const torch::Tensor& rows) {
     const torch::Tensor picked = rows.defined() ? config.index_select(1, rows) : config;
-    if (!options.slotFeatures) return configEncoder(picked);
+    const LayoutSlotTensors selected =
+        rows.defined() && g.slotTensors.defined() ? g.slotTensors.rows(rows) : g.slotTensors;
+    if (!readsWholeConfig()) return encodePicked(picked, selected);
     TORCH_CHECK(g.slotTensors.defined(), "a model with slot features needs the graph's slot tensors");
-    const LayoutSlotTensors selected = rows.defined() ? g.slotTensors.rows(rows) : g.slotTensors;
-    auto features = layoutSlotFeatures(picked, selected);
-    if (options.flowFeatures) {  // read the whole config: a row's sources may lie outside `rows`
-        auto flow = layoutFlowFeatures(config, g.slotTensors);
-        features = torch::cat({features, rows.defined() ? flow.index_select(1, rows) : flow}, 2);
-    }
+    // The flow features read the whole config: a row's sources may lie outside `rows`.
+    auto flow = layoutFlowFeatures(config, g.slotTensors);
+    auto features = torch::cat(
+        {layoutSlotFeatures(picked, selected), rows.defined() ? flow.index_select(1, rows) : flow}, 2);
     return configEncoder(picked, features);
 }
 
@@ -74,9 +83,51 @@ torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const torch::Ten
     return forward(g, sharedPass(g), config, violation);
 }
 
+LayoutCostNetImpl::PerConfigPass LayoutCostNetImpl::distinctRowPass(const GraphTensors& g,
+                                                                    const LayoutSharedPass& shared,
+                                                                    const torch::Tensor& config) {
+    const int64_t c = config.size(0), nc = config.size(1);
+    PerConfigPass out;
+    DistinctConfigRows d;
+    if (readsWholeConfig() || c < 2 ||
+        !findDistinctConfigRows(config, g, LocalAdjacency(g), static_cast<int64_t>(layers->size()),
+                                limits::kDistinctRowShare, d))
+        return out;
+    // Layer 0: each distinct (config, node) pair encoded and fused once.
+    auto picked = config.reshape({1, c * nc, -1}).index_select(1, d.pairs);  // [1, P, F]
+    const LayoutSlotTensors slots = g.slotTensors.defined() ? g.slotTensors.rows(d.pairNode) : g.slotTensors;
+    auto encoded = encodePicked(picked, slots).squeeze(0);  // [P, H]
+    out.encodedByConfig = encoded.index_select(0, d.pairOfEntry).view({c, nc, -1});
+    auto fusedPairs = fuse(torch::cat({shared.configurableInput.index_select(0, d.pairNode), encoded}, 1));
+    auto pairPos = g.configPos.index_select(0, d.pairNode);
+    auto z = torch::cat({shared.subsetInput, shared.subsetInput.index_select(0, pairPos) + fusedPairs});
+    for (size_t l = 0; l < layers->size(); ++l) {  // z: the layer's rows [rows, H]
+        const DistinctConfigRows::Layer& next = d.layers[l + 1];
+        auto self = z.index_select(0, next.self);
+        auto fromProducers =
+            torch::zeros_like(self).index_add_(0, next.producerTarget, z.index_select(0, next.producerSource)) *
+            g.local.invProducerCount.index_select(0, next.position);
+        auto fromConsumers =
+            torch::zeros_like(self).index_add_(0, next.consumerTarget, z.index_select(0, next.consumerSource)) *
+            g.local.invConsumerCount.index_select(0, next.position);
+        auto computed = layers[l]->as<SageConv>()->combine(self, fromProducers, fromConsumers);
+        z = shared.halo.empty() ? computed : torch::cat({shared.halo[l], computed});
+    }
+    const auto rowOf = d.layers.back().rowOf.view({-1, c});  // [S, C]
+    out.z = z.index_select(0, rowOf.reshape(-1)).view({-1, c, z.size(1)});
+    if (options.nodeCostReadout)  // the per-node MLP once per distinct row too
+        out.dependentCost =
+            nodeCost(z).squeeze(1).index_select(0, rowOf.index_select(0, g.dependentPos).reshape(-1)).view({-1, c});
+    return out;
+}
+
 torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const LayoutSharedPass& shared,
                                          const torch::Tensor& config,
                                          const torch::Tensor& violation) {
+    if (distinctRows) {
+        const PerConfigPass pass = distinctRowPass(g, shared, config);
+        if (pass.z.defined()) return readout(g, shared, pass.z, pass.encodedByConfig, violation, pass.dependentCost);
+    }
     const int64_t c = config.size(0);
     // Per-config pass over S, node-major: [S, C, H], the fused (node, config) encoding added on
     // the configurable nodes.
@@ -99,7 +150,7 @@ torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const LayoutShar
 
 torch::Tensor LayoutCostNetImpl::readout(const GraphTensors& g, const LayoutSharedPass& shared,
                                          const torch::Tensor& z, const torch::Tensor& encodedByConfig,
-                                         const torch::Tensor& violation) {
+                                         const torch::Tensor& violation, const torch::Tensor& dependentCost) {
     const int64_t c = z.size(1);
     // Mean + max over all N nodes: per-config nodes D, plus the config-free rest.
     auto zd = z.index_select(0, g.dependentPos);  // [D, C, H]
@@ -121,7 +172,7 @@ torch::Tensor LayoutCostNetImpl::readout(const GraphTensors& g, const LayoutShar
     if (options.configAttention) e = attention(e);
     auto score = head(e).squeeze(1);  // [C]
     if (options.nodeCostReadout) {
-        auto cost = nodeCost(zd).squeeze(2).logsumexp(0);  // [C]
+        auto cost = (dependentCost.defined() ? dependentCost : nodeCost(zd).squeeze(2)).logsumexp(0);  // [C]
         if (shared.restCost.defined()) cost = torch::logaddexp(cost, shared.restCost);
         score = score + cost;
     }
@@ -185,7 +236,7 @@ torch::Tensor LayoutCostNetImpl::rescore(const GraphTensors& g, const LayoutShar
                                          const std::vector<int64_t>& changed, const torch::Tensor& violation,
                                          LayoutConfigState& state) {
     if (changed.empty()) return readout(g, shared, state.z.back(), state.encoded, violation);
-    const std::vector<int64_t> rowList = options.flowFeatures ? withFlowReaders(adj, changed) : changed;
+    const std::vector<int64_t> rowList = readsWholeConfig() ? withFlowReaders(adj, changed) : changed;
     auto rows = torch::tensor(rowList, torch::kLong);
     // The edited nodes' encodings, and their layer-0 embeddings (subset input + fused encoding).
     state.encoded.index_copy_(1, rows, encodeConfig(g, config, rows));
@@ -236,12 +287,7 @@ torch::Tensor LayoutCostNetImpl::rescore(const GraphTensors& g, const LayoutShar
                                  .index_add_(0, torch::tensor(consTarget, torch::kLong),
                                              x.index_select(0, torch::tensor(consSource, torch::kLong)))
                                  .mul_(g.local.invConsumerCount.index_select(0, at).view({-1, 1, 1}));
-        auto* layer = layers[l]->as<SageConv>();
-        const int64_t h = xa.size(-1);
-        auto mixed = layer->update->forwardColumns(xa, 0, true);
-        mixed.add_(layer->update->forwardColumns(fromProducers, h, false));
-        mixed.add_(layer->update->forwardColumns(fromConsumers, 2 * h, false));
-        state.z[l + 1].index_copy_(0, at, layer->norm(mixed).relu_().add_(xa));
+        state.z[l + 1].index_copy_(0, at, layers[l]->as<SageConv>()->combine(xa, fromProducers, fromConsumers));
     }
     return readout(g, shared, state.z.back(), state.encoded, violation);
 }

@@ -73,19 +73,38 @@ struct LayoutCostNetImpl : torch::nn::Module {
                           const std::vector<int64_t>& changed, const torch::Tensor& violation,
                           LayoutConfigState& state);
 
+    // What the readout takes from a per-config pass.
+    struct PerConfigPass {
+        torch::Tensor z;                // [S, C, H] after the last layer
+        torch::Tensor encodedByConfig;  // [C, nc, H]
+        torch::Tensor dependentCost;    // [D, C] per-node log costs (node-cost readout), or undefined
+    };
+    // The per-config pass with every distinct row computed once (DistinctConfigRows.h), the
+    // node-cost readout's per-node costs included; equal to the dense pass within float
+    // tolerance. `z` stays undefined when the configs share too few rows (or the flow features,
+    // which read the whole config, are on): then the dense pass is as cheap.
+    PerConfigPass distinctRowPass(const GraphTensors& graph, const LayoutSharedPass& shared,
+                                  const torch::Tensor& config);
+
   private:
     // Config encodings [C, k, H] from config [C, nc, F]: all nc configurable nodes, or those `rows`.
     torch::Tensor encodeConfig(const GraphTensors& graph, const torch::Tensor& config,
                                const torch::Tensor& rows = {});
+    // Encodings [C, k, H] of `picked` config rows [C, k, F] whose slot tensors are `slots`
+    // (without flow features).
+    torch::Tensor encodePicked(const torch::Tensor& picked, const LayoutSlotTensors& slots);
+    // Flow features: a row's encoding depends on other rows' configs.
+    bool readsWholeConfig() const { return options.slotFeatures && options.flowFeatures; }
     torch::Tensor readout(const GraphTensors& graph, const LayoutSharedPass& shared,
                           const torch::Tensor& z, const torch::Tensor& encodedByConfig,
-                          const torch::Tensor& violation);
+                          const torch::Tensor& violation, const torch::Tensor& dependentCost = {});
     // The fused (node, config) encodings of configurable nodes `rows` (indices into nc).
     torch::Tensor fused(const LayoutSharedPass& shared, const torch::Tensor& encoded,
                         const torch::Tensor& rows);
 
   public:
     CostNetOptions options;
+    bool distinctRows = true;  // try distinctRowPass first (off: always the dense pass, to compare)
     NodeEncoder nodeEncoder{nullptr};
     LayoutConfigEncoder configEncoder{nullptr};
     Mlp fuse{nullptr};  // [node, config] -> H: lets the config's effect depend on the node's shape

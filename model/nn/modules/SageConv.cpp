@@ -16,6 +16,11 @@ torch::Tensor SageConvImpl::forward(const torch::Tensor& x, const GraphEdges& ed
     auto fromConsumers =
         torch::zeros_like(x).index_add_(0, edges.producer, x.index_select(0, edges.consumer)) *
         edges.invConsumerCount.view(degreeShape);
+    return combine(x, fromProducers, fromConsumers);
+}
+
+torch::Tensor SageConvImpl::combine(const torch::Tensor& x, const torch::Tensor& fromProducers,
+                                    const torch::Tensor& fromConsumers) {
     if (torch::GradMode::is_enabled())
         return x + torch::relu(norm(update(torch::cat({x, fromProducers, fromConsumers}, -1))));
     // Scoring: the same product as three column blocks, without the [N, (C,) 3H] concatenation

@@ -15,6 +15,10 @@ namespace tpg::nn {
 struct SageConvImpl : torch::nn::Module {
     explicit SageConvImpl(int64_t hidden);
     torch::Tensor forward(const torch::Tensor& x, const GraphEdges& edges);
+    // The layer's output from x and its two mean messages, all [.., H] (rows computed apart from
+    // forward: an edit's receptive field, a default search's distinct rows).
+    torch::Tensor combine(const torch::Tensor& x, const torch::Tensor& fromProducers,
+                          const torch::Tensor& fromConsumers);
 
     Dense update{nullptr};
     torch::nn::LayerNorm norm{nullptr};
