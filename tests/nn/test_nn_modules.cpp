@@ -159,6 +159,24 @@ private slots:
         QVERIFY(torch::allclose(x.grad(), dense->weight.sum(0).expand({32, 12}), 1e-4, 1e-5));
     }
 
+    void denseRowCountsPaddedForOneDnnGiveTheSameResult() {
+        // Row counts off oneDNN's few cached sizes per octave (37 -> 40, 1,001 -> 1,024) are
+        // padded and cut back: values and gradients as Linear's, shapes unchanged.
+        torch::manual_seed(3);
+        Dense dense(12, 5);
+        for (int64_t rows : {37, 1001}) {
+            auto x = torch::randn({rows, 12}, torch::requires_grad());
+            auto y = dense(x);
+            QCOMPARE(y.sizes().vec(), (std::vector<int64_t>{rows, 5}));
+            QVERIFY(torch::allclose(y, torch::nn::functional::linear(x, dense->weight, dense->bias), 1e-4, 1e-5));
+            (y * torch::arange(5, torch::kFloat)).sum().backward();
+            const auto expected = (dense->weight * torch::arange(5, torch::kFloat).view({5, 1})).sum(0);
+            QVERIFY(torch::allclose(x.grad(), expected.expand({rows, 12}), 1e-4, 1e-5));
+            torch::NoGradGuard noGrad;
+            QVERIFY(torch::allclose(dense(x), y, 1e-4, 1e-5));
+        }
+    }
+
     void denseBFloat16ProductsRoundFactorsAndResults() {
         if (!bfloat16ProductsSupported()) QSKIP("this CPU has no bfloat16 units");
         torch::manual_seed(5);
