@@ -527,11 +527,11 @@ private slots:
         const auto apart = random.config + torch::arange(8, torch::kFloat).view({8, 1, 1});
         auto* net = impl.layout.get();
         DistinctConfigRows d;
-        QVERIFY(!findDistinctConfigRows(apart, t, LocalAdjacency(t), 2, limits::kDistinctRowShare, d));
-        QVERIFY(findDistinctConfigRows(near.config, t, LocalAdjacency(t), 2, limits::kDistinctRowShare, d));
+        QVERIFY(!findDistinctConfigRows(apart, t, 2, limits::kDistinctRowShare, d));
+        QVERIFY(findDistinctConfigRows(near.config, t, 2, limits::kDistinctRowShare, d));
         QVERIFY(d.pairs.numel() < nc * 8 / 2);
         const auto denseRows = (t.subset.numel() - t.haloPos.numel()) * 8;
-        QVERIFY(d.layers[2].position.numel() > 0 && d.layers[2].position.numel() < denseRows / 2);
+        QVERIFY(d.layers.back().position.numel() > 0 && d.layers.back().position.numel() < denseRows / 2);
         QVERIFY(!net->distinctRowPass(t, net->sharedPass(t), apart).z.defined());
         impl.module().train();
         auto scoresAndGradients = [&](bool distinct) {

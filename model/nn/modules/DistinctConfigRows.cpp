@@ -152,29 +152,28 @@ bool findLayer(const LocalAdjacency& adj, const std::vector<int64_t>& haloIndex,
     layer.producerSource = longTensor(ps);
     layer.consumerTarget = longTensor(ct);
     layer.consumerSource = longTensor(cs);
-    layer.rowOf = longTensor(cur);
     return true;
 }
 
 }  // namespace
 
-bool findDistinctConfigRows(const torch::Tensor& config, const GraphTensors& g, const LocalAdjacency& adj,
-                            int64_t layers, double maxShare, DistinctConfigRows& out) {
+bool findDistinctConfigRows(const torch::Tensor& config, const GraphTensors& g, int64_t layers, double maxShare,
+                            DistinctConfigRows& out) {
     const int64_t configs = config.size(0);
-    const auto positions = static_cast<int64_t>(adj.producers.size());
+    const int64_t positions = g.subset.numel();
     KeyClasses kc;
     std::vector<int64_t> prev, cur;
-    out.layers.assign(static_cast<size_t>(layers + 1), {});
     if (!findPairs(config, longVector(g.configPos), positions, maxShare, kc, out, prev)) return false;
-    out.layers[0].rowOf = longTensor(prev);
+    const LocalAdjacency adj(g);  // only once layer 0 shares enough rows
     std::vector<int64_t> haloIndex(static_cast<size_t>(positions), -1);
     const std::vector<int64_t> haloPos = longVector(g.haloPos);
     for (size_t j = 0; j < haloPos.size(); ++j) haloIndex[static_cast<size_t>(haloPos[j])] = static_cast<int64_t>(j);
-    for (int64_t l = 1; l <= layers; ++l) {
-        if (!findLayer(adj, haloIndex, configs, maxShare, kc, prev, cur, out.layers[static_cast<size_t>(l)]))
-            return false;
+    out.layers.assign(static_cast<size_t>(layers), {});
+    for (auto& layer : out.layers) {
+        if (!findLayer(adj, haloIndex, configs, maxShare, kc, prev, cur, layer)) return false;
         std::swap(prev, cur);
     }
+    out.rowOf = longTensor(prev);
     return true;
 }
 

@@ -8,8 +8,6 @@
 
 namespace tpg::nn {
 
-struct LocalAdjacency;
-
 // Configurations a few configurable nodes apart (a `default` search: a median of 2 nodes apart
 // from its best configuration) give most (node, config) rows of the per-config pass the same
 // value, since a node's embedding after layer l depends only on the configuration within l hops.
@@ -20,9 +18,8 @@ struct LocalAdjacency;
 // S + p the configurable nodes' encodings plus the fused config pair p. Layer l >= 1: rows
 // [0, S - D) the config-free halo values (in haloPos order), then the computed rows.
 struct DistinctConfigRows {
-    struct Layer {
-        torch::Tensor rowOf;  // [S * C] long: the row of (position s, config c), s-major
-        // Layer >= 1, per computed row: its S position and, one layer down, its own row.
+    struct Layer {  // one SageConv layer's computed rows
+        // Per computed row: its S position and, one layer down, its own row.
         torch::Tensor position, self;  // [R] long
         // Its messages one layer down: row of the computed row, row of the neighbour, per edge.
         torch::Tensor producerTarget, producerSource, consumerTarget, consumerSource;
@@ -30,14 +27,14 @@ struct DistinctConfigRows {
     // Layer 0's distinct (config, configurable node) pairs as flat indices c * nc + k ([P]
     // long), their node k ([P] long), and the pair of every (c, k), c-major ([C * nc] long).
     torch::Tensor pairs, pairNode, pairOfEntry;
-    std::vector<Layer> layers;  // 0..L
+    std::vector<Layer> layers;  // layers 1..L
+    torch::Tensor rowOf;        // [S * C] long: the last layer's row of (position s, config c), s-major
 };
 
 // Fills `out` for config [C, nc, F] (CPU floats) over `layers` SageConv layers. Returns false,
 // leaving `out` unusable, as soon as a layer's distinct rows exceed `maxShare` of its dense rows:
 // then gathering would cost about what it saves.
-bool findDistinctConfigRows(const torch::Tensor& config, const GraphTensors& graph,
-                            const LocalAdjacency& adjacency, int64_t layers, double maxShare,
-                            DistinctConfigRows& out);
+bool findDistinctConfigRows(const torch::Tensor& config, const GraphTensors& graph, int64_t layers,
+                            double maxShare, DistinctConfigRows& out);
 
 }  // namespace tpg::nn

@@ -90,8 +90,7 @@ LayoutCostNetImpl::PerConfigPass LayoutCostNetImpl::distinctRowPass(const GraphT
     PerConfigPass out;
     DistinctConfigRows d;
     if (readsWholeConfig() || c < 2 ||
-        !findDistinctConfigRows(config, g, LocalAdjacency(g), static_cast<int64_t>(layers->size()),
-                                limits::kDistinctRowShare, d))
+        !findDistinctConfigRows(config, g, static_cast<int64_t>(layers->size()), limits::kDistinctRowShare, d))
         return out;
     // Layer 0: each distinct (config, node) pair encoded and fused once.
     auto picked = config.reshape({1, c * nc, -1}).index_select(1, d.pairs);  // [1, P, F]
@@ -102,7 +101,7 @@ LayoutCostNetImpl::PerConfigPass LayoutCostNetImpl::distinctRowPass(const GraphT
     auto pairPos = g.configPos.index_select(0, d.pairNode);
     auto z = torch::cat({shared.subsetInput, shared.subsetInput.index_select(0, pairPos) + fusedPairs});
     for (size_t l = 0; l < layers->size(); ++l) {  // z: the layer's rows [rows, H]
-        const DistinctConfigRows::Layer& next = d.layers[l + 1];
+        const DistinctConfigRows::Layer& next = d.layers[l];
         auto self = z.index_select(0, next.self);
         auto fromProducers =
             torch::zeros_like(self).index_add_(0, next.producerTarget, z.index_select(0, next.producerSource)) *
@@ -113,7 +112,7 @@ LayoutCostNetImpl::PerConfigPass LayoutCostNetImpl::distinctRowPass(const GraphT
         auto computed = layers[l]->as<SageConv>()->combine(self, fromProducers, fromConsumers);
         z = shared.halo.empty() ? computed : torch::cat({shared.halo[l], computed});
     }
-    const auto rowOf = d.layers.back().rowOf.view({-1, c});  // [S, C]
+    const auto rowOf = d.rowOf.view({-1, c});  // [S, C]
     out.z = z.index_select(0, rowOf.reshape(-1)).view({-1, c, z.size(1)});
     if (options.nodeCostReadout)  // the per-node MLP once per distinct row too
         out.dependentCost =
