@@ -502,13 +502,23 @@ private slots:
                  "shared pass differs from the naive per-config pass");
     }
 
+    void distinctRowPassEqualsTheDensePass_data() {
+        QTest::addColumn<bool>("flow");
+        QTest::newRow("slot features") << false;
+        // Flow features also read the nodes whose output layouts arrive at a node's slots.
+        QTest::newRow("flow features") << true;
+    }
+
     void distinctRowPassEqualsTheDensePass() {
         // Configs a node or two apart from a default (a `default` search) share most rows of the
         // per-config pass: computing each distinct row once must give the dense pass's scores and
         // gradients, over the S/D split with its halo and config-free rest.
-        const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
+        QFETCH(bool, flow);
+        // With flow features, a graph where some configurable nodes' output layouts reach others.
+        const tpg::TpuGraph g = flow ? tiny::layoutGraph(77, 120, 8, false, 12) : tiny::layoutGraph(5, 120, 8, false, 2);
         ModelInfo info = smallLayoutInfo();
         info.settings.slotFeatures = true;
+        info.settings.flowFeatures = flow;
         info.settings.nodeCostReadout = true;
         CostModel model = CostModel::create(info);
         auto& impl = model.impl();
@@ -518,21 +528,44 @@ private slots:
         std::vector<int64_t> ids{0, 1, 2, 3, 4, 5, 6, 7};
         const ConfigBatch random = impl.batchForConfigs(p, ids.data(), 8);
         const int64_t nc = random.config.size(1);
-        ConfigBatch near{random.config.select(0, 0).unsqueeze(0).repeat({8, 1, 1}), random.violation};
-        for (int64_t c = 1; c < 8; ++c) {  // config c moves node c % nc (and config 7 node 0 too)
-            near.config[c][c % nc] = random.config[c][c % nc];
-            if (c == 7) near.config[c][0] = random.config[c][0];
+        auto base = random.config.select(0, 0).clone();  // [nc, 18]
+        std::vector<int64_t> moved;                       // the nodes the configs move
+        for (int64_t k = 0; k < nc; ++k) moved.push_back(k);
+        if (flow) {  // readers ask for the layout their source writes; moving the source makes a copy
+            moved.clear();
+            const auto source = t.slotTensors.source;  // [nc, 3]
+            for (int64_t k = 0; k < nc; ++k)
+                for (int64_t slot = 1; slot < 3; ++slot) {
+                    const int64_t m = source[k][slot].item<int64_t>();
+                    if (m < 0 || base[m][0].item<float>() < 0) continue;
+                    base[k].narrow(0, slot * 6, 6).copy_(base[m].narrow(0, 0, 6));
+                    moved.push_back(m);
+                }
+            QVERIFY(!moved.empty());
+        }
+        const int64_t width = flow ? 6 : random.config.size(2);  // with flow: the output slot alone
+        ConfigBatch near{base.unsqueeze(0).repeat({8, 1, 1}), random.violation};
+        for (int64_t c = 1; c < 8; ++c) {  // config c moves one node (and config 7 a second too)
+            for (int64_t k : {moved[static_cast<size_t>(c) % moved.size()], c == 7 ? moved[0] : int64_t{-1}})
+                if (k >= 0) near.config[c][k].narrow(0, 0, width).copy_(random.config[c][k].narrow(0, 0, width));
         }
         // Every config different at every node: nothing to share, the dense pass runs.
         const auto apart = random.config + torch::arange(8, torch::kFloat).view({8, 1, 1});
         auto* net = impl.layout.get();
         DistinctConfigRows d;
-        QVERIFY(!findDistinctConfigRows(apart, t, 2, limits::kDistinctRowShare, d));
-        QVERIFY(findDistinctConfigRows(near.config, t, 2, limits::kDistinctRowShare, d));
+        const torch::Tensor sources = flow ? t.slotTensors.source : torch::Tensor();
+        QVERIFY(!findDistinctConfigRows(apart, t, 2, limits::kDistinctRowShare, sources, d));
+        QVERIFY(findDistinctConfigRows(near.config, t, 2, limits::kDistinctRowShare, sources, d));
         QVERIFY(d.pairs.numel() < nc * 8 / 2);
+        if (flow) {  // a moved node's readers get rows of their own: the sources are in the key
+            DistinctConfigRows ownOnly;
+            QVERIFY(findDistinctConfigRows(near.config, t, 2, limits::kDistinctRowShare, torch::Tensor(), ownOnly));
+            QVERIFY(d.pairs.numel() > ownOnly.pairs.numel());
+        }
         const auto denseRows = (t.subset.numel() - t.haloPos.numel()) * 8;
         QVERIFY(d.layers.back().position.numel() > 0 && d.layers.back().position.numel() < denseRows / 2);
         QVERIFY(!net->distinctRowPass(t, net->sharedPass(t), apart).z.defined());
+        QVERIFY(net->distinctRowPass(t, net->sharedPass(t), near.config).z.defined());  // not the fallback
         impl.module().train();
         auto scoresAndGradients = [&](bool distinct) {
             net->distinctRows = distinct;

@@ -63,9 +63,11 @@ std::vector<int64_t> longVector(const torch::Tensor& t) {
     return {c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel()};
 }
 
-// Layer 0: each configurable node's distinct config rows (compared bit for bit).
-bool findPairs(const torch::Tensor& config, const std::vector<int64_t>& configPos, int64_t positions,
-               double maxShare, KeyClasses& kc, DistinctConfigRows& out, std::vector<int64_t>& rowOf) {
+// Layer 0: each configurable node's distinct config rows, with the rows of its sources (an
+// [nc, perNode] list, -1 none) beside its own, all compared bit for bit.
+bool findPairs(const torch::Tensor& config, const std::vector<int64_t>& configPos,
+               const std::vector<int64_t>& sources, int64_t perNode, int64_t positions, double maxShare,
+               KeyClasses& kc, DistinctConfigRows& out, std::vector<int64_t>& rowOf) {
     const int64_t c = config.size(0), nc = config.size(1), f = config.size(2);
     const auto cfg = config.to(torch::kFloat).contiguous();
     const float* v = cfg.data_ptr<float>();
@@ -73,15 +75,25 @@ bool findPairs(const torch::Tensor& config, const std::vector<int64_t>& configPo
     rowOf.resize(static_cast<size_t>(positions * c));
     for (int64_t s = 0; s < positions; ++s)
         std::fill_n(rowOf.begin() + static_cast<std::ptrdiff_t>(s * c), c, s);
-    kc.keys.resize(static_cast<size_t>(c * f));
+    std::vector<int64_t> keyNodes;
     for (int64_t k = 0; k < nc; ++k) {
-        for (int64_t i = 0; i < c; ++i)
-            for (int64_t j = 0; j < f; ++j) {
-                uint32_t bits = 0;
-                std::memcpy(&bits, v + (i * nc + k) * f + j, sizeof bits);
-                kc.keys[static_cast<size_t>(i * f + j)] = bits;
-            }
-        kc.group(c, f);
+        keyNodes.assign(1, k);
+        for (int64_t j = 0; j < perNode; ++j) {
+            const int64_t from = sources[static_cast<size_t>(k * perNode + j)];
+            if (from >= 0 && from < nc && from != k) keyNodes.push_back(from);
+        }
+        const auto width = static_cast<int64_t>(keyNodes.size()) * f;
+        kc.keys.resize(static_cast<size_t>(c * width));
+        for (int64_t i = 0; i < c; ++i) {
+            auto* key = &kc.keys[static_cast<size_t>(i * width)];
+            for (int64_t node : keyNodes)
+                for (int64_t j = 0; j < f; ++j) {
+                    uint32_t bits = 0;
+                    std::memcpy(&bits, v + (i * nc + node) * f + j, sizeof bits);
+                    *key++ = bits;
+                }
+        }
+        kc.group(c, width);
         const auto first = static_cast<int64_t>(pairs.size());
         for (int64_t rep : kc.reps) {
             pairs.push_back(rep * nc + k);
@@ -158,12 +170,15 @@ bool findLayer(const LocalAdjacency& adj, const std::vector<int64_t>& haloIndex,
 }  // namespace
 
 bool findDistinctConfigRows(const torch::Tensor& config, const GraphTensors& g, int64_t layers, double maxShare,
-                            DistinctConfigRows& out) {
+                            const torch::Tensor& sources, DistinctConfigRows& out) {
     const int64_t configs = config.size(0);
     const int64_t positions = g.subset.numel();
     KeyClasses kc;
     std::vector<int64_t> prev, cur;
-    if (!findPairs(config, longVector(g.configPos), positions, maxShare, kc, out, prev)) return false;
+    const std::vector<int64_t> sourceList = sources.defined() ? longVector(sources) : std::vector<int64_t>{};
+    const int64_t perNode = sources.defined() ? sources.size(1) : 0;
+    if (!findPairs(config, longVector(g.configPos), sourceList, perNode, positions, maxShare, kc, out, prev))
+        return false;
     const LocalAdjacency adj(g);  // only once layer 0 shares enough rows
     std::vector<int64_t> haloIndex(static_cast<size_t>(positions), -1);
     const std::vector<int64_t> haloPos = longVector(g.haloPos);

@@ -33,8 +33,10 @@ struct DistinctConfigRows {
 
 // Fills `out` for config [C, nc, F] (CPU floats) over `layers` SageConv layers. Returns false,
 // leaving `out` unusable, as soon as a layer's distinct rows exceed `maxShare` of its dense rows:
-// then gathering would cost about what it saves.
+// then gathering would cost about what it saves. `sources` ([nc, m] long, or undefined) names,
+// per configurable node, other configurable nodes its encoding also reads (flow features: the
+// node whose output layout arrives at each slot; -1 none): their values join its layer-0 key.
 bool findDistinctConfigRows(const torch::Tensor& config, const GraphTensors& graph, int64_t layers,
-                            double maxShare, DistinctConfigRows& out);
+                            double maxShare, const torch::Tensor& sources, DistinctConfigRows& out);
 
 }  // namespace tpg::nn

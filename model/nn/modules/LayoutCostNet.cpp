@@ -38,10 +38,12 @@ LayoutCostNetImpl::LayoutCostNetImpl(const CostNetOptions& o) : options(o) {
     if (o.nodeCostReadout) nodeCost = register_module("nodeCost", Mlp(h, h, 1));
 }
 
-torch::Tensor LayoutCostNetImpl::encodePicked(const torch::Tensor& picked, const LayoutSlotTensors& slots) {
+torch::Tensor LayoutCostNetImpl::encodePicked(const torch::Tensor& picked, const LayoutSlotTensors& slots,
+                                              const torch::Tensor& flow) {
     if (!options.slotFeatures) return configEncoder(picked);
     TORCH_CHECK(slots.defined(), "a model with slot features needs the graph's slot tensors");
-    return configEncoder(picked, layoutSlotFeatures(picked, slots));
+    auto features = layoutSlotFeatures(picked, slots);
+    return configEncoder(picked, flow.defined() ? torch::cat({features, flow}, 2) : features);
 }
 
 torch::Tensor LayoutCostNetImpl::encodeConfig(const GraphTensors& g, const torch::Tensor& config,
@@ -53,9 +55,7 @@ torch::Tensor LayoutCostNetImpl::encodeConfig(const GraphTensors& g, const torch
     TORCH_CHECK(g.slotTensors.defined(), "a model with slot features needs the graph's slot tensors");
     // The flow features read the whole config: a row's sources may lie outside `rows`.
     auto flow = layoutFlowFeatures(config, g.slotTensors);
-    auto features = torch::cat(
-        {layoutSlotFeatures(picked, selected), rows.defined() ? flow.index_select(1, rows) : flow}, 2);
-    return configEncoder(picked, features);
+    return encodePicked(picked, selected, rows.defined() ? flow.index_select(1, rows) : flow);
 }
 
 LayoutSharedPass LayoutCostNetImpl::sharedPass(const GraphTensors& g) {
@@ -89,13 +89,19 @@ LayoutCostNetImpl::PerConfigPass LayoutCostNetImpl::distinctRowPass(const GraphT
     const int64_t c = config.size(0), nc = config.size(1);
     PerConfigPass out;
     DistinctConfigRows d;
-    if (readsWholeConfig() || c < 2 ||
-        !findDistinctConfigRows(config, g, static_cast<int64_t>(layers->size()), limits::kDistinctRowShare, d))
+    // Flow features also read the nodes whose output layouts arrive at a node's slots.
+    const torch::Tensor sources = readsWholeConfig() ? g.slotTensors.source : torch::Tensor();
+    if (c < 2 ||
+        !findDistinctConfigRows(config, g, static_cast<int64_t>(layers->size()), limits::kDistinctRowShare, sources, d))
         return out;
     // Layer 0: each distinct (config, node) pair encoded and fused once.
     auto picked = config.reshape({1, c * nc, -1}).index_select(1, d.pairs);  // [1, P, F]
     const LayoutSlotTensors slots = g.slotTensors.defined() ? g.slotTensors.rows(d.pairNode) : g.slotTensors;
-    auto encoded = encodePicked(picked, slots).squeeze(0);  // [P, H]
+    const torch::Tensor flow = readsWholeConfig() ? layoutFlowFeatures(config, g.slotTensors)
+                                                        .reshape({1, c * nc, -1})
+                                                        .index_select(1, d.pairs)
+                                                  : torch::Tensor();
+    auto encoded = encodePicked(picked, slots, flow).squeeze(0);  // [P, H]
     out.encodedByConfig = encoded.index_select(0, d.pairOfEntry).view({c, nc, -1});
     auto fusedPairs = fuse(torch::cat({shared.configurableInput.index_select(0, d.pairNode), encoded}, 1));
     auto pairPos = g.configPos.index_select(0, d.pairNode);

@@ -81,8 +81,8 @@ struct LayoutCostNetImpl : torch::nn::Module {
     };
     // The per-config pass with every distinct row computed once (DistinctConfigRows.h), the
     // node-cost readout's per-node costs included; equal to the dense pass within float
-    // tolerance. `z` stays undefined when the configs share too few rows (or the flow features,
-    // which read the whole config, are on): then the dense pass is as cheap.
+    // tolerance. `z` stays undefined when the configs share too few rows: then the dense pass is
+    // as cheap. With flow features a node's layer-0 row also reads its sources' configs.
     PerConfigPass distinctRowPass(const GraphTensors& graph, const LayoutSharedPass& shared,
                                   const torch::Tensor& config);
 
@@ -90,9 +90,10 @@ struct LayoutCostNetImpl : torch::nn::Module {
     // Config encodings [C, k, H] from config [C, nc, F]: all nc configurable nodes, or those `rows`.
     torch::Tensor encodeConfig(const GraphTensors& graph, const torch::Tensor& config,
                                const torch::Tensor& rows = {});
-    // Encodings [C, k, H] of `picked` config rows [C, k, F] whose slot tensors are `slots`
-    // (without flow features).
-    torch::Tensor encodePicked(const torch::Tensor& picked, const LayoutSlotTensors& slots);
+    // Encodings [C, k, H] of `picked` config rows [C, k, F] whose slot tensors are `slots`, with
+    // their flow features [C, k, 3 x kFlowFeatureCount] when the model reads them.
+    torch::Tensor encodePicked(const torch::Tensor& picked, const LayoutSlotTensors& slots,
+                               const torch::Tensor& flow = {});
     // Flow features: a row's encoding depends on other rows' configs.
     bool readsWholeConfig() const { return options.slotFeatures && options.flowFeatures; }
     torch::Tensor readout(const GraphTensors& graph, const LayoutSharedPass& shared,
