@@ -117,6 +117,35 @@ tpg::TpuGraph dotFlowGraph() {
     return tpg::TpuGraph(std::move(d));
 }
 
+// Eight configs a node or two apart from `random`'s first (a `default` search): config c moves
+// one node, config 7 a second too. With flow features, readers ask for the layout their source
+// writes and only the sources' output slots move, so each move changes a reader's flow features.
+// An undefined config when no source writes a layout.
+ConfigBatch nearConfigs(const ConfigBatch& random, const GraphTensors& t, bool flow) {
+    const int64_t nc = random.config.size(1);
+    auto base = random.config.select(0, 0).clone();  // [nc, 18]
+    std::vector<int64_t> moved;                       // the nodes the configs move
+    for (int64_t k = 0; k < nc; ++k) moved.push_back(k);
+    if (flow) {
+        moved.clear();
+        const auto source = t.slotTensors.source;  // [nc, 3]
+        for (int64_t k = 0; k < nc; ++k)
+            for (int64_t slot = 1; slot < 3; ++slot) {
+                const int64_t m = source[k][slot].item<int64_t>();
+                if (m < 0 || base[m][0].item<float>() < 0) continue;
+                base[k].narrow(0, slot * 6, 6).copy_(base[m].narrow(0, 0, 6));
+                moved.push_back(m);
+            }
+        if (moved.empty()) return {};
+    }
+    const int64_t width = flow ? 6 : random.config.size(2);  // with flow: the output slot alone
+    ConfigBatch near{base.unsqueeze(0).repeat({8, 1, 1}), random.violation};
+    for (int64_t c = 1; c < 8; ++c)
+        for (int64_t k : {moved[static_cast<size_t>(c) % moved.size()], c == 7 ? moved[0] : int64_t{-1}})
+            if (k >= 0) near.config[c][k].narrow(0, 0, width).copy_(random.config[c][k].narrow(0, 0, width));
+    return near;
+}
+
 // Tile kernel: the dot is the root, p0 its input and p1 its kernel; f32.
 tpg::TpuGraph dotKernelGraph() {
     tpg::TpuGraphData d = dotGraphData(tpg::Collection::Tile, 0);
@@ -528,27 +557,8 @@ private slots:
         std::vector<int64_t> ids{0, 1, 2, 3, 4, 5, 6, 7};
         const ConfigBatch random = impl.batchForConfigs(p, ids.data(), 8);
         const int64_t nc = random.config.size(1);
-        auto base = random.config.select(0, 0).clone();  // [nc, 18]
-        std::vector<int64_t> moved;                       // the nodes the configs move
-        for (int64_t k = 0; k < nc; ++k) moved.push_back(k);
-        if (flow) {  // readers ask for the layout their source writes; moving the source makes a copy
-            moved.clear();
-            const auto source = t.slotTensors.source;  // [nc, 3]
-            for (int64_t k = 0; k < nc; ++k)
-                for (int64_t slot = 1; slot < 3; ++slot) {
-                    const int64_t m = source[k][slot].item<int64_t>();
-                    if (m < 0 || base[m][0].item<float>() < 0) continue;
-                    base[k].narrow(0, slot * 6, 6).copy_(base[m].narrow(0, 0, 6));
-                    moved.push_back(m);
-                }
-            QVERIFY(!moved.empty());
-        }
-        const int64_t width = flow ? 6 : random.config.size(2);  // with flow: the output slot alone
-        ConfigBatch near{base.unsqueeze(0).repeat({8, 1, 1}), random.violation};
-        for (int64_t c = 1; c < 8; ++c) {  // config c moves one node (and config 7 a second too)
-            for (int64_t k : {moved[static_cast<size_t>(c) % moved.size()], c == 7 ? moved[0] : int64_t{-1}})
-                if (k >= 0) near.config[c][k].narrow(0, 0, width).copy_(random.config[c][k].narrow(0, 0, width));
-        }
+        const ConfigBatch near = nearConfigs(random, t, flow);
+        QVERIFY(near.config.defined());
         // Every config different at every node: nothing to share, the dense pass runs.
         const auto apart = random.config + torch::arange(8, torch::kFloat).view({8, 1, 1});
         auto* net = impl.layout.get();

@@ -8,14 +8,8 @@ SageConvImpl::SageConvImpl(int64_t hidden)
 
 torch::Tensor SageConvImpl::forward(const torch::Tensor& x, const GraphEdges& edges) {
     // [N, (C,) H]: mean of each consumer's producers, and of each producer's consumers.
-    std::vector<int64_t> degreeShape(static_cast<size_t>(x.dim()), 1);
-    degreeShape[0] = x.size(0);
-    auto fromProducers =
-        torch::zeros_like(x).index_add_(0, edges.consumer, x.index_select(0, edges.producer)) *
-        edges.invProducerCount.view(degreeShape);
-    auto fromConsumers =
-        torch::zeros_like(x).index_add_(0, edges.producer, x.index_select(0, edges.consumer)) *
-        edges.invConsumerCount.view(degreeShape);
+    auto fromProducers = meanMessages(x, edges.consumer, x, edges.producer, edges.invProducerCount);
+    auto fromConsumers = meanMessages(x, edges.producer, x, edges.consumer, edges.invConsumerCount);
     return combine(x, fromProducers, fromConsumers);
 }
 
@@ -31,6 +25,13 @@ torch::Tensor SageConvImpl::combine(const torch::Tensor& x, const torch::Tensor&
     mixed.add_(update->forwardColumns(fromProducers, h, false));
     mixed.add_(update->forwardColumns(fromConsumers, 2 * h, false));
     return norm(mixed).relu_().add_(x);
+}
+
+torch::Tensor meanMessages(const torch::Tensor& rows, const torch::Tensor& target, const torch::Tensor& x,
+                           const torch::Tensor& source, const torch::Tensor& invCount) {
+    std::vector<int64_t> countShape(static_cast<size_t>(rows.dim()), 1);
+    countShape[0] = rows.size(0);
+    return torch::zeros_like(rows).index_add_(0, target, x.index_select(0, source)).mul_(invCount.view(countShape));
 }
 
 }  // namespace tpg::nn

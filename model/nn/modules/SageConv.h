@@ -25,4 +25,10 @@ struct SageConvImpl : torch::nn::Module {
 };
 TORCH_MODULE(SageConv);
 
+// One mean message per row of `rows` ([R, (C,) H]): the sum of x's `source` rows added at
+// `target` (an index into rows, one entry per edge), times each row's 1 / neighbour count
+// (invCount [R, 1]). Shared by SageConv::forward and the passes that compute rows apart.
+torch::Tensor meanMessages(const torch::Tensor& rows, const torch::Tensor& target, const torch::Tensor& x,
+                           const torch::Tensor& source, const torch::Tensor& invCount);
+
 }  // namespace tpg::nn
