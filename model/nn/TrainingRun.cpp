@@ -541,9 +541,13 @@ MetricSums TrainingRun::validate(const std::function<void(int64_t done, int64_t 
 
 bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elapsed, bool save) {
     m_state.epoch = epoch;
-    const bool improved = !std::isfinite(m_state.best) ||
-                          (std::isfinite(v.score) && v.score > m_state.best + 1e-6);
     CostModel::Impl& net = m_model.impl();
+    // Without a score an epoch replaces the model only while none has scored: with no valid data
+    // (the latest model is kept) or on the first epoch (a model file must exist). Valid graphs
+    // but no score means every prediction tied (a collapsed model): a bad epoch, never a gain.
+    const bool improved = std::isfinite(v.score)
+                              ? v.score > m_state.best + 1e-6
+                              : !std::isfinite(m_state.best) && (v.graphs == 0 || net.info.epochs == 0);
     if (improved) {
         m_state.best = std::isfinite(v.score) ? v.score : m_state.best;
         m_state.badEpochs = 0;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <thread>
 
@@ -776,6 +777,36 @@ private slots:
         s.collection = "tile:xla";
         s.outPath = "";
         QVERIFY(throwsWith([&] { trainCostModel(s); }, "no output model path"));
+        s.outPath = path("x.tpgm");
+        s.weightDecay = -1e-4;
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "weight decay must be a finite number, 0 or more"));
+        s.weightDecay = std::numeric_limits<double>::quiet_NaN();
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "weight decay must be a finite number, 0 or more"));
+    }
+
+    // A weight decay this strong drives every weight to zero: all predictions tie and validation
+    // has no Kendall. Such epochs must count against patience, not as gains that save the model.
+    void collapsedModelEpochsCountAgainstPatience() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("collapsed.tpgm"));
+        s.weightDecay = 100;
+        s.learningRate = 0.05;
+        s.configsPerStep = 4;  // many steps: collapsed within the first epoch
+        s.epochs = 8;
+        s.patience = 2;
+        std::vector<bool> improved;
+        std::vector<double> kendall;
+        const TrainResult r = trainCostModel(s, [&](const TrainProgress& p) {
+            if (p.phase != TrainProgress::Phase::EpochDone) return;
+            improved.push_back(p.improved);
+            kendall.push_back(p.validation.kendall);
+        });
+        QVERIFY(!kendall.empty());
+        for (const double k : kendall) QVERIFY2(std::isnan(k), qPrintable(QString("Kendall %1").arg(k)));
+        // The first epoch saves (a model file must exist); the next `patience` are bad; then stop.
+        QCOMPARE(improved, (std::vector<bool>{true, false, false}));
+        QVERIFY(r.earlyStopped);
+        QCOMPARE(r.epochsRun, 1 + s.patience);
+        QVERIFY(std::filesystem::exists(s.outPath));
     }
 
     void defaultModelsAreEmbeddedAndScore() {
