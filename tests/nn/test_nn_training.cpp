@@ -784,8 +784,8 @@ private slots:
         QVERIFY(throwsWith([&] { trainCostModel(s); }, "weight decay must be a finite number, 0 or more"));
     }
 
-    // A weight decay this strong drives every weight to zero: all predictions tie and validation
-    // has no Kendall. Such epochs must count against patience, not as gains that save the model.
+    // A weight decay this strong collapses the model: all predictions tie and validation has no
+    // Kendall. Such epochs must count against patience, not as gains that save the model.
     void collapsedModelEpochsCountAgainstPatience() {
         TrainSettings s = quickSettings(data(), "layout:xla:random", path("collapsed.tpgm"));
         s.weightDecay = 100;
