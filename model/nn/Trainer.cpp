@@ -27,7 +27,7 @@ void checkSettings(const TrainSettings& st) {
     if (st.minutes < 0) throw FormatError("train: minutes must be 0 (no budget) or more");
     if (st.epochs == 0 && st.minutes == 0)
         throw FormatError("train: give a time budget (minutes) or an epoch limit");
-    if (!(st.weightDecay >= 0) || !std::isfinite(st.weightDecay))
+    if (!std::isfinite(st.weightDecay) || st.weightDecay < 0)
         throw FormatError("train: weight decay must be a finite number, 0 or more");
     if (st.checkpointSeconds < 0) throw FormatError("train: checkpoint seconds must be 0 (every step) or more");
     if (st.heldOutConfigFraction < 0 || st.heldOutConfigFraction >= 1)
