@@ -496,8 +496,8 @@ private slots:
     }
 
     void guiKeepsRunningWhileABigFileIsScored() {
-        // 45,000 nodes: scoring its configs takes seconds on the model worker; the event loop
-        // must never stall more than 100 ms meanwhile.
+        // 45,000 nodes: scoring its configs takes seconds on the model worker; meanwhile the GUI
+        // thread must never compute for more than 100 ms at once nor wait on the worker.
         MainWindow w;
         testing::HloGraphSpec spec{45000, 8, 3, 40};
         const QString big = write(QStringLiteral("big45k.npz"), spec);
@@ -510,7 +510,7 @@ private slots:
         QVERIFY(ready.count() > 0 || ready.wait(300000));
         watch.stop();
         QVERIFY2(watch.ticks() >= 10, qPrintable(QString::number(watch.ticks())));
-        QVERIFY2(watch.worstGapMs() <= 100, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(watch.worstGapMs())));
+        QVERIFY2(watch.responsive(), qPrintable(watch.report()));
     }
 
     void badFileShowsTheReadersMessageAndStaysUsable() {
@@ -614,8 +614,8 @@ private slots:
         QSignalSpy changed(w.modelSession(), &ModelSession::modelChanged);
         ready.clear();
         panel->useBestButton()->click();
-        QVERIFY(changed.wait(30000));
-        QVERIFY(ready.wait(60000));
+        QVERIFY(changed.count() > 0 || changed.wait(30000));
+        QVERIFY(ready.count() > 0 || ready.wait(60000));  // may have come while waiting for the model
         QVERIFY2(w.modelLabelText().contains(QStringLiteral("model.tpgm")), qPrintable(w.modelLabelText()));
         const auto after = w.configPanel()->model()->predictions();
         QVERIFY(after->scores() != before);
@@ -679,8 +679,9 @@ private slots:
         QVERIFY(ready.wait(120000));
         watch.stop();
         QVERIFY2(watch.ticks() >= 3, qPrintable(QString::number(watch.ticks())));
-        QVERIFY2(watch.worstGapMs() < 1000,
-                 qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(watch.worstGapMs())));
+        // Building the scene of the finished layout may take longer than a scoring tick, not a second.
+        QVERIFY2(watch.worstBusyMs() < 1000 && watch.worstGapMs() <= StallWatch::kMaxGapMs,
+                 qPrintable(watch.report()));
         QCOMPARE(w.graphPanel()->scene()->layout()->view.nodeCount(),
                  int64_t{vizlimits::kMaxLayoutNodes});
         // The layout ran on the window's Graphviz thread.

@@ -99,9 +99,9 @@ private slots:
         QVERIFY(finished.wait(5000));
         const qint64 stopMs = stopClock.elapsed();
         watch.stop();
-        qInfo("stop took %lld ms; worst event-loop stall during the run %lld ms", stopMs, watch.worstGapMs());
+        qInfo("stop took %lld ms; %s", stopMs, qPrintable(watch.report()));
         QVERIFY2(stopMs < 1000, qPrintable(QStringLiteral("Stop took %1 ms").arg(stopMs)));
-        QVERIFY2(watch.worstGapMs() <= 100, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(watch.worstGapMs())));
+        QVERIFY2(watch.responsive(), qPrintable(watch.report()));
         QVERIFY(!panel.isRunning());
         QVERIFY(panel.statusText().contains(QStringLiteral("stopped")));
         const QString folder = panel.liveRunFolder();
