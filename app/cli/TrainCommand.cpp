@@ -282,6 +282,8 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--margin", s.margin, "Pairwise hinge margin")->capture_default_str();
     cmd->add_option("--lr", s.learningRate, "Adam learning rate (cosine decay)")
         ->capture_default_str();
+    cmd->add_option("--dropout", s.dropout, "Layout: share of node encodings zeroed in each training step")
+        ->capture_default_str();
     cmd->add_option("--weight-decay", s.weightDecay, "Adam L2 penalty on the weights (added to each gradient)")
         ->capture_default_str();
     cmd->add_option("--configs-per-step", s.configsPerStep,

@@ -29,6 +29,7 @@ void checkSettings(const TrainSettings& st) {
         throw FormatError("train: give a time budget (minutes) or an epoch limit");
     if (!std::isfinite(st.weightDecay) || st.weightDecay < 0)
         throw FormatError("train: weight decay must be a finite number, 0 or more");
+    if (!(st.dropout >= 0 && st.dropout < 1)) throw FormatError("train: dropout must lie in [0, 1)");
     if (st.checkpointSeconds < 0) throw FormatError("train: checkpoint seconds must be 0 (every step) or more");
     if (st.heldOutConfigFraction < 0 || st.heldOutConfigFraction >= 1)
         throw FormatError("train: the held-out config fraction must lie in [0, 1)");

@@ -32,6 +32,9 @@ struct TrainSettings {
     double margin = 0.1;
     double learningRate = 2e-3;
     double weightDecay = 1e-5;
+    // Layout: the share of node-encoding values zeroed at random in each training step (the
+    // config-free pass, so every config of a step sees the same mask); 0 = none.
+    double dropout = 0;
     int configsPerStep =
         64;  // sampled distinct configs per graph per step (the 64-128 that works best)
     int graphsPerStep = 0;  // graphs per optimiser step; 0 = 1 for layout, 8 for tile

@@ -102,6 +102,7 @@ json settingsToJson(const TrainSettings& s) {
         {"margin", s.margin},
         {"lr", s.learningRate},
         {"weight_decay", s.weightDecay},
+        {"dropout", s.dropout},
         {"configs_per_step", s.configsPerStep},
         {"graphs_per_step", s.graphsPerStep},
         {"patience", s.patience},
@@ -143,6 +144,7 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "margin", s.margin, file);
     read(j, "lr", s.learningRate, file);
     read(j, "weight_decay", s.weightDecay, file);
+    read(j, "dropout", s.dropout, file);
     read(j, "configs_per_step", s.configsPerStep, file);
     read(j, "graphs_per_step", s.graphsPerStep, file);
     read(j, "patience", s.patience, file);

@@ -336,6 +336,7 @@ TrainingRun::TrainingRun(const TrainSettings& st, TrainingData data)
     CostModel::Impl& net = m_model.impl();
     m_data.info.settings = net.info.settings;  // as built: options the data cannot feed are off
     net.label = st.outPath;
+    if (net.layout) net.layout->nodeDropout = st.dropout;
     m_parameters = net.module().parameters();
     m_optimizer = std::make_unique<torch::optim::Adam>(
         m_parameters, torch::optim::AdamOptions(st.learningRate).weight_decay(st.weightDecay));

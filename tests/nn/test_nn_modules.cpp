@@ -531,6 +531,41 @@ private slots:
                  "shared pass differs from the naive per-config pass");
     }
 
+    // Dropout on the node encodings: in training a fresh mask per shared pass (so per step), the
+    // same one for every config of the step; in scoring none at all.
+    void nodeDropoutActsInTrainingOnly() {
+        const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
+        CostModel model = CostModel::create(smallLayoutInfo());
+        auto& impl = model.impl();
+        const PreparedGraph p = impl.prepare(g);
+        const GraphTensors t = impl.makeTensors(p);
+        std::vector<int64_t> ids{0, 1, 2, 3, 4, 5, 6, 7};
+        const ConfigBatch b = impl.batchForConfigs(p, ids.data(), 8);
+        auto* net = impl.layout.get();
+        torch::NoGradGuard noGrad;
+        impl.module().eval();
+        const auto plain = impl.forward(t, b);
+        net->nodeDropout = 0.5;
+        QVERIFY(torch::equal(impl.forward(t, b), plain));  // scoring: no dropout
+        impl.module().train();
+        torch::manual_seed(3);
+        const LayoutSharedPass first = net->sharedPass(t), second = net->sharedPass(t);
+        // [S, H]: about half the nonzero encodings zeroed, the rest scaled by 1 / (1 - 0.5).
+        const auto raw = net->nodeEncoder(t.x, t.opcode).index_select(0, t.subset);
+        const auto live = raw != 0;
+        const auto kept = first.subsetInput.masked_select(live) != 0;
+        const double zeroed = 1.0 - kept.to(torch::kDouble).mean().item<double>();
+        QVERIFY2(zeroed > 0.4 && zeroed < 0.6, qPrintable(QString::number(zeroed)));
+        QVERIFY(torch::allclose(first.subsetInput.masked_select(first.subsetInput != 0),
+                                2 * raw.masked_select(first.subsetInput != 0)));
+        QVERIFY(!torch::equal(first.subsetInput, second.subsetInput));  // a new mask each pass
+        // Within one pass every config sees the same mask: the per-config pass is deterministic.
+        QVERIFY(torch::equal(net->forward(t, first, b.config, b.violation), net->forward(t, first, b.config, b.violation)));
+        QVERIFY(!torch::allclose(net->forward(t, first, b.config, b.violation), plain));
+        net->nodeDropout = 0;
+        QVERIFY(torch::allclose(net->forward(t, net->sharedPass(t), b.config, b.violation), plain, 1e-5, 1e-6));
+    }
+
     void distinctRowPassEqualsTheDensePass_data() {
         QTest::addColumn<bool>("flow");
         QTest::newRow("slot features") << false;

@@ -782,6 +782,11 @@ private slots:
         QVERIFY(throwsWith([&] { trainCostModel(s); }, "weight decay must be a finite number, 0 or more"));
         s.weightDecay = std::numeric_limits<double>::quiet_NaN();
         QVERIFY(throwsWith([&] { trainCostModel(s); }, "weight decay must be a finite number, 0 or more"));
+        s.weightDecay = 0;
+        for (const double bad : {-0.1, 1.0, std::numeric_limits<double>::quiet_NaN()}) {
+            s.dropout = bad;
+            QVERIFY(throwsWith([&] { trainCostModel(s); }, "dropout must lie in [0, 1)"));
+        }
     }
 
     // A weight decay this strong collapses the model: all predictions tie and validation has no

@@ -60,7 +60,9 @@ torch::Tensor LayoutCostNetImpl::encodeConfig(const GraphTensors& g, const torch
 
 LayoutSharedPass LayoutCostNetImpl::sharedPass(const GraphTensors& g) {
     // Config-free pass over all N nodes: shared[l] is [N, H] after l layers.
-    std::vector<torch::Tensor> shared{nodeEncoder(g.x, g.opcode)};
+    // Dropout here, in the config-free pass, gives every config of a step the same mask: the
+    // configs are still compared on one graph.
+    std::vector<torch::Tensor> shared{torch::dropout(nodeEncoder(g.x, g.opcode), nodeDropout, is_training())};
     for (const auto& layer : *layers)
         shared.push_back(layer->as<SageConv>()->forward(shared.back(), g.full));
     LayoutSharedPass s;

@@ -106,6 +106,7 @@ struct LayoutCostNetImpl : torch::nn::Module {
   public:
     CostNetOptions options;
     bool distinctRows = true;  // try distinctRowPass first (off: always the dense pass, to compare)
+    double nodeDropout = 0;    // in training mode: dropout on the node encodings (a training setting, not saved)
     NodeEncoder nodeEncoder{nullptr};
     LayoutConfigEncoder configEncoder{nullptr};
     Mlp fuse{nullptr};  // [node, config] -> H: lets the config's effect depend on the node's shape
