@@ -280,9 +280,14 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--loss", o->loss, "hinge (pairwise), listmle or mse (log runtime)")
         ->capture_default_str();
     cmd->add_option("--margin", s.margin, "Pairwise hinge margin")->capture_default_str();
+    cmd->add_option("--listmle-weight", s.listMleWeight, "Add this many times ListMLE to the pairwise hinge")
+        ->capture_default_str();
     cmd->add_option("--lr", s.learningRate, "Adam learning rate (cosine decay)")
         ->capture_default_str();
     cmd->add_option("--dropout", s.dropout, "Layout: share of node encodings zeroed in each training step")
+        ->capture_default_str();
+    cmd->add_option("--weight-average", s.weightAverage,
+                    "Validate and save a moving average of the weights with this decay per step (0 = off)")
         ->capture_default_str();
     cmd->add_option("--weight-decay", s.weightDecay, "Adam L2 penalty on the weights (added to each gradient)")
         ->capture_default_str();

@@ -30,6 +30,13 @@ void checkSettings(const TrainSettings& st) {
     if (!std::isfinite(st.weightDecay) || st.weightDecay < 0)
         throw FormatError("train: weight decay must be a finite number, 0 or more");
     if (!(st.dropout >= 0 && st.dropout < 1)) throw FormatError("train: dropout must lie in [0, 1)");
+    if (!std::isfinite(st.listMleWeight) || st.listMleWeight < 0)
+        throw FormatError("train: the ListMLE weight must be a finite number, 0 or more");
+    if (st.listMleWeight > 0 && st.loss != LossKind::PairwiseHinge)
+        throw FormatError(std::string("train: the ListMLE weight adds ListMLE to the pairwise hinge; the loss is ") +
+                          lossName(st.loss) + ", not hinge");
+    if (!(st.weightAverage >= 0 && st.weightAverage < 1))
+        throw FormatError("train: the weight average's decay must lie in [0, 1)");
     if (st.checkpointSeconds < 0) throw FormatError("train: checkpoint seconds must be 0 (every step) or more");
     if (st.heldOutConfigFraction < 0 || st.heldOutConfigFraction >= 1)
         throw FormatError("train: the held-out config fraction must lie in [0, 1)");
@@ -373,16 +380,21 @@ private:
     bool validateEpoch(int epoch, EpochCursor& cursor) {
         RunState& state = m_run->state();
         const auto validationStart = Clock::now();
-        const MetricSums sums = m_run->validate(
-            [&](int64_t done, int64_t total) {
-                m_progress.step = done;
-                m_progress.steps = total;
-                m_progress.elapsedSeconds = m_clock->elapsed();
-                report(TrainProgress::Phase::Validating);
-            },
-            m_dp ? nullptr : m_cancel, m_dp ? m_dp->rank() : 0, workers());
-        const Collection kind = m_run->data().info.kind;
-        const ValidationSummary v = m_dp ? m_dp->reduceValidation(sums, kind) : sums.summary(kind);
+        ValidationSummary v;
+        {
+            const AveragedWeightsInModel averaged(*m_run);  // what validates is what is saved
+            const MetricSums sums = m_run->validate(
+                [&](int64_t done, int64_t total) {
+                    m_progress.step = done;
+                    m_progress.steps = total;
+                    m_progress.elapsedSeconds = m_clock->elapsed();
+                    report(TrainProgress::Phase::Validating);
+                },
+                m_dp ? nullptr : m_cancel, m_dp ? m_dp->rank() : 0, workers());
+            const Collection kind = m_run->data().info.kind;
+            v = m_dp ? m_dp->reduceValidation(sums, kind) : sums.summary(kind);
+            if (!cancelled()) m_progress.improved = m_run->recordEpoch(epoch, v, m_clock->elapsed(), leader());
+        }
         m_clock->setValidationSeconds(std::chrono::duration<double>(Clock::now() - validationStart).count());
         if (cancelled()) {
             keepCursor(state, cursor);
@@ -391,7 +403,6 @@ private:
         }
         m_result.epochsRun = epoch;
         state.stepInEpoch = 0;  // the epoch's checkpoint below lies between epochs
-        m_progress.improved = m_run->recordEpoch(epoch, v, m_clock->elapsed(), leader());
         if (m_dp) m_dp->checkReplicasIdentical(*m_run, epoch);
         if (m_progress.improved) {
             m_result.saved = true;

@@ -30,11 +30,17 @@ struct TrainSettings {
     ModelSettings model = ModelSettings::shapedByKind();
     LossKind loss = LossKind::PairwiseHinge;
     double margin = 0.1;
+    // The pairwise hinge plus this many times ListMLE (the two losses together); 0 = the hinge alone.
+    double listMleWeight = 0;
     double learningRate = 2e-3;
     double weightDecay = 1e-5;
     // Layout: the share of node-encoding values zeroed at random in each training step (the
     // config-free pass, so every config of a step sees the same mask); 0 = none.
     double dropout = 0;
+    // The decay per optimiser step of an exponential moving average of the weights, which then
+    // validates and is saved (0.999: an average over about the last 1,000 steps); 0 = none, the
+    // trained weights themselves.
+    double weightAverage = 0;
     int configsPerStep =
         64;  // sampled distinct configs per graph per step (the 64-128 that works best)
     int graphsPerStep = 0;  // graphs per optimiser step; 0 = 1 for layout, 8 for tile

@@ -103,6 +103,8 @@ json settingsToJson(const TrainSettings& s) {
         {"lr", s.learningRate},
         {"weight_decay", s.weightDecay},
         {"dropout", s.dropout},
+        {"listmle_weight", s.listMleWeight},
+        {"weight_average", s.weightAverage},
         {"configs_per_step", s.configsPerStep},
         {"graphs_per_step", s.graphsPerStep},
         {"patience", s.patience},
@@ -145,6 +147,8 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "lr", s.learningRate, file);
     read(j, "weight_decay", s.weightDecay, file);
     read(j, "dropout", s.dropout, file);
+    read(j, "listmle_weight", s.listMleWeight, file);
+    read(j, "weight_average", s.weightAverage, file);
     read(j, "configs_per_step", s.configsPerStep, file);
     read(j, "graphs_per_step", s.graphsPerStep, file);
     read(j, "patience", s.patience, file);

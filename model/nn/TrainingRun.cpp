@@ -119,8 +119,20 @@ FileCounts countsOf(const DatasetFile& f, const TrainSettings& st) {
     return {runtimes.shape[0], n + perConfigNodes(archive, f.path, n, reach) * st.configsPerStep};
 }
 
+void readAverage(torch::serialize::InputArchive& archive, size_t parameters, std::vector<torch::Tensor>& average) {
+    average.clear();
+    torch::serialize::InputArchive averageArchive;
+    if (!archive.try_read("average", averageArchive)) return;
+    for (size_t i = 0; i < parameters; ++i) {
+        torch::Tensor t;
+        if (!averageArchive.try_read(std::to_string(i), t))
+            throw std::runtime_error("the weights' average lacks tensor " + std::to_string(i));
+        average.push_back(t);
+    }
+}
+
 ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model, torch::optim::Adam& optimizer,
-                                    const RunState& s) {
+                                    const RunState& s, const std::vector<torch::Tensor>& average) {
     nlohmann::json j;
     j["model"] = modelInfoToJson(info);
     j["epoch"] = s.epoch;
@@ -137,13 +149,21 @@ ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model
     optimizer.save(optimArchive);
     archive.write("model", modelArchive);
     archive.write("optimizer", optimArchive);
+    if (!average.empty()) {
+        torch::serialize::OutputArchive averageArchive;
+        for (size_t i = 0; i < average.size(); ++i) averageArchive.write(std::to_string(i), average[i]);
+        archive.write("average", averageArchive);
+    }
     std::ostringstream weights;
     archive.save_to(weights);
     return {j.dump(), weights.str()};
 }
 
+// A state saved without an average (or by a run without one) leaves `average` empty: averaging,
+// when asked for, starts afresh from the resumed weights.
 bool loadRunState(const ModelFileContents& c, const std::string& path, const ModelInfo& info,
-                  CostModel::Impl& model, torch::optim::Adam& optimizer, RunState& s, std::string& why) {
+                  CostModel::Impl& model, torch::optim::Adam& optimizer, RunState& s,
+                  std::vector<torch::Tensor>& average, std::string& why) {
     try {
         const auto j = nlohmann::json::parse(c.json);
         const ModelInfo saved = modelInfoFromJson(j.at("model").get<std::string>(), path);
@@ -161,6 +181,7 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
         archive.read("optimizer", optimArchive);
         model.module().load(modelArchive);
         optimizer.load(optimArchive);
+        readAverage(archive, model.module().parameters().size(), average);
         s.epoch = j.at("epoch").get<int>();
         s.best = j.at("best").is_null() ? -std::numeric_limits<double>::infinity()
                                         : j.at("best").get<double>();
@@ -347,7 +368,14 @@ TrainingRun::TrainingRun(const TrainSettings& st, TrainingData data)
     switch (st.loss) {
         case LossKind::ListMle: m_loss = [listMle](auto& p, auto& r) { return (*listMle)(p, r); }; break;
         case LossKind::LogRuntimeMse: m_loss = [mse](auto& p, auto& r) { return (*mse)(p, r); }; break;
-        default: m_loss = [hinge](auto& p, auto& r) { return (*hinge)(p, r); }; break;
+        default:
+            if (st.listMleWeight > 0)
+                m_loss = [hinge, listMle, w = st.listMleWeight](auto& p, auto& r) {
+                    return (*hinge)(p, r) + w * (*listMle)(p, r);
+                };
+            else
+                m_loss = [hinge](auto& p, auto& r) { return (*hinge)(p, r); };
+            break;
     }
 }
 
@@ -357,15 +385,15 @@ bool TrainingRun::resume(std::string& why) {
     const std::string path = m_settings.outPath + ".state";
     if (!m_settings.resume || !std::filesystem::exists(path)) return false;
     return loadRunState(readModelFile(path, kResumeMagic), path, m_data.info, m_model.impl(), *m_optimizer, m_state,
-                        why);
+                        m_average, why);
 }
 
 ModelFileContents TrainingRun::stateContents() {
-    return runStateContents(m_model.impl().info, m_model.impl(), *m_optimizer, m_state);
+    return runStateContents(m_model.impl().info, m_model.impl(), *m_optimizer, m_state, m_average);
 }
 
 bool TrainingRun::loadStateContents(const ModelFileContents& contents, const std::string& label, std::string& why) {
-    return loadRunState(contents, label, m_data.info, m_model.impl(), *m_optimizer, m_state, why);
+    return loadRunState(contents, label, m_data.info, m_model.impl(), *m_optimizer, m_state, m_average, why);
 }
 
 const TrainableConfigs& TrainingRun::trainable(const DatasetFile& file, const PreparedEntry& e) {
@@ -504,7 +532,32 @@ void TrainingRun::applyGradients(double learningRate) {
     torch::nn::utils::clip_grad_norm_(m_parameters, 1.0);
     m_optimizer->step();
     m_optimizer->zero_grad();
+    updateAverage();
     ++m_state.globalStep;
+}
+
+void TrainingRun::updateAverage() {
+    if (m_settings.weightAverage <= 0) return;
+    torch::NoGradGuard noGrad;
+    if (m_average.empty()) {
+        for (const auto& p : m_parameters) m_average.push_back(p.detach().clone());
+        return;
+    }
+    // Early on the decay is smaller (as TensorFlow's ExponentialMovingAverage with num_updates),
+    // so the average does not cling to the first steps' weights.
+    const auto t = static_cast<double>(m_state.globalStep);
+    const double decay = std::min(m_settings.weightAverage, (1 + t) / (10 + t));
+    for (size_t i = 0; i < m_parameters.size(); ++i)
+        m_average[i].mul_(decay).add_(m_parameters[i].detach(), 1 - decay);
+}
+
+void TrainingRun::swapAveragedWeights() {
+    torch::NoGradGuard noGrad;
+    for (size_t i = 0; i < m_average.size(); ++i) {
+        torch::Tensor trained = m_parameters[i].detach().clone();
+        m_parameters[i].detach().copy_(m_average[i]);
+        m_average[i].copy_(trained);
+    }
 }
 
 MetricSums TrainingRun::validate(const std::function<void(int64_t done, int64_t total)>& onGraph,
@@ -566,7 +619,7 @@ bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elap
 void TrainingRun::checkpoint(double elapsed) {
     m_state.elapsed = elapsed;
     writeModelFile(m_settings.outPath + ".state", kResumeMagic,
-                   runStateContents(m_model.impl().info, m_model.impl(), *m_optimizer, m_state));
+                   runStateContents(m_model.impl().info, m_model.impl(), *m_optimizer, m_state, m_average));
 }
 
 }  // namespace tpg::nn

@@ -101,6 +101,10 @@ public:
     StepTally accumulateGradients(const std::vector<size_t>& files, std::mt19937_64& rng, double share,
                                   const CancelToken* cancel);
     void applyGradients(double learningRate);
+    // Exchanges the trained weights with their running average (TrainSettings::weightAverage;
+    // nothing without one or before the first step): validation and the saved model use the
+    // average, and a second call puts the trained weights back, bit for bit.
+    void swapAveragedWeights();
 
     // Phase 4: ranking quality on the valid graphs (or held-out configs) of this shard (every
     // shards-th graph from `shard`). `onGraph` reports progress; stops early when cancelled.
@@ -122,6 +126,7 @@ public:
 
 private:
     const TrainableConfigs& trainable(const DatasetFile& file, const PreparedEntry& entry);
+    void updateAverage();
     // One graph's loss and gradients for `ids` (NaN when cancelled part-way).
     double graphGradients(const PreparedEntry& entry, const std::vector<int64_t>& ids,
                           const torch::Tensor& target, double share, const CancelToken* cancel);
@@ -137,6 +142,19 @@ private:
     int64_t m_trainConfigs = 0;  // distinct configs trained on, for the model's metadata
     RunState m_state;
     RankingLoss m_loss;
+    std::vector<torch::Tensor> m_average;  // the weights' running average; empty when none
+};
+
+// The averaged weights in the model for a scope (see TrainingRun::swapAveragedWeights).
+class AveragedWeightsInModel {
+public:
+    explicit AveragedWeightsInModel(TrainingRun& run) : m_run(run) { m_run.swapAveragedWeights(); }
+    ~AveragedWeightsInModel() { m_run.swapAveragedWeights(); }
+    AveragedWeightsInModel(const AveragedWeightsInModel&) = delete;
+    AveragedWeightsInModel& operator=(const AveragedWeightsInModel&) = delete;
+
+private:
+    TrainingRun& m_run;
 };
 
 }  // namespace tpg::nn

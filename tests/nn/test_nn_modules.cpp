@@ -157,6 +157,21 @@ tpg::TpuGraph dotKernelGraph() {
     return tpg::TpuGraph(std::move(d));
 }
 
+// A layout:xla:random dataset of three long graphs with few configurable nodes (so the
+// network's reach matters) in train and in valid, under `folder`/data.
+std::string tinyLayoutDataset(const std::string& folder) {
+    std::string data = folder + "/data";
+    for (const char* split : {"train", "valid"}) {
+        const std::filesystem::path files = std::filesystem::path(data) / "npz/layout/xla/random" / split;
+        std::filesystem::create_directories(files);
+        for (uint64_t seed : {11u, 12u, 13u}) {
+            const tpg::TpuGraph g = tiny::layoutGraph(seed, 160, 16, false, 3);
+            tpg::saveTpuGraph(g, (files / (g.name() + ".npz")).string(), seed % 2 == 0);
+        }
+    }
+    return data;
+}
+
 }  // namespace
 
 class TestNnModules : public QObject {
@@ -776,17 +791,74 @@ private slots:
 
     // Size-matched steps pair graphs by their step cost, which must be what the network does per
     // configuration: the nodes whose state depends on it (CostModel's subset), pruned or not.
-    void stepCostsCountTheNodesWithPerConfigState() {
+    // The average follows each optimiser step (with the smaller early decay), swaps in and out
+    // bit for bit, and travels with the run's state (a checkpoint, or rank 0's broadcast).
+    void weightAverageFollowsTheStepsAndSwapsBack() {
         QTemporaryDir dir;
-        const std::string data = (dir.path() + "/data").toStdString();
-        for (const char* split : {"train", "valid"}) {
-            const std::filesystem::path folder = std::filesystem::path(data) / "npz/layout/xla/random" / split;
-            std::filesystem::create_directories(folder);
-            for (uint64_t seed : {11u, 12u, 13u}) {  // long graphs, few configurable nodes: reach matters
-                const tpg::TpuGraph g = tiny::layoutGraph(seed, 160, 16, false, 3);
-                tpg::saveTpuGraph(g, (folder / (g.name() + ".npz")).string(), seed % 2 == 0);
+        const std::string data = tinyLayoutDataset(dir.path().toStdString());
+        TrainSettings s;
+        s.dataDir = data;
+        s.collection = "layout:xla:random";
+        s.outPath = dir.path().toStdString() + "/avg.tpgm";
+        s.configsPerStep = 8;
+        s.weightAverage = 0.5;
+        TrainingRun run(s, loadTrainingData(s, [](const std::string&) {}));
+        run.swapAveragedWeights();  // before the first step: nothing to swap
+        std::vector<torch::Tensor> expected;
+        std::mt19937_64 rng(1);
+        for (int64_t step = 0; step < 4; ++step) {
+            QVERIFY(run.accumulateGradients({static_cast<size_t>(step % 3)}, rng, 1, nullptr).graphs == 1);
+            run.applyGradients(1e-2);
+            const double decay = std::min(0.5, static_cast<double>(1 + step) / static_cast<double>(10 + step));
+            for (size_t i = 0; i < run.parameters().size(); ++i) {
+                const torch::Tensor p = run.parameters()[i].detach();
+                if (step == 0) expected.push_back(p.clone());
+                else expected[i] = expected[i] * decay + p * (1 - decay);
             }
         }
+        std::vector<torch::Tensor> trained;
+        for (const auto& p : run.parameters()) trained.push_back(p.detach().clone());
+        QVERIFY(!torch::equal(trained[0], expected[0]));  // the steps moved the weights
+        {
+            const AveragedWeightsInModel averaged(run);
+            for (size_t i = 0; i < expected.size(); ++i)
+                QVERIFY(torch::allclose(run.parameters()[i], expected[i], 1e-5, 1e-7));
+        }
+        for (size_t i = 0; i < trained.size(); ++i) QVERIFY(torch::equal(run.parameters()[i], trained[i]));
+
+        TrainingRun copy(s, loadTrainingData(s, [](const std::string&) {}));
+        std::string why;
+        QVERIFY2(copy.loadStateContents(run.stateContents(), "state", why), why.c_str());
+        copy.swapAveragedWeights();
+        for (size_t i = 0; i < expected.size(); ++i)
+            QVERIFY(torch::allclose(copy.parameters()[i], expected[i], 1e-5, 1e-7));
+    }
+
+    // With a ListMLE weight the step's loss is the hinge's plus that many times ListMLE's.
+    void hingeAndListMleTogether() {
+        QTemporaryDir dir;
+        TrainSettings s;
+        s.dataDir = tinyLayoutDataset(dir.path().toStdString());
+        s.collection = "layout:xla:random";
+        s.outPath = dir.path().toStdString() + "/loss.tpgm";
+        s.configsPerStep = 8;
+        auto stepLoss = [&](LossKind kind, double listMleWeight) {
+            s.loss = kind;
+            s.listMleWeight = listMleWeight;
+            torch::manual_seed(5);  // the same initial weights for every loss
+            TrainingRun run(s, loadTrainingData(s, [](const std::string&) {}));
+            std::mt19937_64 rng(1);
+            return run.accumulateGradients({0}, rng, 1, nullptr).lossSum;
+        };
+        const double hinge = stepLoss(LossKind::PairwiseHinge, 0);
+        const double listMle = stepLoss(LossKind::ListMle, 0);
+        QVERIFY(hinge > 0 && listMle > 0);
+        QVERIFY(std::abs(stepLoss(LossKind::PairwiseHinge, 0.5) - (hinge + 0.5 * listMle)) < 1e-5);
+    }
+
+    void stepCostsCountTheNodesWithPerConfigState() {
+        QTemporaryDir dir;
+        const std::string data = tinyLayoutDataset(dir.path().toStdString());
         std::vector<int64_t> costByReach;
         for (const int hops : {1, 2, -1}) {
             TrainSettings s;

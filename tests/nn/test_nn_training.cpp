@@ -455,8 +455,16 @@ private slots:
         s.model.pruneHops = -1;
         s.heldOutConfigFraction = 0.25;
         s.products = TrainSettings::Products::BFloat16;
+        s.weightDecay = 1e-4;
+        s.dropout = 0.2;
+        s.weightAverage = 0.99;
+        s.listMleWeight = 0.03;
         const TrainSettings back = trainSettingsFromJson(trainSettingsToJson(s), "x");
         QCOMPARE(back.collection, s.collection);
+        QCOMPARE(back.weightDecay, s.weightDecay);
+        QCOMPARE(back.dropout, s.dropout);
+        QCOMPARE(back.weightAverage, s.weightAverage);
+        QCOMPARE(back.listMleWeight, s.listMleWeight);
         QVERIFY(back.products == TrainSettings::Products::BFloat16);
         QVERIFY(throwsWith([] { trainSettingsFromJson("{\"products\": \"half\"}", "run.json"); },
                            "run.json: key 'products': expected auto, float or bfloat16, got 'half'"));
@@ -787,6 +795,17 @@ private slots:
             s.dropout = bad;
             QVERIFY(throwsWith([&] { trainCostModel(s); }, "dropout must lie in [0, 1)"));
         }
+        s.dropout = 0;
+        for (const double bad : {-0.1, 1.0, std::numeric_limits<double>::quiet_NaN()}) {
+            s.weightAverage = bad;
+            QVERIFY(throwsWith([&] { trainCostModel(s); }, "the weight average's decay must lie in [0, 1)"));
+        }
+        s.weightAverage = 0;
+        s.listMleWeight = -1;
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "the ListMLE weight must be a finite number, 0 or more"));
+        s.listMleWeight = 0.1;
+        s.loss = LossKind::LogRuntimeMse;
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "adds ListMLE to the pairwise hinge; the loss is mse, not hinge"));
     }
 
     // A weight decay this strong collapses the model: all predictions tie and validation has no
