@@ -119,14 +119,15 @@ FileCounts countsOf(const DatasetFile& f, const TrainSettings& st) {
     return {runtimes.shape[0], n + perConfigNodes(archive, f.path, n, reach) * st.configsPerStep};
 }
 
-void readAverage(torch::serialize::InputArchive& archive, size_t parameters, std::vector<torch::Tensor>& average) {
+void readAverage(torch::serialize::InputArchive& archive, const std::vector<torch::Tensor>& parameters,
+                 std::vector<torch::Tensor>& average) {
     average.clear();
     torch::serialize::InputArchive averageArchive;
     if (!archive.try_read("average", averageArchive)) return;
-    for (size_t i = 0; i < parameters; ++i) {
+    for (size_t i = 0; i < parameters.size(); ++i) {
         torch::Tensor t;
-        if (!averageArchive.try_read(std::to_string(i), t))
-            throw std::runtime_error("the weights' average lacks tensor " + std::to_string(i));
+        if (!averageArchive.try_read(std::to_string(i), t) || !t.sizes().equals(parameters[i].sizes()))
+            throw std::runtime_error("the weights' average lacks tensor " + std::to_string(i) + " or has another shape");
         average.push_back(t);
     }
 }
@@ -181,7 +182,7 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
         archive.read("optimizer", optimArchive);
         model.module().load(modelArchive);
         optimizer.load(optimArchive);
-        readAverage(archive, model.module().parameters().size(), average);
+        readAverage(archive, model.module().parameters(), average);
         s.epoch = j.at("epoch").get<int>();
         s.best = j.at("best").is_null() ? -std::numeric_limits<double>::infinity()
                                         : j.at("best").get<double>();
