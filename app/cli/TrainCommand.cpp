@@ -35,6 +35,7 @@ struct TrainOptions {
     double cacheMiB = static_cast<double>(nn::limits::kDefaultCacheBytes >> 20);
     std::string sizeMatched = "auto";
     std::string products = nn::productsName(nn::TrainSettings{}.products);
+    std::string schedule = nn::scheduleName(nn::TrainSettings{}.schedule);
     int worldSize = 0;  // 0: from WORLD_SIZE when a launcher set RANK, else 1
     int joinSeconds = kDefaultJoinSeconds;
 };
@@ -111,6 +112,8 @@ void applyOptions(TrainOptions& o) {
     s.sizeMatchedSteps = o.sizeMatched == "auto" ? M::Auto : o.sizeMatched == "on" ? M::On : M::Off;
     if (!nn::parseProducts(o.products, s.products))
         throw FormatError("--products: expected auto, float or bfloat16, got '" + o.products + "'");
+    if (!nn::parseSchedule(o.schedule, s.schedule))
+        throw FormatError("--lr-schedule: expected cosine, stable-decay or constant, got '" + o.schedule + "'");
     if (o.joinSeconds < 1) throw FormatError("--join-seconds: expected 1 or more");
 }
 
@@ -282,7 +285,11 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--margin", s.margin, "Pairwise hinge margin")->capture_default_str();
     cmd->add_option("--listmle-weight", s.listMleWeight, "Add this many times ListMLE to the pairwise hinge")
         ->capture_default_str();
-    cmd->add_option("--lr", s.learningRate, "Adam learning rate (cosine decay)")
+    cmd->add_option("--lr", s.learningRate, "Adam learning rate at the start (see --lr-schedule)")
+        ->capture_default_str();
+    cmd->add_option("--lr-schedule", o->schedule,
+                    "cosine (down to 5% over the run), stable-decay (the full rate for 75% of the run, then linear "
+                    "down to 5%) or constant")
         ->capture_default_str();
     cmd->add_option("--dropout", s.dropout, "Layout: share of node encodings zeroed in each training step")
         ->capture_default_str();

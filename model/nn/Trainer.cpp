@@ -142,10 +142,6 @@ const char* endReason(const TrainResult& r) {
     return r.cancelled ? "cancelled" : r.timedOut ? "time budget reached" : r.earlyStopped ? "stopped early" : "done";
 }
 
-double cosineLearningRate(double base, double fraction) {
-    return base * (0.05 + 0.95 * 0.5 * (1.0 + std::cos(M_PI * fraction)));  // down to 5%
-}
-
 }  // namespace
 
 const char* productsName(TrainSettings::Products p) {
@@ -249,7 +245,8 @@ private:
 
     // This process's view of the learning rate (a data-parallel step takes rank 0's).
     double localLearningRate(int64_t stepsPerEpoch) const {
-        return cosineLearningRate(m_st.learningRate, m_clock->fraction(m_run->state().globalStep, stepsPerEpoch));
+        return scheduledLearningRate(m_st.schedule, m_st.learningRate,
+                                     m_clock->fraction(m_run->state().globalStep, stepsPerEpoch));
     }
 
     // Whether to stop before the next step and the learning rate to take it with: every replica

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "CancelToken.h"
+#include "LearningRateSchedule.h"
 #include "ModelInfo.h"
 #include "NnLimits.h"
 
@@ -33,6 +34,7 @@ struct TrainSettings {
     // The pairwise hinge plus this many times ListMLE (the two losses together); 0 = the hinge alone.
     double listMleWeight = 0;
     double learningRate = 2e-3;
+    LearningRateSchedule schedule = LearningRateSchedule::Cosine;
     double weightDecay = 1e-5;
     // Layout: the share of node-encoding values zeroed at random in each training step (the
     // config-free pass, so every config of a step sees the same mask); 0 = none.

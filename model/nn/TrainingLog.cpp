@@ -101,6 +101,7 @@ json settingsToJson(const TrainSettings& s) {
         {"loss", lossName(s.loss)},
         {"margin", s.margin},
         {"lr", s.learningRate},
+        {"lr_schedule", scheduleName(s.schedule)},
         {"weight_decay", s.weightDecay},
         {"dropout", s.dropout},
         {"listmle_weight", s.listMleWeight},
@@ -145,6 +146,10 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     if (!parseLoss(loss, s.loss)) throwFormatError(file, "loss", "expected hinge, listmle or mse, got '" + loss + "'");
     read(j, "margin", s.margin, file);
     read(j, "lr", s.learningRate, file);
+    std::string schedule = scheduleName(s.schedule);
+    read(j, "lr_schedule", schedule, file);
+    if (!parseSchedule(schedule, s.schedule))
+        throwFormatError(file, "lr_schedule", "expected cosine, stable-decay or constant, got '" + schedule + "'");
     read(j, "weight_decay", s.weightDecay, file);
     read(j, "dropout", s.dropout, file);
     read(j, "listmle_weight", s.listMleWeight, file);

@@ -151,12 +151,15 @@ private slots:
              file("y.tpgm"), "--node-cost-readout", "yes"},
             {"train", "--data", data(), "--collection", "layout:xla:random", "--out",
              file("y.tpgm"), "--products", "half"},
+            {"train", "--data", data(), "--collection", "layout:xla:random", "--out",
+             file("y.tpgm"), "--lr-schedule", "linear"},
         };
         const QStringList expected = {"expects a tile model", "not a tpugraphs cost model file",
                                       "trained for tile:xla, cannot score layout files",
                                       "no training files", "no such file or folder",
                                       "--node-cost-readout: expected 'on' or 'off', got 'yes'",
-                                      "--products: expected auto, float or bfloat16, got 'half'"};
+                                      "--products: expected auto, float or bfloat16, got 'half'",
+                                      "--lr-schedule: expected cosine, stable-decay or constant, got 'linear'"};
         for (int i = 0; i < bad.size(); ++i) {
             const Run r = tpugraphs(bad[i]);
             QVERIFY2(r.code == 1, qPrintable(bad[i].join(' ') + " -> " + QString::number(r.code)));

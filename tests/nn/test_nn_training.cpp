@@ -459,6 +459,7 @@ private slots:
         s.dropout = 0.2;
         s.weightAverage = 0.99;
         s.listMleWeight = 0.03;
+        s.schedule = LearningRateSchedule::StableDecay;
         const TrainSettings back = trainSettingsFromJson(trainSettingsToJson(s), "x");
         QCOMPARE(back.collection, s.collection);
         QCOMPARE(back.weightDecay, s.weightDecay);
@@ -466,6 +467,10 @@ private slots:
         QCOMPARE(back.weightAverage, s.weightAverage);
         QCOMPARE(back.listMleWeight, s.listMleWeight);
         QVERIFY(back.products == TrainSettings::Products::BFloat16);
+        QVERIFY(back.schedule == LearningRateSchedule::StableDecay);
+        QVERIFY(trainSettingsFromJson("{}", "old.json").schedule == LearningRateSchedule::Cosine);  // older logs
+        QVERIFY(throwsWith([] { trainSettingsFromJson("{\"lr_schedule\": \"step\"}", "run.json"); },
+                           "run.json: key 'lr_schedule': expected cosine, stable-decay or constant, got 'step'"));
         QVERIFY(throwsWith([] { trainSettingsFromJson("{\"products\": \"half\"}", "run.json"); },
                            "run.json: key 'products': expected auto, float or bfloat16, got 'half'"));
         QCOMPARE(back.model.pruneHops, -1);
@@ -732,6 +737,46 @@ private slots:
             for (size_t g : four.steps[i]) a += nodes[g];
             for (size_t g : four.steps[i + 1]) b += nodes[g];
             QVERIFY(a >= b && a - b <= 800);  // sorted: the first share is the larger by at most a few steps
+        }
+    }
+
+    void learningRateSchedulesHaveTheirShapes() {
+        using S = LearningRateSchedule;
+        const double base = 2e-3;
+        auto near = [](double a, double b) { return std::abs(a - b) < 1e-12; };
+        QVERIFY(near(scheduledLearningRate(S::Cosine, base, 0), base));
+        QVERIFY(near(scheduledLearningRate(S::Cosine, base, 0.5), base * 0.525));
+        QVERIFY(near(scheduledLearningRate(S::Cosine, base, 1), base * 0.05));
+        QVERIFY(near(scheduledLearningRate(S::StableDecay, base, 0.75), base));  // held to 75%
+        QVERIFY(near(scheduledLearningRate(S::StableDecay, base, 0.875), base * 0.525));
+        QVERIFY(near(scheduledLearningRate(S::StableDecay, base, 1), base * 0.05));
+        QVERIFY(near(scheduledLearningRate(S::StableDecay, base, 7), base * 0.05));  // clamped
+        QVERIFY(near(scheduledLearningRate(S::Constant, base, 0.9), base));
+        for (S k : {S::Cosine, S::StableDecay, S::Constant}) {
+            S back = S::Cosine;
+            QVERIFY(parseSchedule(scheduleName(k), back) && back == k);
+        }
+        S out = S::Constant;
+        QVERIFY(!parseSchedule("linear", out) && out == S::Constant);
+    }
+
+    // The trainer takes each step with the schedule's rate (the progress reports it).
+    void trainingStepsFollowTheSchedule() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("schedule.tpgm"));
+        s.epochs = 2;
+        for (LearningRateSchedule k : {LearningRateSchedule::Constant, LearningRateSchedule::StableDecay}) {
+            s.schedule = k;
+            std::vector<double> rates;
+            trainCostModel(s, [&](const TrainProgress& p) {
+                if (p.phase == TrainProgress::Phase::Training) rates.push_back(p.learningRate);
+            });
+            QVERIFY(rates.size() >= 8);
+            QCOMPARE(rates.front(), s.learningRate);
+            QCOMPARE(rates[rates.size() / 2 - 1], s.learningRate);  // the first half: the full rate
+            if (k == LearningRateSchedule::Constant)
+                QCOMPARE(rates.back(), s.learningRate);
+            else
+                QVERIFY(rates.back() < 0.6 * s.learningRate);  // the last quarter decays
         }
     }
 
