@@ -113,7 +113,8 @@ void applyOptions(TrainOptions& o) {
     if (!nn::parseProducts(o.products, s.products))
         throw FormatError("--products: expected auto, float or bfloat16, got '" + o.products + "'");
     if (!nn::parseSchedule(o.schedule, s.schedule))
-        throw FormatError("--lr-schedule: expected cosine, stable-decay or constant, got '" + o.schedule + "'");
+        throw FormatError(std::string("--lr-schedule: expected ") + nn::scheduleChoices() + ", got '" + o.schedule +
+                          "'");
     if (o.joinSeconds < 1) throw FormatError("--join-seconds: expected 1 or more");
 }
 

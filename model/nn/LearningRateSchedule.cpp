@@ -24,6 +24,8 @@ const char* scheduleName(LearningRateSchedule s) {
     }
 }
 
+const char* scheduleChoices() { return "cosine, stable-decay or constant"; }
+
 bool parseSchedule(const std::string& s, LearningRateSchedule& out) {
     for (auto k : {LearningRateSchedule::Cosine, LearningRateSchedule::StableDecay,
                    LearningRateSchedule::Constant})

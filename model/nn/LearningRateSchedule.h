@@ -16,6 +16,8 @@ enum class LearningRateSchedule { Cosine, StableDecay, Constant };
 // "cosine" / "stable-decay" / "constant", as the CLI's --lr-schedule and the training log spell
 // them.
 const char* scheduleName(LearningRateSchedule s);
+// The names parseSchedule accepts, for messages: "cosine, stable-decay or constant".
+const char* scheduleChoices();
 bool parseSchedule(const std::string& s, LearningRateSchedule& out);
 
 // The learning rate at `fraction` (clamped to [0, 1]) of the run.

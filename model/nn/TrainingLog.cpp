@@ -149,7 +149,7 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     std::string schedule = scheduleName(s.schedule);
     read(j, "lr_schedule", schedule, file);
     if (!parseSchedule(schedule, s.schedule))
-        throwFormatError(file, "lr_schedule", "expected cosine, stable-decay or constant, got '" + schedule + "'");
+        throwFormatError(file, "lr_schedule", std::string("expected ") + scheduleChoices() + ", got '" + schedule + "'");
     read(j, "weight_decay", s.weightDecay, file);
     read(j, "dropout", s.dropout, file);
     read(j, "listmle_weight", s.listMleWeight, file);
