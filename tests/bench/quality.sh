@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Ranking quality of the cost model against its baselines (issue 14), on the real executable:
 #   tests/bench/quality.sh [--minutes M] [--build DIR] [--work DIR] [--collections LIST] [--jobs J]
-#                          [--threads T] [--label TEXT] [--eval-only] [-- TRAIN_ARGS...]
-# Generates a fixed synthetic dataset (seed 2024: 80 programs per layout source, about as many as
-# the real layout:xla collection, 100-5,000 nodes; 300 tile kernels; 1,000 configurations each)
+#                          [--threads T] [--label TEXT] [--programs P] [--eval-only] [-- TRAIN_ARGS...]
+# Generates a fixed synthetic dataset (seed 2024: P = 80 programs per layout source, about as many
+# as the real layout:xla collection, 100-5,000 nodes; 300 tile kernels; 1,000 configurations each;
+# the real nlp collections hold about 240, --programs 240; another P needs another --work folder)
 # and a fresh-seed test set (seed 7777, 20 programs per source and 100 kernels, every split timed)
 # that no choice is ever made on. Trains one model per collection with `tpugraphs train --minutes M
 # --held-out-configs 0.2` (J trainings at a time, each with T = cores/J threads unless given), then
@@ -25,6 +26,7 @@ work=/tmp/tpg-quality
 collections=layout:xla:random,layout:xla:default,layout:nlp:random,layout:nlp:default,tile:xla
 jobs=2
 label=default
+programs=80
 threads=
 eval_only=0
 while [ $# -gt 0 ]; do
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
         --jobs) jobs=$2; shift 2 ;;
         --label) label=$2; shift 2 ;;
         --threads) threads=$2; shift 2 ;;
+        --programs) programs=$2; shift 2 ;;
         --eval-only) eval_only=1; shift ;;
         --) shift; break ;;
         *) echo "quality.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
@@ -51,9 +54,18 @@ run=$work/runs/$label
 mkdir -p "$run"
 
 if [ ! -d "$data/npz" ]; then
-    "$tpg" synth --out "$data" --seed 2024 --layout-graphs 80 --tile-graphs 300 --configs 1000 \
+    "$tpg" synth --out "$data" --seed 2024 --layout-graphs "$programs" --tile-graphs 300 --configs 1000 \
         --min-nodes 100 --max-nodes 5000 --quiet
 fi
+# A folder's data keeps the program count it was made with (a source's three splits together).
+for dir in "$data"/npz/layout/*/random; do
+    [ -d "$dir" ] || continue
+    held=$(find "$dir" -name '*.npz' | wc -l)
+    [ "$held" = "$programs" ] || {
+        echo "quality.sh: $dir holds $held programs, not --programs $programs: use another --work folder" >&2
+        exit 2
+    }
+done
 if [ ! -d "$fresh/npz" ]; then
     "$tpg" synth --out "$fresh" --seed 7777 --layout-graphs 20 --tile-graphs 100 --configs 1000 \
         --min-nodes 100 --max-nodes 5000 --test-runtimes --quiet
@@ -122,9 +134,10 @@ for c in "${colls[@]}"; do
 done
 wait
 
-/usr/bin/python3 - "$run" "$base" "$minutes" "$label" "${train_args[*]:-}" "${colls[@]}" <<'PY'
+/usr/bin/python3 - "$run" "$base" "$minutes" "$label" "${train_args[*]:-}" "$programs" "${colls[@]}" <<'PY'
 import os, re, sys
-run, base, minutes, label, args, colls = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:]
+run, base, minutes, label, args, programs = sys.argv[1:7]
+colls = sys.argv[7:]
 
 def mean(path):
     for line in open(path):
@@ -133,7 +146,8 @@ def mean(path):
             return int(m.group(1)), [float(v) for v in m.group(3).split()]
     raise SystemExit("quality.sh: no mean line in " + path)
 
-print("### quality: %s (%s min per collection; train args: %s)" % (label, minutes, args or "defaults"))
+print("### quality: %s (%s min per collection, %s programs per layout source; train args: %s)"
+      % (label, minutes, programs, args or "defaults"))
 print()
 print("| collection | split | graphs | GNN Kendall | GNN OPA | baseline | baseline Kendall | baseline OPA | GNN - baseline | ceiling Kendall |")
 print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
