@@ -36,8 +36,11 @@ GraphEdges makeEdges(const std::vector<std::array<int32_t, 2>>& edges,
         return torch::from_blob(inv.data(), {static_cast<int64_t>(inv.size()), 1}, torch::kFloat)
             .clone();
     };
-    return GraphEdges{longTensor(cons), longTensor(prod), inverse(producerCount),
-                      inverse(consumerCount)};
+    GraphEdges e{longTensor(cons), longTensor(prod), inverse(producerCount), inverse(consumerCount), {}, {}};
+    const auto n = static_cast<int64_t>(producerCount.size());
+    e.fromProducers = makeNeighbourMean(e.consumer, e.producer, e.invProducerCount, n);
+    e.fromConsumers = makeNeighbourMean(e.producer, e.consumer, e.invConsumerCount, n);
+    return e;
 }
 
 std::string firstLine(const std::string& s) {

@@ -65,6 +65,9 @@ constexpr double kDistinctRowShare = 0.5;
 // a worker waiting 4 ms of a 96 ms step, 64 steps 1 ms), narrow enough that the epoch's order
 // stays random and big graphs do not bunch up at one end.
 constexpr int kMatchWindowSteps = 64;
+// A sparse mean (NeighbourMean.h) hands each thread rows of at least this many output floats:
+// smaller chunks cost more in scheduling than they save.
+constexpr int64_t kMeanFloatsPerThread = int64_t{32} * 1024;
 // Tile competition metric: top-5 slowdown.
 constexpr int kTileTopK = 5;
 

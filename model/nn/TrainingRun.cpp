@@ -40,9 +40,13 @@ size_t tensorsBytes(const GraphTensors& t) {
     size_t b = tensorBytes(t.x) + tensorBytes(t.opcode) + tensorBytes(t.subset) +
                tensorBytes(t.haloPos) + tensorBytes(t.haloIds) + tensorBytes(t.dependentPos) +
                tensorBytes(t.outsideIds) + tensorBytes(t.configPos);
-    for (const GraphEdges* e : {&t.full, &t.local})
+    for (const GraphEdges* e : {&t.full, &t.local}) {
         b += tensorBytes(e->consumer) + tensorBytes(e->producer) +
              tensorBytes(e->invProducerCount) + tensorBytes(e->invConsumerCount);
+        for (const NeighbourMean* m : {&e->fromProducers, &e->fromConsumers})
+            for (const CompressedRows* c : {&m->gather, &m->scatter})  // (rowScale views invCount)
+                b += tensorBytes(c->rowStart) + tensorBytes(c->column) + tensorBytes(c->weight);
+    }
     return b;
 }
 

@@ -18,6 +18,7 @@
 #include "CostModel.h"
 #include "PreparedGraph.h"
 #include "synth/SyntheticDataset.h"
+#include "TensorMemory.h"
 #include "Trainer.h"
 
 using namespace tpg;
@@ -103,6 +104,7 @@ void benchScoring(const TpuGraph& g, int hops) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    tpg::nn::keepFreedTensorMemory();  // as the explorer and tpugraphs-learn do at start-up
     const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
     const bool latencyOnly = argc > 1 && std::strcmp(argv[1], "--latency") == 0;
     const char* modelPath = std::getenv("TPG_BENCH_MODEL");     // --latency: score with this model

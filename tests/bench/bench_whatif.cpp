@@ -15,6 +15,7 @@
 #include "DefaultModels.h"
 #include "synth/SyntheticDataset.h"
 #include "synth/TpuCostModel.h"
+#include "TensorMemory.h"
 #include "whatif/ConfigEdit.h"
 #include "whatif/WhatIfPredictor.h"
 
@@ -34,6 +35,7 @@ void printPercentiles(const char* what, std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    tpg::nn::keepFreedTensorMemory();  // as the explorer and tpugraphs-learn do at start-up
     const int64_t nodes = argc > 1 ? std::atoll(argv[1]) : 45000;
     const int configs = argc > 2 ? std::atoi(argv[2]) : 1000;
     const int edits = argc > 3 ? std::atoi(argv[3]) : 100;

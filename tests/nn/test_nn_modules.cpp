@@ -19,8 +19,10 @@
 #include "modules/LayoutCostNet.h"
 #include "modules/LayoutSlotFeatures.h"
 #include "modules/Mlp.h"
+#include "modules/NeighbourMean.h"
 #include "modules/NodeEncoder.h"
 #include "modules/RankingLosses.h"
+#include "modules/RowMax.h"
 #include "modules/SageConv.h"
 #include "modules/TileCostNet.h"
 #include "TileBoundsFeatures.h"
@@ -477,6 +479,98 @@ private slots:
                                 1e-6));
         auto expected2 = x[2] + torch::relu(conv->norm(((x[0] + x[1]) / 2).unsqueeze(0)))[0];
         QVERIFY(torch::allclose(y[2], expected2, 1e-5, 1e-6));
+    }
+
+    void neighbourMeanEqualsTheIndexAddPath() {
+        // The compressed-rows product against the plain gather/scatter it replaced, on edges with
+        // repeats, rows without neighbours and counts that are not the edges' own (pruned graphs
+        // divide by the full graph's degree): the same sums in the same order, so equal bit for
+        // bit, forward and backward, batched or not.
+        torch::manual_seed(3);
+        const int64_t rows = 30, sources = 50, edges = 120;
+        const auto target = torch::randint(0, rows - 5, {edges}, torch::kLong);  // rows 25-29 empty
+        auto source = torch::randint(0, sources, {edges}, torch::kLong);
+        source[7] = source[6];
+        target[7] = target[6];  // a repeated edge counts twice
+        const auto invCount = 1.0 / torch::randint(1, 9, {rows, 1}).to(torch::kFloat);
+        const NeighbourMean m = makeNeighbourMean(target, source, invCount, sources);
+        QCOMPARE(m.gather.rows(), rows);
+        QCOMPARE(m.scatter.rows(), sources);
+        for (const auto& shape : {std::vector<int64_t>{sources, 8}, std::vector<int64_t>{sources, 3, 8}}) {
+            auto x = torch::randn(shape, torch::requires_grad());
+            auto xRef = x.detach().clone().requires_grad_(true);
+            std::vector<int64_t> outShape = shape;
+            outShape[0] = rows;
+            const auto weights = torch::randn(outShape);
+            auto y = neighbourMean(x, m);
+            std::vector<int64_t> countShape(shape.size(), 1);
+            countShape[0] = rows;
+            auto yRef = torch::zeros(outShape).index_add(0, target, xRef.index_select(0, source)) *
+                        invCount.view(countShape);
+            QCOMPARE(y.sizes(), yRef.sizes());
+            QVERIFY(torch::equal(y, yRef));
+            QVERIFY(torch::equal(y.narrow(0, 25, 5), torch::zeros_like(y.narrow(0, 25, 5))));
+            (y * weights).sum().backward();
+            (yRef * weights).sum().backward();
+            QVERIFY(torch::equal(x.grad(), xRef.grad()));
+        }
+    }
+
+    void neighbourMeanRefusesBadIndices() {
+        // An index past the rows is a clear error, never a write outside the buffer.
+        const auto inv = torch::ones({3, 1});
+        QVERIFY_THROWS_EXCEPTION(c10::Error, makeNeighbourMean(torch::tensor({0, 3}, torch::kLong),
+                                                               torch::tensor({0, 1}, torch::kLong), inv, 2));
+        QVERIFY_THROWS_EXCEPTION(c10::Error, makeNeighbourMean(torch::tensor({0, 1}, torch::kLong),
+                                                               torch::tensor({0, 2}, torch::kLong), inv, 2));
+        const NeighbourMean m = makeNeighbourMean(torch::tensor({0, 1}, torch::kLong),
+                                                  torch::tensor({0, 1}, torch::kLong), inv, 2);
+        QVERIFY_THROWS_EXCEPTION(c10::Error, neighbourMean(torch::randn({3, 4}), m));  // 3 rows, not 2
+        // Prepared for the forward alone (scoring): sources are checked all the same, the values
+        // match, and a caller that needs the gradient is told.
+        QVERIFY_THROWS_EXCEPTION(c10::Error, makeNeighbourMean(torch::tensor({0, 1}, torch::kLong),
+                                                               torch::tensor({0, 2}, torch::kLong), inv, 2, false));
+        const NeighbourMean forwardOnly = makeNeighbourMean(torch::tensor({0, 1}, torch::kLong),
+                                                            torch::tensor({0, 1}, torch::kLong), inv, 2, false);
+        const auto x = torch::randn({2, 4});
+        QVERIFY(torch::equal(neighbourMean(x, forwardOnly), neighbourMean(x, m)));
+        QVERIFY_THROWS_EXCEPTION(c10::Error, neighbourMean(x.clone().requires_grad_(true), forwardOnly));
+    }
+
+    void maxOverRowsEqualsMaxOverDimZero() {
+        // Values and gradient as std::get<0>(x.max(0)), ties included (the first row wins).
+        torch::manual_seed(4);
+        for (const auto& shape :
+             {std::vector<int64_t>{1, 5}, std::vector<int64_t>{7, 5}, std::vector<int64_t>{9, 3, 4}}) {
+            auto x = torch::randn(shape).requires_grad_(true);
+            {
+                torch::NoGradGuard noGrad;
+                if (shape[0] > 2) x[2].copy_(x[1]);  // a tie between rows 1 and 2
+            }
+            auto xRef = x.detach().clone().requires_grad_(true);
+            auto y = maxOverRows(x);
+            auto yRef = std::get<0>(xRef.max(0));
+            QVERIFY(torch::equal(y, yRef));
+            const auto weights = torch::randn(yRef.sizes());
+            (y * weights).sum().backward();
+            (yRef * weights).sum().backward();
+            QVERIFY(torch::equal(x.grad(), xRef.grad()));
+        }
+        auto withNan = torch::tensor({1.0f, 2.0f, NAN, 0.0f}).view({4, 1});
+        QVERIFY(std::isnan(maxOverRows(withNan).item<float>()));
+        QVERIFY_THROWS_EXCEPTION(c10::Error, maxOverRows(torch::zeros({0, 3})));
+    }
+
+    void sageConvPreparedMeansEqualThePerCallOnes() {
+        // Prepared with the graph (GraphEdges' NeighbourMean) or built per call: one result.
+        SageConv conv(4);
+        GraphEdges prepared = chainEdges();
+        prepared.fromProducers =
+            makeNeighbourMean(prepared.consumer, prepared.producer, prepared.invProducerCount, 3);
+        prepared.fromConsumers =
+            makeNeighbourMean(prepared.producer, prepared.consumer, prepared.invConsumerCount, 3);
+        auto x = torch::randn({3, 5, 4});
+        QVERIFY(torch::equal(conv(x, prepared), conv(x, chainEdges())));
     }
 
     void sageConvScoringPathMatchesTrainingPath() {

@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include "LayoutSlotFeatures.h"
+#include "NeighbourMean.h"
 
 namespace tpg::nn {
 
@@ -13,6 +14,9 @@ struct GraphEdges {
     torch::Tensor producer;          // [E] long
     torch::Tensor invProducerCount;  // [N, 1]: 1 / (operands of the node), 0 for none
     torch::Tensor invConsumerCount;  // [N, 1]: 1 / (users of the node), 0 for none
+    // The same means as sparse products, prepared with the graph (undefined: built per call).
+    NeighbourMean fromProducers;  // each consumer's mean over its producers
+    NeighbourMean fromConsumers;  // each producer's mean over its consumers
 };
 
 // One graph's tensors, prepared once and shared by every config batch of that graph.

@@ -4,6 +4,7 @@
 
 #include "DistinctConfigRows.h"
 #include "NnLimits.h"
+#include "RowMax.h"
 
 namespace tpg::nn {
 
@@ -74,7 +75,7 @@ LayoutSharedPass LayoutCostNetImpl::sharedPass(const GraphTensors& g) {
     if (g.outsideIds.numel() > 0) {
         auto rest = shared.back().index_select(0, g.outsideIds);  // [N - D, H]
         s.restSum = rest.sum(0);
-        s.restMax = std::get<0>(rest.max(0));
+        s.restMax = maxOverRows(rest);
         if (options.nodeCostReadout) s.restCost = nodeCost(rest).squeeze(1).logsumexp(0);  // []
     }
     return s;
@@ -160,7 +161,7 @@ torch::Tensor LayoutCostNetImpl::readout(const GraphTensors& g, const LayoutShar
     // Mean + max over all N nodes: per-config nodes D, plus the config-free rest.
     auto zd = z.index_select(0, g.dependentPos);  // [D, C, H]
     auto sum = zd.sum(0);                         // [C, H]
-    auto mx = std::get<0>(zd.max(0));             // [C, H]
+    auto mx = maxOverRows(zd);                    // [C, H]
     if (shared.restSum.defined()) {
         sum = sum + shared.restSum;
         mx = torch::maximum(mx, shared.restMax);

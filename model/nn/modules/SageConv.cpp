@@ -8,6 +8,8 @@ SageConvImpl::SageConvImpl(int64_t hidden)
 
 torch::Tensor SageConvImpl::forward(const torch::Tensor& x, const GraphEdges& edges) {
     // [N, (C,) H]: mean of each consumer's producers, and of each producer's consumers.
+    if (edges.fromProducers.defined())
+        return combine(x, neighbourMean(x, edges.fromProducers), neighbourMean(x, edges.fromConsumers));
     auto fromProducers = meanMessages(x, edges.consumer, x, edges.producer, edges.invProducerCount);
     auto fromConsumers = meanMessages(x, edges.producer, x, edges.consumer, edges.invConsumerCount);
     return combine(x, fromProducers, fromConsumers);
@@ -29,9 +31,9 @@ torch::Tensor SageConvImpl::combine(const torch::Tensor& x, const torch::Tensor&
 
 torch::Tensor meanMessages(const torch::Tensor& rows, const torch::Tensor& target, const torch::Tensor& x,
                            const torch::Tensor& source, const torch::Tensor& invCount) {
-    std::vector<int64_t> countShape(static_cast<size_t>(rows.dim()), 1);
-    countShape[0] = rows.size(0);
-    return torch::zeros_like(rows).index_add_(0, target, x.index_select(0, source)).mul_(invCount.view(countShape));
+    TORCH_CHECK(invCount.size(0) == rows.size(0), "meanMessages: one count per row");
+    const bool withGradient = x.requires_grad() && torch::GradMode::is_enabled();
+    return neighbourMean(x, makeNeighbourMean(target, source, invCount, x.size(0), withGradient));
 }
 
 }  // namespace tpg::nn

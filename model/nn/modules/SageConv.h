@@ -9,8 +9,8 @@ namespace tpg::nn {
 
 // Residual GraphSAGE layer with separate mean aggregation over a node's producers (operands) and
 // consumers (users): x + ReLU(LayerNorm(W [x, mean producers, mean consumers])).
-// Sparse: index_select + index_add_ over the edge list, along dim 0 (node-major, so each
-// message is one contiguous [C, H] block). Middle dims are batch dims (configs).
+// Sparse: a compressed-rows product over the edges (NeighbourMean), along dim 0 (node-major, so
+// each message is one contiguous [C, H] block). Middle dims are batch dims (configs).
 // x [N, H] or [N, C, H] -> same shape
 struct SageConvImpl : torch::nn::Module {
     explicit SageConvImpl(int64_t hidden);
@@ -27,7 +27,7 @@ TORCH_MODULE(SageConv);
 
 // One mean message per row of `rows` ([R, (C,) H]): the sum of x's `source` rows added at
 // `target` (an index into rows, one entry per edge), times each row's 1 / neighbour count
-// (invCount [R, 1]). Shared by SageConv::forward and the passes that compute rows apart.
+// (invCount [R, 1]). For the passes that compute rows apart (their edges change per call).
 torch::Tensor meanMessages(const torch::Tensor& rows, const torch::Tensor& target, const torch::Tensor& x,
                            const torch::Tensor& source, const torch::Tensor& invCount);
 

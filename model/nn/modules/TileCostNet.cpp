@@ -1,5 +1,7 @@
 #include "TileCostNet.h"
 
+#include "RowMax.h"
+
 namespace tpg::nn {
 
 TileCostNetImpl::TileCostNetImpl(const CostNetOptions& o) : options(o) {
@@ -26,7 +28,7 @@ torch::Tensor TileCostNetImpl::forward(const GraphTensors& g, const torch::Tenso
                    2);                           // [N, C, 2H]
     auto z = nodes.unsqueeze(1) + fuse(joined);  // [N, C, H]
     for (const auto& layer : *layers) z = layer->as<SageConv>()->forward(z, g.full);
-    auto pooled = torch::cat({z.mean(0), std::get<0>(z.max(0)), cfg}, 1);  // [C, 3H]
+    auto pooled = torch::cat({z.mean(0), maxOverRows(z), cfg}, 1);  // [C, 3H]
     auto e = torch::relu(project(pooled));                                 // [C, H]
     if (options.configAttention) e = attention(e);
     return head(e).squeeze(1);  // [C]
