@@ -112,9 +112,9 @@ LayoutCostNetImpl::PerConfigPass LayoutCostNetImpl::distinctRowPass(const GraphT
     for (size_t l = 0; l < layers->size(); ++l) {  // z: the layer's rows [rows, H]
         const DistinctConfigRows::Layer& next = d.layers[l];
         auto self = z.index_select(0, next.self);
-        auto fromProducers = meanMessages(self, next.producerTarget, z, next.producerSource,
+        auto fromProducers = meanMessages(next.producerTarget, z, next.producerSource,
                                           g.local.invProducerCount.index_select(0, next.position));
-        auto fromConsumers = meanMessages(self, next.consumerTarget, z, next.consumerSource,
+        auto fromConsumers = meanMessages(next.consumerTarget, z, next.consumerSource,
                                           g.local.invConsumerCount.index_select(0, next.position));
         auto computed = layers[l]->as<SageConv>()->combine(self, fromProducers, fromConsumers);
         z = shared.halo.empty() ? computed : torch::cat({shared.halo[l], computed});
@@ -285,10 +285,10 @@ torch::Tensor LayoutCostNetImpl::rescore(const GraphTensors& g, const LayoutShar
         const auto& x = state.z[l];
         auto at = torch::tensor(affected, torch::kLong);
         auto xa = x.index_select(0, at);  // [m, 1, H]
-        auto fromProducers = meanMessages(xa, torch::tensor(prodTarget, torch::kLong), x,
+        auto fromProducers = meanMessages(torch::tensor(prodTarget, torch::kLong), x,
                                           torch::tensor(prodSource, torch::kLong),
                                           g.local.invProducerCount.index_select(0, at));
-        auto fromConsumers = meanMessages(xa, torch::tensor(consTarget, torch::kLong), x,
+        auto fromConsumers = meanMessages(torch::tensor(consTarget, torch::kLong), x,
                                           torch::tensor(consSource, torch::kLong),
                                           g.local.invConsumerCount.index_select(0, at));
         state.z[l + 1].index_copy_(0, at, layers[l]->as<SageConv>()->combine(xa, fromProducers, fromConsumers));

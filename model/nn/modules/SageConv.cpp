@@ -10,8 +10,8 @@ torch::Tensor SageConvImpl::forward(const torch::Tensor& x, const GraphEdges& ed
     // [N, (C,) H]: mean of each consumer's producers, and of each producer's consumers.
     if (edges.fromProducers.defined())
         return combine(x, neighbourMean(x, edges.fromProducers), neighbourMean(x, edges.fromConsumers));
-    auto fromProducers = meanMessages(x, edges.consumer, x, edges.producer, edges.invProducerCount);
-    auto fromConsumers = meanMessages(x, edges.producer, x, edges.consumer, edges.invConsumerCount);
+    auto fromProducers = meanMessages(edges.consumer, x, edges.producer, edges.invProducerCount);
+    auto fromConsumers = meanMessages(edges.producer, x, edges.consumer, edges.invConsumerCount);
     return combine(x, fromProducers, fromConsumers);
 }
 
@@ -29,9 +29,8 @@ torch::Tensor SageConvImpl::combine(const torch::Tensor& x, const torch::Tensor&
     return norm(mixed).relu_().add_(x);
 }
 
-torch::Tensor meanMessages(const torch::Tensor& rows, const torch::Tensor& target, const torch::Tensor& x,
-                           const torch::Tensor& source, const torch::Tensor& invCount) {
-    TORCH_CHECK(invCount.size(0) == rows.size(0), "meanMessages: one count per row");
+torch::Tensor meanMessages(const torch::Tensor& target, const torch::Tensor& x, const torch::Tensor& source,
+                           const torch::Tensor& invCount) {
     const bool withGradient = x.requires_grad() && torch::GradMode::is_enabled();
     return neighbourMean(x, makeNeighbourMean(target, source, invCount, x.size(0), withGradient));
 }

@@ -25,10 +25,10 @@ struct SageConvImpl : torch::nn::Module {
 };
 TORCH_MODULE(SageConv);
 
-// One mean message per row of `rows` ([R, (C,) H]): the sum of x's `source` rows added at
-// `target` (an index into rows, one entry per edge), times each row's 1 / neighbour count
-// (invCount [R, 1]). For the passes that compute rows apart (their edges change per call).
-torch::Tensor meanMessages(const torch::Tensor& rows, const torch::Tensor& target, const torch::Tensor& x,
-                           const torch::Tensor& source, const torch::Tensor& invCount);
+// One mean message per row R ([R, (C,) H]): the sum of x's `source` rows added at `target` (a
+// row, one entry per edge), times each row's 1 / neighbour count (invCount [R, 1]). For the
+// passes that compute rows apart (their edges change per call).
+torch::Tensor meanMessages(const torch::Tensor& target, const torch::Tensor& x, const torch::Tensor& source,
+                           const torch::Tensor& invCount);
 
 }  // namespace tpg::nn
