@@ -32,6 +32,7 @@ struct TrainOptions {
     std::string nodeCost = nn::ModelSettings{}.nodeCostReadout ? "on" : "off";
     std::string boundsFeatures = nn::ModelSettings{}.boundsFeatures ? "on" : "off";
     std::string flowFeatures = nn::ModelSettings{}.flowFeatures ? "on" : "off";
+    std::string pooledHead = "auto";
     double cacheMiB = static_cast<double>(nn::limits::kDefaultCacheBytes >> 20);
     std::string sizeMatched = "auto";
     std::string products = nn::productsName(nn::TrainSettings{}.products);
@@ -99,6 +100,13 @@ void applyOptions(TrainOptions& o) {
     s.model.nodeCostReadout = parseOnOff(o.nodeCost, "--node-cost-readout");
     s.model.boundsFeatures = parseOnOff(o.boundsFeatures, "--bounds-features");
     s.model.flowFeatures = parseOnOff(o.flowFeatures, "--flow-features");
+    // auto: the default, and the head wherever something needs it (recorded so in the model file)
+    s.model.pooledHead = o.pooledHead == "auto" ? nn::takesPooledHead(s.model) : parseOnOff(o.pooledHead, "--pooled-head");
+    if (!s.model.pooledHead && !s.model.nodeCostReadout)
+        throw FormatError("--pooled-head off needs --node-cost-readout on: a layout score needs one of them");
+    if (!s.model.pooledHead && (s.model.configAttention || s.model.violationFeature))
+        throw FormatError("--config-attention and --violation-feature act on the pooled embedding: "
+                          "they need --pooled-head on");
     if (s.model.hidden < 0 || s.model.layers < 0)
         throw FormatError("--hidden and --layers: expected 0 (the kind's default) or more");
     if (s.model.hidden % s.model.attentionHeads != 0)
@@ -323,6 +331,14 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--node-cost-readout", o->nodeCost,
                     "Layout: each node predicts its own cost and the score adds the log of their "
                     "sum (on/off)")
+        ->capture_default_str();
+    cmd->add_option("--pooled-head", o->pooledHead,
+                    std::string("Layout: the score also takes an MLP over the pooled graph embedding (off: the "
+                                "log of the summed node costs alone, so it decomposes into them; needs the "
+                                "node-cost readout) (on/off/auto = ") +
+                        (nn::ModelSettings{}.pooledHead ? "on" : "off") +
+                        ", and on where the node-cost readout is off or config attention or the violation "
+                        "feature on)")
         ->capture_default_str();
     cmd->add_option("--bounds-features", o->boundsFeatures,
                     "Tile: describe what the bounds mean for the kernel's tensors (tile count, "

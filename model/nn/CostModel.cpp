@@ -72,6 +72,7 @@ void CostModel::Impl::build() {
     o.flowFeatures = info.settings.flowFeatures;
     o.nodeCostReadout = info.kind == Collection::Layout && info.settings.nodeCostReadout;
     o.boundsFeatures = info.settings.boundsFeatures;
+    o.pooledHead = takesPooledHead(info.settings);
     if (info.kind == Collection::Layout)
         layout = LayoutCostNet(o);
     else

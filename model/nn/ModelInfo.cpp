@@ -31,6 +31,10 @@ ModelShape defaultModelShape(Collection kind) {
     return kind == Collection::Layout ? ModelShape{48, 2} : ModelShape{64, 3};
 }
 
+bool takesPooledHead(const ModelSettings& m) {
+    return m.pooledHead || !m.nodeCostReadout || m.configAttention || m.violationFeature;
+}
+
 void resolveModelShape(ModelSettings& m, Collection kind) {
     const ModelShape best = defaultModelShape(kind);
     if (m.hidden == 0) m.hidden = best.hidden;
@@ -79,7 +83,8 @@ std::string modelInfoToJson(const ModelInfo& i) {
                      {"slot_features", s.slotFeatures},
                      {"node_cost_readout", s.nodeCostReadout},
                      {"bounds_features", s.boundsFeatures},
-                     {"flow_features", s.flowFeatures}};
+                     {"flow_features", s.flowFeatures},
+                     {"pooled_head", s.pooledHead}};
     j["node_feature_width"] = i.nodeFeatureWidth;
     j["config_width"] = i.configWidth;
     j["stats"] = {{"node", statsJson(i.stats.node)},
@@ -139,6 +144,7 @@ ModelInfo modelInfoFromJson(const std::string& text, const std::string& file) {
         i.settings.nodeCostReadout = s.value("node_cost_readout", false);
         i.settings.boundsFeatures = s.value("bounds_features", false);
         i.settings.flowFeatures = s.value("flow_features", false);  // absent before the flow features
+        i.settings.pooledHead = s.value("pooled_head", true);  // absent: every model had the head
         where = "node_feature_width";
         i.nodeFeatureWidth = j.at("node_feature_width").get<int64_t>();
         where = "config_width";

@@ -29,13 +29,18 @@ struct ModelSettings {
     bool nodeCostReadout = true;   // layout: the score adds log(sum of predicted node costs)
     bool boundsFeatures = true;    // tile: what the bounds mean for the operands (TileBoundsFeatures)
     bool flowFeatures = false;     // layout, with slot features: how far layouts flow (layoutFlowFeatures)
+    // Layout, with the node-cost readout: the score also takes an MLP over the pooled graph
+    // embedding; off (measured better on nlp, README), it is the log of the summed node costs
+    // alone. On in model files written before the option.
+    bool pooledHead = false;
 
     bool operator==(const ModelSettings& o) const {
         return hidden == o.hidden && layers == o.layers && opcodeDim == o.opcodeDim &&
                attentionHeads == o.attentionHeads && pruneHops == o.pruneHops &&
                violationFeature == o.violationFeature && configAttention == o.configAttention &&
                slotFeatures == o.slotFeatures && nodeCostReadout == o.nodeCostReadout &&
-               boundsFeatures == o.boundsFeatures && flowFeatures == o.flowFeatures;
+               boundsFeatures == o.boundsFeatures && flowFeatures == o.flowFeatures &&
+               pooledHead == o.pooledHead;
     }
     bool operator!=(const ModelSettings& o) const { return !(*this == o); }
 
@@ -57,6 +62,10 @@ struct ModelShape {
     int layers;
 };
 ModelShape defaultModelShape(Collection kind);
+// Whether a layout model scores with the pooled head: asked for, or needed (without the
+// node-cost readout there is no other score; config attention and the violation feature act on
+// the pooled embedding).
+bool takesPooledHead(const ModelSettings& m);
 void resolveModelShape(ModelSettings& m, Collection kind);  // fills a width or depth of 0
 
 // Validation figures of a model (means over graphs; NaN when not measured).

@@ -98,6 +98,7 @@ json settingsToJson(const TrainSettings& s) {
         {"node_cost_readout", m.nodeCostReadout},
         {"bounds_features", m.boundsFeatures},
         {"flow_features", m.flowFeatures},
+        {"pooled_head", m.pooledHead},
         {"loss", lossName(s.loss)},
         {"margin", s.margin},
         {"lr", s.learningRate},
@@ -141,6 +142,7 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "node_cost_readout", m.nodeCostReadout, file);
     read(j, "bounds_features", m.boundsFeatures, file);
     read(j, "flow_features", m.flowFeatures, file);
+    read(j, "pooled_head", m.pooledHead, file);
     std::string loss = lossName(s.loss);
     read(j, "loss", loss, file);
     if (!parseLoss(loss, s.loss)) throwFormatError(file, "loss", "expected hinge, listmle or mse, got '" + loss + "'");

@@ -404,6 +404,7 @@ private slots:
         info.settings.hidden = 16;
         info.settings.layers = 2;
         info.settings.flowFeatures = true;
+        info.settings.pooledHead = true;  // the figures below; without it the untrained edit moves less
         const CostModel model = CostModel::create(info);
         std::vector<float> row(36, -1.0f);
         row[18 + 6] = 1, row[18 + 7] = 0;  // the reshape reads {1, 0}
@@ -677,9 +678,11 @@ private slots:
 
     void distinctRowPassEqualsTheDensePass_data() {
         QTest::addColumn<bool>("flow");
-        QTest::newRow("slot features") << false;
+        QTest::addColumn<bool>("pooledHead");
+        QTest::newRow("slot features") << false << true;
         // Flow features also read the nodes whose output layouts arrive at a node's slots.
-        QTest::newRow("flow features") << true;
+        QTest::newRow("flow features") << true << true;
+        QTest::newRow("node costs alone") << false << false;
     }
 
     void distinctRowPassEqualsTheDensePass() {
@@ -687,13 +690,17 @@ private slots:
         // per-config pass: computing each distinct row once must give the dense pass's scores and
         // gradients, over the S/D split with its halo and config-free rest.
         QFETCH(bool, flow);
+        QFETCH(bool, pooledHead);
         // With flow features, a graph where some configurable nodes' output layouts reach others.
         const tpg::TpuGraph g = flow ? tiny::layoutGraph(77, 120, 8, false, 12) : tiny::layoutGraph(5, 120, 8, false, 2);
         ModelInfo info = smallLayoutInfo();
         info.settings.slotFeatures = true;
         info.settings.flowFeatures = flow;
         info.settings.nodeCostReadout = true;
+        info.settings.pooledHead = pooledHead;
+        info.settings.violationFeature = pooledHead;  // the violation feature needs the head
         CostModel model = CostModel::create(info);
+        QCOMPARE(bool(model.impl().layout->head), pooledHead);
         auto& impl = model.impl();
         const PreparedGraph p = impl.prepare(g);
         const GraphTensors t = impl.makeTensors(p);
@@ -740,6 +747,51 @@ private slots:
             QVERIFY2(torch::allclose(denseGrads[i], sharedGrads[i], 1e-3, 1e-5), qPrintable(QString::number(i)));
         torch::NoGradGuard noGrad;  // scoring takes the same path
         QVERIFY(torch::allclose(impl.forward(t, near), dense, 0, 2e-6));
+    }
+
+    // Without the pooled head the score is the node-cost readout alone: the same scores as a model
+    // with the head whose last layer outputs zero, on the dense and the distinct-row passes, in
+    // training (gradients) and in scoring.
+    void scoreWithoutPooledHeadIsTheNodeCostReadout() {
+        const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
+        ModelInfo info = infoFor(tpg::Collection::Layout, 140, 18);
+        info.settings.hidden = 16;
+        info.settings.layers = 2;
+        info.settings.pruneHops = -1;  // whole graph: leaves nodes outside D
+        info.settings.slotFeatures = true;
+        info.settings.nodeCostReadout = true;
+        info.settings.pooledHead = true;
+        CostModel withHead = CostModel::create(info);
+        info.settings.pooledHead = false;
+        CostModel alone = CostModel::create(info);
+        auto& a = withHead.impl();
+        auto& b = alone.impl();
+        QVERIFY(!b.layout->head && !b.layout->project);
+        QVERIFY(b.module().parameters().size() < a.module().parameters().size());
+        {  // the shared weights alike; the head's last layer silenced
+            torch::NoGradGuard noGrad;
+            const auto from = a.module().named_parameters();
+            for (auto& p : b.module().named_parameters()) p.value().copy_(from[p.key()]);
+            for (auto& p : a.layout->head->named_parameters())
+                if (p.key().rfind("second.", 0) == 0) p.value().zero_();
+        }
+        const PreparedGraph p = a.prepare(g);
+        const GraphTensors t = a.makeTensors(p);
+        QVERIFY(t.outsideIds.numel() > 0);  // the config-free nodes' costs count too
+        std::vector<int64_t> ids{0, 1, 2, 3, 4, 5, 6, 7};
+        const ConfigBatch random = a.batchForConfigs(p, ids.data(), 8);
+        const ConfigBatch near = nearConfigs(random, t, false);
+        for (const ConfigBatch* batch : {&random, &near}) {
+            const auto expected = a.forward(t, *batch);
+            const auto got = b.forward(t, *batch);
+            QVERIFY2(torch::allclose(got, expected, 0, 1e-6), "the score is not the summed node cost");
+            QVERIFY(got.std().item<float>() > 0);
+            got.sum().backward();  // every remaining weight takes part
+            for (auto& param : b.module().parameters()) QVERIFY(param.grad().defined());
+            b.module().zero_grad();
+        }
+        const auto scored = alone.scoreConfigs(g, ids), expected = withHead.scoreConfigs(g, ids);
+        for (size_t i = 0; i < ids.size(); ++i) QVERIFY(std::abs(scored[i] - expected[i]) < 1e-6);
     }
 
     void chunkedTrainingGradientEqualsOnePass() {

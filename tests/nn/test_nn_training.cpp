@@ -216,6 +216,22 @@ private slots:
         QCOMPARE(copy.scoreAll(g), all);
     }
 
+    void pooledHeadWhereverSomethingNeedsIt() {
+        ModelSettings m;
+        QVERIFY(!m.pooledHead && m.nodeCostReadout && !takesPooledHead(m));  // today's default
+        m.violationFeature = true;
+        QVERIFY(takesPooledHead(m));
+        m.violationFeature = false;
+        m.configAttention = true;
+        QVERIFY(takesPooledHead(m));
+        m.configAttention = false;
+        m.nodeCostReadout = false;  // nothing else to score with
+        QVERIFY(takesPooledHead(m));
+        m.nodeCostReadout = true;
+        m.pooledHead = true;
+        QVERIFY(takesPooledHead(m));
+    }
+
     void modelShapeFollowsTheKindUnlessGiven() {
         QCOMPARE(TrainSettings{}.model.hidden, 0);  // training starts from "auto"
         QCOMPARE(TrainSettings{}.model.layers, 0);
@@ -298,9 +314,15 @@ private slots:
             QVERIFY2(at != std::string::npos, key);
             json.erase(at, std::string(key).size());
         }
+        const size_t head = json.find("\"pooled_head\"");  // unknown to older readers: absent
+        QVERIFY(head != std::string::npos);
+        json.replace(head, 13, "\"pooled_hexx\"");
         const ModelInfo old = modelInfoFromJson(json, "old.tpgm");
         QVERIFY(!old.settings.slotFeatures && !old.settings.nodeCostReadout &&
                 !old.settings.boundsFeatures);
+        QVERIFY(old.settings.pooledHead);  // every model had the pooled head before the option
+        QCOMPARE(modelInfoFromJson(modelInfoToJson(info), "new.tpgm").settings, info.settings);
+        info.settings.pooledHead = !info.settings.pooledHead;
         QCOMPARE(modelInfoFromJson(modelInfoToJson(info), "new.tpgm").settings, info.settings);
     }
 
@@ -586,11 +608,14 @@ private slots:
         QTest::addColumn<bool>("attention");
         QTest::addColumn<bool>("slotFeatures");
         QTest::addColumn<bool>("flowFeatures");
-        QTest::newRow("1 hop") << 1 << false << false << false << false;
-        QTest::newRow("full graph, violation, attention") << -1 << true << true << false << false;
-        QTest::newRow("2 hops") << 2 << false << true << false << false;
-        QTest::newRow("slot features") << 1 << false << false << true << false;
-        QTest::newRow("flow features") << 1 << false << false << true << true;
+        QTest::addColumn<bool>("pooledHead");
+        QTest::newRow("1 hop") << 1 << false << false << false << false << true;
+        QTest::newRow("full graph, violation, attention") << -1 << true << true << false << false << true;
+        QTest::newRow("2 hops") << 2 << false << true << false << false << true;
+        QTest::newRow("slot features") << 1 << false << false << true << false << true;
+        QTest::newRow("flow features") << 1 << false << false << true << true << true;
+        QTest::newRow("node costs alone") << 1 << false << false << true << false << false;
+        QTest::newRow("node costs alone, full graph") << -1 << false << false << true << false << false;
     }
     void editedRowsScoreIncrementallyAsAFullPass() {
         QFETCH(int, hops);
@@ -598,6 +623,7 @@ private slots:
         QFETCH(bool, attention);
         QFETCH(bool, slotFeatures);
         QFETCH(bool, flowFeatures);
+        QFETCH(bool, pooledHead);
         const TpuGraph g = tiny::layoutGraph(77, 120, 12);
         if (flowFeatures) {  // some node's operand layout comes from another configurable node
             const auto shapes = layoutSlotShapes(g);
@@ -615,6 +641,8 @@ private slots:
         info.settings.configAttention = attention;
         info.settings.slotFeatures = slotFeatures;
         info.settings.flowFeatures = flowFeatures;
+        info.settings.nodeCostReadout = true;
+        info.settings.pooledHead = pooledHead;
         info.stats = computeFeatureStats({g});
         const CostModel model = CostModel::create(info);
         std::vector<float> row = g.layoutConfigs()->config(0);

@@ -17,6 +17,7 @@ struct CostNetOptions {
     bool slotFeatures = false;  // layout: LayoutSlotFeatures beside the raw config values
     bool flowFeatures = false;  // layout, with slot features: plus layoutFlowFeatures
     bool nodeCostReadout = false;  // layout: plus log of a sum of per-node costs (runtime is a sum)
+    bool pooledHead = true;        // layout, with the node-cost readout: also an MLP on pooled embeddings
     bool boundsFeatures = false;   // tile: config rows carry kTileBoundsFeatureCount extra columns
 };
 

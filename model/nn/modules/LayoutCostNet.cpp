@@ -32,10 +32,12 @@ LayoutCostNetImpl::LayoutCostNetImpl(const CostNetOptions& o) : options(o) {
     fuse = register_module("fuse", Mlp(2 * h, h, h));
     layers = register_module("layers", torch::nn::ModuleList());
     for (int64_t l = 0; l < o.layers; ++l) layers->push_back(SageConv(h));
-    project = register_module("project", Dense(4 * h + (o.violationFeature ? 1 : 0), h));
-    if (o.configAttention)
-        attention = register_module("attention", ConfigAttention(h, o.attentionHeads));
-    head = register_module("head", Mlp(h, h, 1));
+    if (hasPooledHead()) {
+        project = register_module("project", Dense(4 * h + (o.violationFeature ? 1 : 0), h));
+        if (o.configAttention)
+            attention = register_module("attention", ConfigAttention(h, o.attentionHeads));
+        head = register_module("head", Mlp(h, h, 1));
+    }
     if (o.nodeCostReadout) nodeCost = register_module("nodeCost", Mlp(h, h, 1));
 }
 
@@ -74,8 +76,10 @@ LayoutSharedPass LayoutCostNetImpl::sharedPass(const GraphTensors& g) {
             s.halo.push_back(shared[l].index_select(0, g.haloIds));
     if (g.outsideIds.numel() > 0) {
         auto rest = shared.back().index_select(0, g.outsideIds);  // [N - D, H]
-        s.restSum = rest.sum(0);
-        s.restMax = maxOverRows(rest);
+        if (hasPooledHead()) {
+            s.restSum = rest.sum(0);
+            s.restMax = maxOverRows(rest);
+        }
         if (options.nodeCostReadout) s.restCost = nodeCost(rest).squeeze(1).logsumexp(0);  // []
     }
     return s;
@@ -157,9 +161,10 @@ torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const LayoutShar
 torch::Tensor LayoutCostNetImpl::readout(const GraphTensors& g, const LayoutSharedPass& shared,
                                          const torch::Tensor& z, const torch::Tensor& encodedByConfig,
                                          const torch::Tensor& violation, const torch::Tensor& dependentCost) {
+    auto zd = z.index_select(0, g.dependentPos);  // [D, C, H]
+    if (!hasPooledHead()) return summedNodeCost(shared, zd, dependentCost);
     const int64_t c = z.size(1);
     // Mean + max over all N nodes: per-config nodes D, plus the config-free rest.
-    auto zd = z.index_select(0, g.dependentPos);  // [D, C, H]
     auto sum = zd.sum(0);                         // [C, H]
     auto mx = maxOverRows(zd);                    // [C, H]
     if (shared.restSum.defined()) {
@@ -177,12 +182,15 @@ torch::Tensor LayoutCostNetImpl::readout(const GraphTensors& g, const LayoutShar
     auto e = torch::relu(project(pooled));  // [C, H]
     if (options.configAttention) e = attention(e);
     auto score = head(e).squeeze(1);  // [C]
-    if (options.nodeCostReadout) {
-        auto cost = (dependentCost.defined() ? dependentCost : nodeCost(zd).squeeze(2)).logsumexp(0);  // [C]
-        if (shared.restCost.defined()) cost = torch::logaddexp(cost, shared.restCost);
-        score = score + cost;
-    }
+    if (options.nodeCostReadout) score = score + summedNodeCost(shared, zd, dependentCost);
     return score;
+}
+
+torch::Tensor LayoutCostNetImpl::summedNodeCost(const LayoutSharedPass& shared, const torch::Tensor& zd,
+                                                const torch::Tensor& dependentCost) {
+    auto cost = (dependentCost.defined() ? dependentCost : nodeCost(zd).squeeze(2)).logsumexp(0);  // [C]
+    if (shared.restCost.defined()) cost = torch::logaddexp(cost, shared.restCost);
+    return cost;
 }
 
 LocalAdjacency::LocalAdjacency(const GraphTensors& g) {

@@ -22,6 +22,7 @@ struct LayoutSharedPass {
     std::vector<torch::Tensor> halo;  // per layer: [S - D, H] config-free halo embeddings after it
                                       // (empty when S has no halo)
     torch::Tensor restSum, restMax;   // [H] over the N - D config-free nodes; undefined if none
+                                      // or without the pooled head
     torch::Tensor restCost;           // [] log of the summed node costs of those nodes (node-cost
                                       // readout); undefined if none
 };
@@ -49,7 +50,8 @@ struct LocalAdjacency {
 // hops of a configurable node carry a per-config embedding. Readout: mean + max over all nodes,
 // mean over the configurable nodes, and a skip path from the config encodings. With the node-cost
 // readout, the score also adds log(sum over all N nodes of exp(per-node log cost)): a runtime is a
-// sum of node costs, so each node predicts its own share.
+// sum of node costs, so each node predicts its own share. Without the pooled head (node-cost
+// readout only) the score is that log sum alone: it decomposes into the nodes' predicted costs.
 // config [C, nc, F] raw values, violation [C] (or undefined) -> [C]
 struct LayoutCostNetImpl : torch::nn::Module {
     explicit LayoutCostNetImpl(const CostNetOptions& options);
@@ -94,6 +96,12 @@ struct LayoutCostNetImpl : torch::nn::Module {
     // their flow features [C, k, 3 x kFlowFeatureCount] when the model reads them.
     torch::Tensor encodePicked(const torch::Tensor& picked, const LayoutSlotTensors& slots,
                                const torch::Tensor& flow = {});
+    // Without the node-cost readout the pooled head is the only score.
+    bool hasPooledHead() const { return !options.nodeCostReadout || options.pooledHead; }
+    // log(sum over all N nodes of exp(node log cost)) [C]; zd [D, C, H] the per-config nodes,
+    // dependentCost [D, C] their costs when the distinct-row pass computed them already.
+    torch::Tensor summedNodeCost(const LayoutSharedPass& shared, const torch::Tensor& zd,
+                                 const torch::Tensor& dependentCost);
     // Flow features: a row's encoding depends on other rows' configs.
     bool readsWholeConfig() const { return options.slotFeatures && options.flowFeatures; }
     torch::Tensor readout(const GraphTensors& graph, const LayoutSharedPass& shared,
@@ -111,9 +119,9 @@ struct LayoutCostNetImpl : torch::nn::Module {
     LayoutConfigEncoder configEncoder{nullptr};
     Mlp fuse{nullptr};  // [node, config] -> H: lets the config's effect depend on the node's shape
     torch::nn::ModuleList layers{nullptr};
-    Dense project{nullptr};
+    Dense project{nullptr};  // absent without the pooled head
     ConfigAttention attention{nullptr};
-    Mlp head{nullptr};
+    Mlp head{nullptr};      // absent without the pooled head (hasPooledHead)
     Mlp nodeCost{nullptr};  // node-cost readout: [.., H] -> [.., 1] log cost of a node
 };
 TORCH_MODULE(LayoutCostNet);
