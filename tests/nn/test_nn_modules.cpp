@@ -754,10 +754,8 @@ private slots:
     // training (gradients) and in scoring.
     void scoreWithoutPooledHeadIsTheNodeCostReadout() {
         const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
-        ModelInfo info = infoFor(tpg::Collection::Layout, 140, 18);
-        info.settings.hidden = 16;
-        info.settings.layers = 2;
-        info.settings.pruneHops = -1;  // whole graph: leaves nodes outside D
+        ModelInfo info = smallLayoutInfo();
+        info.settings.violationFeature = false;  // it would bring the head
         info.settings.slotFeatures = true;
         info.settings.nodeCostReadout = true;
         info.settings.pooledHead = true;
