@@ -161,10 +161,12 @@ torch::Tensor LayoutCostNetImpl::forward(const GraphTensors& g, const LayoutShar
 torch::Tensor LayoutCostNetImpl::readout(const GraphTensors& g, const LayoutSharedPass& shared,
                                          const torch::Tensor& z, const torch::Tensor& encodedByConfig,
                                          const torch::Tensor& violation, const torch::Tensor& dependentCost) {
-    auto zd = z.index_select(0, g.dependentPos);  // [D, C, H]
-    if (!hasPooledHead()) return summedNodeCost(shared, zd, dependentCost);
+    if (!hasPooledHead())  // the node costs alone (from the distinct-row pass when it has them)
+        return summedNodeCost(shared, dependentCost.defined() ? torch::Tensor() : z.index_select(0, g.dependentPos),
+                              dependentCost);
     const int64_t c = z.size(1);
     // Mean + max over all N nodes: per-config nodes D, plus the config-free rest.
+    auto zd = z.index_select(0, g.dependentPos);  // [D, C, H]
     auto sum = zd.sum(0);                         // [C, H]
     auto mx = maxOverRows(zd);                    // [C, H]
     if (shared.restSum.defined()) {

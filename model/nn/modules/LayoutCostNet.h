@@ -98,8 +98,8 @@ struct LayoutCostNetImpl : torch::nn::Module {
                                const torch::Tensor& flow = {});
     // Without the node-cost readout the pooled head is the only score.
     bool hasPooledHead() const { return !options.nodeCostReadout || options.pooledHead; }
-    // log(sum over all N nodes of exp(node log cost)) [C]; zd [D, C, H] the per-config nodes,
-    // dependentCost [D, C] their costs when the distinct-row pass computed them already.
+    // log(sum over all N nodes of exp(node log cost)) [C]; dependentCost [D, C] the per-config
+    // nodes' costs when the distinct-row pass computed them already, else from zd [D, C, H].
     torch::Tensor summedNodeCost(const LayoutSharedPass& shared, const torch::Tensor& zd,
                                  const torch::Tensor& dependentCost);
     // Flow features: a row's encoding depends on other rows' configs.
