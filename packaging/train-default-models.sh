@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces the default cost models embedded in the binaries (resources/models/*.tpgm) with the
 # settings tests/bench/quality.sh measured best (see the README's model quality table):
-#   data:   the quality benchmark's training set, `tpugraphs synth --seed 2024 --layout-graphs 80
+#   data:   the quality benchmark's training set with 80 programs per source (`quality.sh --programs
+#           80`; its default has 240 nlp programs since), `tpugraphs synth --seed 2024 --layout-graphs 80
 #           --tile-graphs 300 --configs 1000 --min-nodes 100 --max-nodes 5000` (train and valid
 #           splits; its test split and the benchmark's fresh-seed set are never used);
 #   layout: one model over all four layout collections (slot features, node-cost readout with

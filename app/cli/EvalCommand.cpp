@@ -13,6 +13,7 @@
 #include "GraphBlindLinearRanker.h"
 #include "graph/GraphFile.h"
 #include "synth/LinearConfigRanker.h"
+#include "synth/SameProgramScores.h"
 #include "synth/TpuCostModel.h"
 #include "PreparedGraph.h"
 #include "ProgressBar.h"
@@ -30,6 +31,7 @@ struct EvalOptions {
     int64_t maxConfigs = 0;
     double heldOutConfigs = 0;
     int threads = 0;
+    std::string programTies = "on";
 };
 
 void printGraph(Collection kind, const nn::GraphMetrics& m) {
@@ -70,6 +72,9 @@ void run(const EvalOptions& o) {
                 o.baseline + "'");
         if (!o.model.empty()) throw FormatError("--baseline and --model exclude each other");
     }
+    if (o.programTies != "on" && o.programTies != "off")
+        throw FormatError("--program-ties: expected 'on' or 'off', got '" + o.programTies + "'");
+    const bool programTies = o.programTies == "on";
     if (o.baseline == "synthetic-tpu") {
         scorer = [](const TpuGraph& g, const std::vector<int64_t>& ids) {
             synth::TpuParameters noiseFree;
@@ -131,10 +136,19 @@ void run(const EvalOptions& o) {
                 stderr,
                 "warning: %s was trained holding out %.3g of each graph's configs, not %.3g\n",
                 model.label().c_str(), model.info().heldOutConfigFraction, o.heldOutConfigs);
+        model.setTieSamePrograms(programTies);
         scorer = [model](const TpuGraph& g, const std::vector<int64_t>& ids) {
             return model.scoreConfigs(g, ids);
         };
         what = model.label() + " (trained for " + model.info().collection + ")";
+    }
+    if (programTies && (o.baseline == "graph-blind" || o.baseline == "per-graph-linear")) {
+        // The same rule as the model's scoring, so the comparison stays even.
+        scorer = [inner = scorer](const TpuGraph& g, const std::vector<int64_t>& ids) {
+            std::vector<double> scores = inner(g, ids);
+            synth::shareScoresWithinPrograms(g, ids, scores);
+            return scores;
+        };
     }
     std::printf("evaluating %s on %zu %s graphs of %s%s\n", what.c_str(), files.size(),
                 o.split.c_str(), o.collection.c_str(),
@@ -192,6 +206,11 @@ void addEvalCommand(CLI::App& app) {
                     "--held-out-configs leaves) or 'synthetic-tpu' (the synthetic TPU's noise-free "
                     "runtime: the best any model can rank synthetic files)");
     cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)");
+    cmd->add_option("--program-ties", o->programTies,
+                    "on: configs that compile to the same program (by the synthetic TPU's model of the "
+                    "compiler) share one score, their mean, for the model and the linear baselines "
+                    "alike, as scoring does everywhere; off: each config's own score")
+        ->capture_default_str();
     cmd->callback([o] { run(*o); });
 }
 

@@ -10,6 +10,7 @@
 #include "TileBoundsFeatures.h"
 #include "NnLimits.h"
 #include "graph/Schema.h"
+#include "synth/SameProgramScores.h"
 
 namespace tpg::nn {
 
@@ -403,6 +404,7 @@ std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector
         const float* s = scores.data_ptr<float>();
         for (int64_t i = 0; i < n; ++i) out[begin + static_cast<size_t>(i)] = s[i];
     }
+    if (d->tieSamePrograms && !(cancel && cancel->cancelled())) synth::shareScoresWithinPrograms(g, configs, out);
     return out;
 }
 
@@ -423,6 +425,7 @@ std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progr
             out[static_cast<size_t>(c)] = d->scoreIncrementally(g, *prepared, *tensors, row.data());
             if (progress && (c % 64 == 63 || c + 1 == g.numConfigs())) progress(c + 1, g.numConfigs());
         }
+        tieSamePrograms(g, out, cancel);
         return out;
     }
     const int64_t batch = d->scoringBatchSize(*tensors);
@@ -438,7 +441,23 @@ std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progr
         for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(begin + i)] = s[i];
         if (progress) progress(begin + n, g.numConfigs());
     }
+    tieSamePrograms(g, out, cancel);
     return out;
+}
+
+void CostModel::tieSamePrograms(const TpuGraph& g, std::vector<double>& scores, const CancelToken* cancel) const {
+    if (!d->tieSamePrograms || (cancel && cancel->cancelled())) return;
+    std::vector<int64_t> all(scores.size());
+    std::iota(all.begin(), all.end(), 0);
+    synth::shareScoresWithinPrograms(g, all, scores);
+}
+
+void CostModel::setTieSamePrograms(bool on) {
+    d->tieSamePrograms = on;
+}
+
+bool CostModel::tiesSamePrograms() const {
+    return d->tieSamePrograms;
 }
 
 std::vector<double> CostModel::scoreRows(const TpuGraph& g, const float* rows,

@@ -47,7 +47,9 @@ public:
     std::string incompatibility(const TpuGraph& g) const;
     void requireCompatible(const TpuGraph& g) const;  // throws FormatError with that reason
 
-    // Every config of `g`, streamed in batches (NLP files hold ~100k configs).
+    // Every config of `g`, streamed in batches (NLP files hold ~100k configs). Here and in
+    // scoreConfigs, configs that compile to the same program share one score, their mean
+    // (synth::shareScoresWithinPrograms), unless turned off.
     std::vector<double> scoreAll(const TpuGraph& g, const Progress& progress = {},
                                  const CancelToken* cancel = nullptr) const;
     // Chosen configs of `g`, in the given order.
@@ -61,6 +63,10 @@ public:
     // recomputed. Equal to scoreRows within float tolerance. Tile models score the row whole.
     double scoreEdited(const TpuGraph& g, const float* row) const;
 
+    // Off: scoreAll and scoreConfigs give every config the network's own score (to measure it).
+    void setTieSamePrograms(bool on);
+    bool tiesSamePrograms() const;
+
     // Where the model label in messages comes from (file path or "built-in layout model").
     const std::string& label() const;
 
@@ -68,6 +74,7 @@ public:
     Impl& impl() const { return *d; }
 
 private:
+    void tieSamePrograms(const TpuGraph& g, std::vector<double>& scores, const CancelToken* cancel) const;
     static CostModel fromContents(const ModelFileContents& contents, const std::string& label);
     std::shared_ptr<Impl> d;
 };

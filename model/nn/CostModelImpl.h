@@ -26,6 +26,7 @@ struct CostModel::Impl {
     LayoutCostNet layout{nullptr};
     TileCostNet tile{nullptr};
 
+    bool tieSamePrograms = true;  // CostModel::setTieSamePrograms
     std::mutex mutex;  // serialises scoring and the cache below
     // The last graph scored, prepared once: repeated edits of one graph cost one forward pass.
     const TpuGraphData* cachedGraph = nullptr;

@@ -14,6 +14,7 @@
 #include "io/NpzArchive.h"
 #include "modules/Dense.h"
 #include "modules/RankingLosses.h"
+#include "synth/SameProgramScores.h"
 
 namespace tpg::nn {
 
@@ -589,6 +590,7 @@ MetricSums TrainingRun::validate(const std::function<void(int64_t done, int64_t 
                 scores.insert(scores.end(), s.data_ptr<float>(), s.data_ptr<float>() + n);
             }
             if (scores.size() < ids.size()) break;  // cancelled mid-graph
+            if (m_model.tiesSamePrograms()) synth::shareScoresWithinPrograms(g, ids, scores);  // as scoring does
             for (int64_t c : ids) truth.push_back(g.normalizedRuntime(c));
             sums.add(graphMetrics(valid[i].competitionId(), scores, truth));
         }

@@ -93,29 +93,34 @@ CostBreakdown TpuCostModel::explainTile(const float* config) const {
     return b;
 }
 
+namespace {
+
+void requireSchemaConfigWidth(const TpuGraph& g) {
+    if (g.isLayout() && g.configFeatureWidth() != schema::kLayoutConfigWidth)
+        throwFormatError(g.path(), "node_config_feat", "the synthetic TPU needs 18 values per configurable node");
+    if (!g.isLayout() && g.configFeatureWidth() != schema::kTileConfigWidth)
+        throwFormatError(g.path(), "config_feat", "the synthetic TPU needs 24 values per configuration");
+}
+
+}  // namespace
+
 double TpuCostModel::runtime(int64_t c) const {
-    if (m_graph.isLayout()) {
-        if (m_graph.configFeatureWidth() != schema::kLayoutConfigWidth)
-            throwFormatError(m_graph.path(), "node_config_feat",
-                             "the synthetic TPU needs 18 values per configurable node");
-        return layoutRuntime(m_graph.layoutConfigs()->config(c).data());
-    }
-    if (m_graph.configFeatureWidth() != schema::kTileConfigWidth)
-        throwFormatError(m_graph.path(), "config_feat",
-                         "the synthetic TPU needs 24 values per configuration");
+    requireSchemaConfigWidth(m_graph);
+    if (m_graph.isLayout()) return layoutRuntime(m_graph.layoutConfigs()->config(c).data());
     return tileRuntime(m_graph.tileConfig(c));
 }
 
+uint64_t TpuCostModel::programKey(int64_t c) const {
+    requireSchemaConfigWidth(m_graph);
+    if (!m_graph.isLayout()) return m_impl->tileHash(m_graph.tileConfig(c));
+    uint64_t h = 0;
+    m_impl->layout<false>(m_graph.layoutConfigs()->config(c).data(), &h, nullptr);
+    return h;
+}
+
 CostBreakdown TpuCostModel::explain(int64_t c) const {
-    if (m_graph.isLayout()) {
-        if (m_graph.configFeatureWidth() != schema::kLayoutConfigWidth)
-            throwFormatError(m_graph.path(), "node_config_feat",
-                             "the synthetic TPU needs 18 values per configurable node");
-        return explainLayout(m_graph.layoutConfigs()->config(c).data());
-    }
-    if (m_graph.configFeatureWidth() != schema::kTileConfigWidth)
-        throwFormatError(m_graph.path(), "config_feat",
-                         "the synthetic TPU needs 24 values per configuration");
+    requireSchemaConfigWidth(m_graph);
+    if (m_graph.isLayout()) return explainLayout(m_graph.layoutConfigs()->config(c).data());
     return explainTile(m_graph.tileConfig(c));
 }
 

@@ -126,6 +126,10 @@ public:
     // Configuration `c` of the graph itself (layout or tile, by collection).
     double runtime(int64_t c) const;
     CostBreakdown explain(int64_t c) const;
+    // A key of the program the compiler makes of configuration `c`: every node's layout and every
+    // copy it inserts (layout), or the clamped tiles (tile). Configurations with one key are one
+    // executable, so they measure the same (the measurement noise is keyed by it too).
+    uint64_t programKey(int64_t c) const;
 
     // Rank of a node's output (from node_feat), and of the operand a layout slot describes
     // (slot 0 output, 1 input, 2 kernel); -1 when the slot does not apply to the node.

@@ -200,21 +200,25 @@ WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
                           std::to_string(edited.size()));
     WhatIfReport r;
     r.configs = g.numConfigs();
-    r.score = m_model.scoreEdited(g, edited.data());
+    r.synthNs = synthRuntime(edited);
+    {
+        std::lock_guard<std::mutex> lock(m_distanceMutex);
+        const std::vector<int64_t>& d = distancesTo(edited);
+        int64_t nearest = -1;
+        for (size_t c = 0; c < d.size(); ++c) {
+            if (d[c] == 0 && r.matchingRow < 0) r.matchingRow = static_cast<int64_t>(c);
+            if (nearest < 0 || d[c] < r.nearestDistance) {
+                nearest = static_cast<int64_t>(c);
+                r.nearestDistance = d[c];
+            }
+        }
+        r.nearestRow = nearest;
+    }
+    // A row of the file keeps the score the file's scoring gave it (configs of one program share
+    // one), so the editor and the predictions table agree.
+    r.score = r.matchingRow >= 0 ? m_scores[static_cast<size_t>(r.matchingRow)] : m_model.scoreEdited(g, edited.data());
     r.predictedNs = predictedNs(r.score);
     r.rank = 1 + (std::lower_bound(m_sortedScores.begin(), m_sortedScores.end(), r.score) - m_sortedScores.begin());
-    r.synthNs = synthRuntime(edited);
-    std::lock_guard<std::mutex> lock(m_distanceMutex);
-    const std::vector<int64_t>& d = distancesTo(edited);
-    int64_t nearest = -1;
-    for (size_t c = 0; c < d.size(); ++c) {
-        if (d[c] == 0 && r.matchingRow < 0) r.matchingRow = static_cast<int64_t>(c);
-        if (nearest < 0 || d[c] < r.nearestDistance) {
-            nearest = static_cast<int64_t>(c);
-            r.nearestDistance = d[c];
-        }
-    }
-    r.nearestRow = nearest;
     if (r.matchingRow >= 0 && g.runtimesKnown()) r.matchingRuntimeNs = g.runtimes()[static_cast<size_t>(r.matchingRow)];
     r.extrapolating = r.nearestDistance > m_typicalDistance;
     return r;

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Ranking quality of the cost model against its baselines (issue 14), on the real executable:
 #   tests/bench/quality.sh [--minutes M] [--build DIR] [--work DIR] [--collections LIST] [--jobs J]
-#                          [--threads T] [--label TEXT] [--programs P] [--eval-only] [-- TRAIN_ARGS...]
-# Generates a fixed synthetic dataset (seed 2024: P = 80 programs per layout source, about as many
-# as the real layout:xla collection, 100-5,000 nodes; 300 tile kernels; 1,000 configurations each;
-# the real nlp collections hold about 240, --programs 240; another P needs another --work folder)
-# and a fresh-seed test set (seed 7777, 20 programs per source and 100 kernels, every split timed)
-# that no choice is ever made on. Trains one model per collection with `tpugraphs train --minutes M
-# --held-out-configs 0.2` (J trainings at a time, each with T = cores/J threads unless given), then
+#                          [--threads T] [--label TEXT] [--programs XLA[,NLP]] [--eval-only] [-- TRAIN_ARGS...]
+# Generates a fixed synthetic dataset (seed 2024, 100-5,000 nodes, 1,000 configurations each) with
+# as many programs per layout source as the real collections hold (--programs 80,240: layout:xla
+# has 84 / 76 programs in its random / default search, layout:nlp 244 / 235; one number sets
+# both sources; other counts need another --work folder) and 300 tile kernels, and a fresh-seed
+# test set (seed 7777, 20 programs per source and 100 kernels, every split timed) that no choice
+# is ever made on. Trains one model per collection with `tpugraphs train --minutes M
+# --held-out-configs 0.2`, J trainings at a time (default 1, so each has the machine to itself
+# as a lone `tpugraphs train` does), each with T = cores/J threads unless given; then
 # prints one markdown table per collection:
 #   layout: Kendall and OPA on the held-out valid graphs and on the fresh test graphs, GNN vs the
 #           graph-blind linear baseline; Kendall on the held-out 20% of the train graphs' configs,
@@ -24,9 +26,9 @@ minutes=10
 build=build
 work=/tmp/tpg-quality
 collections=layout:xla:random,layout:xla:default,layout:nlp:random,layout:nlp:default,tile:xla
-jobs=2
+jobs=1
 label=default
-programs=80
+programs=80,240
 threads=
 eval_only=0
 while [ $# -gt 0 ]; do
@@ -53,16 +55,29 @@ data=$work/data fresh=$work/fresh-seed tree=$work/fresh-tree
 run=$work/runs/$label
 mkdir -p "$run"
 
+IFS=, read -r xla_programs nlp_programs <<< "$programs"
+nlp_programs=${nlp_programs:-$xla_programs}
+synth_train() {  # out, programs, collections
+    "$tpg" synth --out "$1" --seed 2024 --layout-graphs "$2" --tile-graphs 300 --configs 1000 \
+        --min-nodes 100 --max-nodes 5000 --collections "$3" --quiet
+}
 if [ ! -d "$data/npz" ]; then
-    "$tpg" synth --out "$data" --seed 2024 --layout-graphs "$programs" --tile-graphs 300 --configs 1000 \
-        --min-nodes 100 --max-nodes 5000 --quiet
+    # A program is generated from the seed, its source and its index alone, so the xla programs
+    # are the same whatever count the nlp source has.
+    rm -rf "$data.part"  # a generation that was stopped
+    synth_train "$data.part" "$xla_programs" tile:xla,layout:xla:random,layout:xla:default
+    synth_train "$data.part/nlp" "$nlp_programs" layout:nlp:random,layout:nlp:default
+    for part in npz ground_truth; do mv "$data.part/nlp/$part/layout/nlp" "$data.part/$part/layout/"; done
+    rm -rf "$data.part/nlp"
+    mv "$data.part" "$data"
 fi
-# A folder's data keeps the program count it was made with (a source's three splits together).
-for dir in "$data"/npz/layout/*/random; do
-    [ -d "$dir" ] || continue
+# A folder's data keeps the program counts it was made with (a source's three splits together).
+for source in xla nlp; do
+    dir=$data/npz/layout/$source/random
+    want=${xla_programs}; [ "$source" = nlp ] && want=${nlp_programs}
     held=$(find "$dir" -name '*.npz' | wc -l)
-    [ "$held" = "$programs" ] || {
-        echo "quality.sh: $dir holds $held programs, not --programs $programs: use another --work folder" >&2
+    [ "$held" = "$want" ] || {
+        echo "quality.sh: $dir holds $held programs, not $want (--programs $programs): use another --work folder" >&2
         exit 2
     }
 done
@@ -114,7 +129,9 @@ evaluate() {
     "$tpg" eval --threads "$threads" "$@" > "$tmp" 2>&1 || { cat "$tmp" >&2; rm -f "$tmp"; return 1; }
     mv "$tmp" "$out"
 }
-base=$work/baselines
+# Scored as eval scores by default: configs of one program share a score (`eval --program-ties`),
+# the baselines too; figures cached before that rule (in baselines/) are not reused.
+base=$work/baselines-program-ties
 mkdir -p "$base"
 for c in "${colls[@]}"; do
     s=$(slug "$c")
@@ -146,8 +163,9 @@ def mean(path):
             return int(m.group(1)), [float(v) for v in m.group(3).split()]
     raise SystemExit("quality.sh: no mean line in " + path)
 
-print("### quality: %s (%s min per collection, %s programs per layout source; train args: %s)"
-      % (label, minutes, programs, args or "defaults"))
+xla, _, nlp = programs.partition(",")
+print("### quality: %s (%s min per collection, %s xla and %s nlp programs; train args: %s)"
+      % (label, minutes, xla, nlp or xla, args or "defaults"))
 print()
 print("| collection | split | graphs | GNN Kendall | GNN OPA | baseline | baseline Kendall | baseline OPA | GNN - baseline | ceiling Kendall |")
 print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")

@@ -3,6 +3,7 @@
 
 #include <QtTest>
 #include <filesystem>
+#include <map>
 #include <numeric>
 
 #include "CostModel.h"
@@ -26,6 +27,7 @@
 #include "modules/SageConv.h"
 #include "modules/TileCostNet.h"
 #include "TileBoundsFeatures.h"
+#include "synth/TpuCostModel.h"
 
 using namespace tpg::nn;
 
@@ -827,6 +829,46 @@ private slots:
         QVERIFY(std::isnan(layoutGradientsInChunks(impl, p, t, ids, loss, target, 2, 3, &cancel)));
     }
 
+    void configsOfOneProgramShareTheirMeanScore() {
+        // Configs the compiler turns into one program are one executable: scoring gives them one
+        // score, the mean of the network's; turned off, each keeps the network's own.
+        const tpg::TpuGraph g = tiny::layoutGraph(7, 150, 40, false, 2);
+        const tpg::synth::TpuCostModel tpu(g);
+        std::map<uint64_t, std::vector<int64_t>> programs;
+        for (int64_t c = 0; c < g.numConfigs(); ++c) programs[tpu.programKey(c)].push_back(c);
+        QVERIFY(programs.size() > 1 && static_cast<int64_t>(programs.size()) < g.numConfigs());
+        ModelInfo info = infoFor(tpg::Collection::Layout, 140, 18);
+        info.settings.hidden = 16;
+        info.settings.layers = 2;
+        CostModel model = CostModel::create(info);
+        QVERIFY(model.tiesSamePrograms());  // the default
+        model.setTieSamePrograms(false);
+        const std::vector<double> own = model.scoreAll(g);
+        model.setTieSamePrograms(true);
+        const std::vector<double> tied = model.scoreAll(g);
+        std::vector<int64_t> all(static_cast<size_t>(g.numConfigs()));
+        std::iota(all.begin(), all.end(), 0);
+        const std::vector<double> chosen = model.scoreConfigs(g, all);
+        bool toldApart = false;
+        for (const auto& [key, configs] : programs) {
+            double mean = 0;
+            for (int64_t c : configs) mean += own[static_cast<size_t>(c)] / static_cast<double>(configs.size());
+            for (int64_t c : configs) {
+                QVERIFY(std::abs(tied[static_cast<size_t>(c)] - mean) < 1e-9);
+                QVERIFY(std::abs(chosen[static_cast<size_t>(c)] - mean) < 1e-5);
+                QCOMPARE(tied[static_cast<size_t>(c)], tied[static_cast<size_t>(configs[0])]);
+                toldApart |= own[static_cast<size_t>(c)] != own[static_cast<size_t>(configs[0])];
+            }
+        }
+        QVERIFY(toldApart);  // the network alone scored some configs of one program apart
+        // Tile models score every config on its own (tile ties are not taken).
+        const tpg::TpuGraph tile = tiny::tileGraph(3, 40, 12);
+        CostModel tileModel = CostModel::create(infoFor(tpg::Collection::Tile, 140, 24));
+        const std::vector<double> tileTied = tileModel.scoreAll(tile);
+        tileModel.setTieSamePrograms(false);
+        QCOMPARE(tileModel.scoreAll(tile), tileTied);
+    }
+
     void cachedScoringEqualsUncachedForward() {
         // Scoring reuses the graph's config-free pass across calls; it must give exactly the
         // uncached forward's scores, and be recomputed when the weights or the graph change.
@@ -839,6 +881,7 @@ private slots:
         info.settings.violationFeature = true;
         info.settings.slotFeatures = true;  // every scoring path with slot features
         CostModel model = CostModel::create(info);
+        model.setTieSamePrograms(false);  // the network's own scores, path against path
         auto& impl = model.impl();
         const PreparedGraph p = impl.prepare(g);
         const GraphTensors t = impl.makeTensors(p);

@@ -5,6 +5,7 @@
 #include "io/Error.h"
 #include "synth/HloGraphBuilder.h"
 #include "synth/SyntheticDataset.h"
+#include "synth/SameProgramScores.h"
 #include "synth/TpuCostModel.h"
 
 using namespace tpg;
@@ -14,7 +15,8 @@ namespace {
 
 // parameter (8, 16, 16, 64) NHWC -> convolution 3x3 -> 128 features -> ReLU -> tuple.
 // Node ids: 0 input, 1 kernel, 2 convolution, 3 constant, 4 broadcast, 5 maximum, 6 tuple.
-TpuGraph convGraph() {
+// `rows`: its configurations (18 values each), none by default.
+TpuGraphData convGraphData(const std::vector<std::vector<float>>& rows = {}) {
     HloGraphBuilder b;
     HloShape in;
     in.dims = {8, 16, 16, 64};
@@ -35,8 +37,15 @@ TpuGraph convGraph() {
     b.setRoot(b.tuple({relu}));
     TpuGraphData d = b.take("conv", Collection::Layout);
     d.configFeatureWidth = 18;
-    d.layoutConfigs = LayoutConfigTable::fromMatrix(CompactMatrix(18), 1, 18);
-    return TpuGraph(std::move(d));
+    CompactMatrix m(18);
+    for (const auto& r : rows) m.appendRows(r.data(), 1);
+    d.layoutConfigs = LayoutConfigTable::fromMatrix(std::move(m), 1, 18);
+    d.runtimes.assign(rows.size(), 0.0);
+    return d;
+}
+
+TpuGraph convGraph(const std::vector<std::vector<float>>& rows = {}) {
+    return TpuGraph(convGraphData(rows));
 }
 
 std::vector<float> config(std::initializer_list<float> out, std::initializer_list<float> in = {},
@@ -145,6 +154,39 @@ private slots:
             ++count;
         } while (std::next_permutation(c.begin(), c.begin() + 4));
         QCOMPARE(count, 24);
+    }
+
+    void samePrograms() {
+        // 0 the default, 1 the default spelled out, 2 another program, 3 an ignored (invalid) slot,
+        // 4 an operand layout asked for that differs from the one arriving (a copy: another program).
+        const TpuGraph g = convGraph({config({}), config({3, 2, 1, 0}), config({2, 1, 3, 0}),
+                                      config({0, 0, 1, 2}), config({}, {2, 1, 3, 0})});
+        const TpuCostModel m(g);
+        QCOMPARE(g.numConfigs(), int64_t{5});
+        QCOMPARE(m.programKey(1), m.programKey(0));
+        QCOMPARE(m.programKey(3), m.programKey(0));
+        QVERIFY(m.programKey(2) != m.programKey(0));
+        QVERIFY(m.programKey(4) != m.programKey(0));
+        QVERIFY(m.programKey(4) != m.programKey(2));
+        for (int64_t c = 0; c < 5; ++c) QCOMPARE(m.programKey(c), m.programKey(c));
+
+        std::vector<double> scores{1, 2, 3, 4, 5};
+        QVERIFY(shareScoresWithinPrograms(g, {0, 1, 2, 3, 4}, scores));
+        QCOMPARE(scores, (std::vector<double>{7.0 / 3, 7.0 / 3, 3, 7.0 / 3, 5}));
+        // Only the configs asked about count, in the order given.
+        scores = {10, 20, 30};
+        QVERIFY(shareScoresWithinPrograms(g, {2, 3, 0}, scores));
+        QCOMPARE(scores, (std::vector<double>{10, 25, 25}));
+        // A graph the synthetic TPU cannot read (a trimmed node_feat) keeps its scores.
+        TpuGraphData d = convGraphData({config({}), config({3, 2, 1, 0})});
+        std::vector<float> trimmed;
+        for (int64_t v = 0; v < d.numNodes; ++v)
+            trimmed.insert(trimmed.end(), d.nodeFeatures.begin() + v * 140, d.nodeFeatures.begin() + v * 140 + 139);
+        d.nodeFeatures = std::move(trimmed);
+        d.nodeFeatureWidth = 139;
+        scores = {1, 2};
+        QVERIFY(!shareScoresWithinPrograms(TpuGraph(std::move(d)), {0, 1}, scores));
+        QCOMPARE(scores, (std::vector<double>{1, 2}));
     }
 
     void noiseIsDeterministic() {

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/TpuGraph.h"
+
+namespace tpg::synth {
+
+// Configurations the compiler turns into one program (a slot it cannot apply, a layout that moves
+// only size-1 dims, an operand layout equal to the one arriving) are one executable and run the
+// same, so a ranking should tie them: ordering them apart orders measurement noise. Replaces each
+// of `scores` (one per entry of `configs`, configurations of `g`) by the mean over the entries
+// whose program is the same, by the synthetic TPU's model of the compiler (TpuCostModel::
+// programKey): exact on synthetic files, an estimate of XLA on real ones. Layout graphs only:
+// sampled tile configurations seldom compile alike, and which tensors a tile bounds is the
+// synthetic TPU's guess on a real kernel, so a wrong guess could tie configurations that differ.
+// Returns false, scores untouched, for tile graphs and when the synthetic TPU cannot read `g`
+// (node_feat or config widths off the schema).
+bool shareScoresWithinPrograms(const TpuGraph& g, const std::vector<int64_t>& configs, std::vector<double>& scores);
+
+}  // namespace tpg::synth
