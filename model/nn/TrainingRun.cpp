@@ -566,6 +566,14 @@ void TrainingRun::swapAveragedWeights() {
     }
 }
 
+void TrainingRun::shareScoresWithinPrograms(size_t validIndex, const TpuGraph& g, const std::vector<int64_t>& ids,
+                                            std::vector<double>& scores) {
+    if (m_validProgramKeys.size() != m_data.valid.size()) m_validProgramKeys.assign(m_data.valid.size(), {});
+    std::vector<uint64_t>& keys = m_validProgramKeys[validIndex];
+    if (keys.size() != ids.size()) keys = synth::programKeys(g, ids);
+    if (keys.size() == ids.size()) synth::shareScoresWithinPrograms(keys, scores);
+}
+
 MetricSums TrainingRun::validate(const std::function<void(int64_t done, int64_t total)>& onGraph,
                                  const CancelToken* cancel, int shard, int shards) {
     torch::NoGradGuard noGrad;
@@ -590,7 +598,7 @@ MetricSums TrainingRun::validate(const std::function<void(int64_t done, int64_t 
                 scores.insert(scores.end(), s.data_ptr<float>(), s.data_ptr<float>() + n);
             }
             if (scores.size() < ids.size()) break;  // cancelled mid-graph
-            if (m_model.tiesSamePrograms()) synth::shareScoresWithinPrograms(g, ids, scores);  // as scoring does
+            if (m_model.tiesSamePrograms()) shareScoresWithinPrograms(i, g, ids, scores);  // as scoring does
             for (int64_t c : ids) truth.push_back(g.normalizedRuntime(c));
             sums.add(graphMetrics(valid[i].competitionId(), scores, truth));
         }

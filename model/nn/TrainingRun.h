@@ -127,6 +127,9 @@ public:
 private:
     const TrainableConfigs& trainable(const DatasetFile& file, const PreparedEntry& entry);
     void updateAverage();
+    // Validation's program ties for valid graph `validIndex`, with its keys computed once.
+    void shareScoresWithinPrograms(size_t validIndex, const TpuGraph& g, const std::vector<int64_t>& ids,
+                                   std::vector<double>& scores);
     // One graph's loss and gradients for `ids` (NaN when cancelled part-way).
     double graphGradients(const PreparedEntry& entry, const std::vector<int64_t>& ids,
                           const torch::Tensor& target, double share, const CancelToken* cancel);
@@ -138,6 +141,8 @@ private:
     std::unique_ptr<torch::optim::Adam> m_optimizer;
     std::vector<torch::Tensor> m_parameters;
     std::unique_ptr<PreparedGraphCache> m_cache;
+    // Per valid graph, the program keys of the configs validation scores (the same every epoch).
+    std::vector<std::vector<uint64_t>> m_validProgramKeys;
     std::unordered_map<std::string, std::unique_ptr<TrainableConfigs>> m_trainable;
     int64_t m_trainConfigs = 0;  // distinct configs trained on, for the model's metadata
     RunState m_state;

@@ -1,6 +1,5 @@
 #include "SameProgramScores.h"
 
-#include <optional>
 #include <unordered_map>
 
 #include "io/Error.h"
@@ -8,16 +7,19 @@
 
 namespace tpg::synth {
 
-bool shareScoresWithinPrograms(const TpuGraph& g, const std::vector<int64_t>& configs, std::vector<double>& scores) {
-    if (!g.isLayout() || configs.size() != scores.size() || configs.size() < 2) return false;
-    std::optional<TpuCostModel> tpu;
+std::vector<uint64_t> programKeys(const TpuGraph& g, const std::vector<int64_t>& configs) {
+    if (!g.isLayout() || configs.size() < 2) return {};
     std::vector<uint64_t> keys(configs.size());
     try {
-        tpu.emplace(g);
-        for (size_t i = 0; i < configs.size(); ++i) keys[i] = tpu->programKey(configs[i]);
+        const TpuCostModel tpu(g);
+        for (size_t i = 0; i < configs.size(); ++i) keys[i] = tpu.programKey(configs[i]);
     } catch (const FormatError&) {
-        return false;
+        return {};
     }
+    return keys;
+}
+
+void shareScoresWithinPrograms(const std::vector<uint64_t>& keys, std::vector<double>& scores) {
     struct Sum {
         double total = 0;
         int64_t count = 0;
@@ -32,6 +34,13 @@ bool shareScoresWithinPrograms(const TpuGraph& g, const std::vector<int64_t>& co
         const Sum& s = programs[keys[i]];
         if (s.count > 1) scores[i] = s.total / static_cast<double>(s.count);
     }
+}
+
+bool shareScoresWithinPrograms(const TpuGraph& g, const std::vector<int64_t>& configs, std::vector<double>& scores) {
+    if (configs.size() != scores.size()) return false;
+    const std::vector<uint64_t> keys = programKeys(g, configs);
+    if (keys.empty()) return false;
+    shareScoresWithinPrograms(keys, scores);
     return true;
 }
 

@@ -18,5 +18,10 @@ namespace tpg::synth {
 // Returns false, scores untouched, for tile graphs and when the synthetic TPU cannot read `g`
 // (node_feat or config widths off the schema).
 bool shareScoresWithinPrograms(const TpuGraph& g, const std::vector<int64_t>& configs, std::vector<double>& scores);
+// Its two halves, for a caller that scores the same configs again (training's validation): the
+// program key of each of `configs`, empty where the rule does not apply (as above); and the
+// scores shared by key (`keys` and `scores` of one length).
+std::vector<uint64_t> programKeys(const TpuGraph& g, const std::vector<int64_t>& configs);
+void shareScoresWithinPrograms(const std::vector<uint64_t>& keys, std::vector<double>& scores);
 
 }  // namespace tpg::synth
