@@ -220,12 +220,14 @@ QWidget* TrainingPanel::buildSettingsBox() {
     m_minutes->setDecimals(1);
     m_minutes->setSuffix(tr(" min"));
     m_minutes->setToolTip(tr("Wall-clock budget, validation included, paused time excluded (0 = none: then set an "
-                             "epoch limit). The run also stops when validation stops improving."));
+                             "epoch limit). A patience also stops the run when validation stops improving."));
     form->addRow(tr("Time budget"), m_minutes);
     m_epochs = spin(tr("Epoch limit"), 0, 100000, 1,
                     tr("0 = none. An epoch samples every train graph's configurations about once"));
-    m_patience = spin(tr("Patience"), 1, 100000, 1,
-                      tr("Stop after this many epochs without a better validation score"));
+    m_patience = spin(tr("Patience"), 0, 100000, 1,
+                      tr("Stop after this many epochs without a better validation score. Auto: never while the "
+                         "learning rate decays over the run (its low-rate end brings the gains)"));
+    m_patience->setSpecialValueText(tr("auto"));
     m_seed = spin(tr("Seed"), 0, 1 << 30, 1, tr("Random seed: weights, shuffling and config sampling"));
     m_threads = spin(tr("Threads"), 1, std::max(1, QThread::idealThreadCount()), 1,
                      tr("Torch threads of the training worker; the default leaves a core for the window and "

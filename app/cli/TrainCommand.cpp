@@ -266,7 +266,8 @@ void addTrainCommand(CLI::App& app) {
         ->required();
     cmd->add_option("--minutes", s.minutes,
                     "Wall-clock budget in minutes, validation included: the run trains until it "
-                    "is spent or validation stops improving (0 = no budget; then give --epochs)")
+                    "is spent (or --patience epochs pass without validation gain; 0 = no budget, then give "
+                    "--epochs)")
         ->capture_default_str();
     cmd->add_option("--epochs", s.epochs,
                     "Epoch limit (0 = none). An epoch samples every train graph's configurations "
@@ -313,7 +314,9 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--graphs-per-step", s.graphsPerStep,
                     "Graphs per optimiser step (0 = 1 layout, 8 tile)")
         ->capture_default_str();
-    cmd->add_option("--patience", s.patience, "Stop after this many epochs without validation gain")
+    cmd->add_option("--patience", s.patience,
+                    "Stop after this many epochs without validation gain (0 = auto: never while the learning "
+                    "rate decays over the run, as cosine and stable-decay do; 6 with a constant rate)")
         ->capture_default_str();
     cmd->add_option("--violation-feature", o->violation,
                     "Layout: add the graph-level violation-ratio input (on/off)")

@@ -49,6 +49,9 @@ constexpr uint64_t kMaxMetadataBytes = uint64_t{16} << 20;
 // Training state is saved mid-epoch this often (seconds): a killed run redoes at most this much,
 // while a checkpoint (ms for our model sizes) stays a negligible share of the time.
 constexpr double kDefaultCheckpointSeconds = 30;
+// Auto patience under a constant learning rate: this many epochs without a validation gain are a
+// plateau the rate will not leave.
+constexpr int kConstantRatePatience = 6;
 // "This file only" training holds out this share of the file's configurations to validate on.
 constexpr double kSingleFileHeldOutFraction = 0.2;
 // A layout training step whose per-config work (sampled configs x nodes with per-config state)

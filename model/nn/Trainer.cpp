@@ -25,6 +25,7 @@ void checkSettings(const TrainSettings& st) {
     if (st.configsPerStep < 2) throw FormatError("train: configs per step must be at least 2");
     if (st.epochs < 0) throw FormatError("train: epochs must be 0 (no limit) or more");
     if (st.minutes < 0) throw FormatError("train: minutes must be 0 (no budget) or more");
+    if (st.patience < 0) throw FormatError("train: patience must be 0 (auto) or more epochs");
     if (st.epochs == 0 && st.minutes == 0)
         throw FormatError("train: give a time budget (minutes) or an epoch limit");
     if (!std::isfinite(st.weightDecay) || st.weightDecay < 0)
@@ -159,6 +160,12 @@ bool parseProducts(const std::string& s, TrainSettings::Products& out) {
             return true;
         }
     return false;
+}
+
+int effectivePatience(const TrainSettings& st) {
+    if (st.patience > 0) return st.patience;
+    return st.schedule == LearningRateSchedule::Constant ? limits::kConstantRatePatience
+                                                         : std::numeric_limits<int>::max();
 }
 
 void PauseGate::pause() {
@@ -321,7 +328,7 @@ private:
         if (outOfTime) m_result.timedOut = true;
         if (outOfTime && cursor.nextStep == firstStep) return false;  // nothing new to validate
         if (!validateEpoch(epoch, cursor)) return false;
-        return state.badEpochs < m_st.patience ? !outOfTime : (m_result.earlyStopped = true, false);
+        return state.badEpochs < effectivePatience(m_st) ? !outOfTime : (m_result.earlyStopped = true, false);
     }
 
     // This rank's graphs of the step at the cursor, and the step's graph count over all ranks.

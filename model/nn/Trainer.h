@@ -46,7 +46,9 @@ struct TrainSettings {
     int configsPerStep =
         64;  // sampled distinct configs per graph per step (the 64-128 that works best)
     int graphsPerStep = 0;  // graphs per optimiser step; 0 = 1 for layout, 8 for tile
-    int patience = 6;       // epochs without validation gain before stopping (a plateau)
+    // Epochs without validation gain before stopping; 0 = auto (effectivePatience): none while
+    // the learning rate decays over the run, whose last, low-rate part brings the gains.
+    int patience = 0;
     size_t cacheBytes = limits::kDefaultCacheBytes;  // LRU budget for prepared graphs
     int64_t validConfigsPerGraph = limits::kDefaultValidConfigsPerGraph;
     double heldOutConfigFraction = 0;  // > 0: reserve this share of each train graph's configs
@@ -68,6 +70,11 @@ struct TrainSettings {
     // Layout steps above this much per-config work run in chunks (cancellable between them).
     int64_t chunkNodeConfigs = limits::kTrainChunkNodeConfigs;
 };
+
+// The epochs without validation gain that end a run early: the setting, or for 0 (auto) none
+// under a schedule that decays over the run (cosine, stable-decay: stopping on a plateau while the
+// rate is still high forgoes the decay's gain) and limits::kConstantRatePatience under a constant rate.
+int effectivePatience(const TrainSettings& settings);
 
 // "auto" / "float" / "bfloat16", as the CLI's --products and the training log spell them.
 const char* productsName(TrainSettings::Products p);

@@ -906,6 +906,36 @@ private slots:
         QVERIFY(std::filesystem::exists(s.outPath));
     }
 
+    // Auto patience (0): no early stop while the learning rate decays over the run, even through
+    // epochs without a gain (the collapsed model above has none after its first); a plateau
+    // of limits::kConstantRatePatience epochs ends a constant-rate run.
+    void autoPatienceWaitsForTheDecayingRate() {
+        TrainSettings s = quickSettings(data(), "layout:xla:random", path("auto-patience.tpgm"));
+        s.weightDecay = 100;
+        s.learningRate = 0.05;
+        s.configsPerStep = 4;
+        s.patience = 0;
+        s.epochs = limits::kConstantRatePatience + 3;
+        QCOMPARE(effectivePatience(s), std::numeric_limits<int>::max());
+        TrainResult r = trainCostModel(s);
+        QVERIFY(!r.earlyStopped);
+        QCOMPARE(r.epochsRun, s.epochs);
+
+        s.schedule = LearningRateSchedule::Constant;
+        s.outPath = path("auto-patience-constant.tpgm");
+        QCOMPARE(effectivePatience(s), limits::kConstantRatePatience);
+        r = trainCostModel(s);
+        QVERIFY(r.earlyStopped);
+        QCOMPARE(r.epochsRun, 1 + limits::kConstantRatePatience);
+
+        s.patience = 3;  // an explicit patience holds under any schedule
+        QCOMPARE(effectivePatience(s), 3);
+        s.schedule = LearningRateSchedule::Cosine;
+        QCOMPARE(effectivePatience(s), 3);
+        s.patience = -1;
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "patience must be 0 (auto) or more epochs"));
+    }
+
     void defaultModelsAreEmbeddedAndScore() {
         for (Collection kind : {Collection::Layout, Collection::Tile}) {
             QVERIFY2(hasDefaultModel(kind),

@@ -204,6 +204,20 @@ private slots:
         QCOMPARE(panel.formSettings().loss, nn::LossKind::PairwiseHinge);
     }
 
+    // Patience starts at "auto" (no early stop while the learning rate decays), as the CLI's.
+    void patienceStartsAtAuto() {
+        TrainingPanel panel;
+        QSpinBox* patience = nullptr;
+        for (QSpinBox* sb : panel.findChildren<QSpinBox*>())
+            if (sb->specialValueText() == QStringLiteral("auto")) patience = sb;
+        QVERIFY(patience);
+        QCOMPARE(patience->value(), 0);
+        QCOMPARE(patience->text(), QStringLiteral("auto"));
+        QCOMPARE(panel.formSettings().patience, 0);
+        patience->setValue(4);
+        QCOMPARE(panel.formSettings().patience, 4);
+    }
+
     // A broken train file: one message naming it, and the panel is ready for the next run.
     void badDataFailsWithOneMessage() {
         const QString dir = m_dir.filePath(QStringLiteral("bad"));
