@@ -675,6 +675,12 @@ QString WhatIfPanel::resultText() const {
                                                                          : tr("an analytic estimate, not this file's hardware"));
     if (r.matchingRow >= 0)
         lines << tr("Equals config %1 of the file, measured %2").arg(r.matchingRow).arg(ns(r.matchingRuntimeNs));
+    else if (r.sameProgramRow >= 0)
+        lines << tr("Compiles to the same program as config %1 (by the synthetic TPU's compiler model%2), measured %3: "
+                    "the differences do not change the executable")
+                     .arg(r.sameProgramRow)
+                     .arg(m_predictor->synthIsGroundTruth() ? QString() : tr(", an estimate of XLA"))
+                     .arg(ns(r.sameProgramRuntimeNs));
     else if (r.extrapolating)
         lines << tr("<span style='color:#b35900'>⚠ The model is extrapolating: the nearest measured config (%1) "
                     "differs in %2 %3, more than measured configs differ from each other.</span>")

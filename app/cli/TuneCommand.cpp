@@ -42,6 +42,7 @@ nlohmann::json entryJson(const tune::TunedConfig& t) {
             {"synthetic_tpu_ns", r.synthNs},
             {"measured", t.measured},
             {"matching_config", r.matchingRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRow)},
+            {"same_program_config", r.sameProgramRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.sameProgramRow)},
             {"pinned", false}};
 }
 

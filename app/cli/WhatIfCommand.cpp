@@ -40,6 +40,9 @@ nlohmann::json reportJson(const whatif::WhatIfReport& r) {
             {"matching_config", r.matchingRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRow)},
             {"matching_runtime_ns",
              r.matchingRuntimeNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRuntimeNs)},
+            {"same_program_config", r.sameProgramRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.sameProgramRow)},
+            {"same_program_runtime_ns",
+             r.sameProgramRuntimeNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.sameProgramRuntimeNs)},
             {"nearest_config", r.nearestRow},
             {"nearest_distance", r.nearestDistance},
             {"extrapolating", r.extrapolating}};
@@ -62,6 +65,10 @@ void printReport(const char* label, const whatif::WhatIfReport& r, const whatif:
     if (r.matchingRow >= 0)
         std::printf("  %-14s config %lld, measured %s\n", "matches", static_cast<long long>(r.matchingRow),
                     ns(r.matchingRuntimeNs).c_str());
+    else if (r.sameProgramRow >= 0)
+        std::printf("  %-14s config %lld compiles to the same program (by the synthetic TPU's compiler model), "
+                    "measured %s\n",
+                    "same program", static_cast<long long>(r.sameProgramRow), ns(r.sameProgramRuntimeNs).c_str());
     else
         std::printf("  %-14s config %lld, %lld %s%s\n", "nearest", static_cast<long long>(r.nearestRow),
                     static_cast<long long>(r.nearestDistance), unit,

@@ -68,9 +68,10 @@ void finish(CostBreakdown& b, double raw, double factor) {
 
 }  // namespace
 
-double TpuCostModel::layoutRuntime(const float* config) const {
+double TpuCostModel::layoutRuntime(const float* config, uint64_t* programKey) const {
     uint64_t h = 0;
     const double raw = m_impl->layout<false>(config, &h, nullptr);
+    if (programKey) *programKey = h;
     return raw * m_impl->noiseFactor(h);
 }
 

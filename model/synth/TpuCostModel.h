@@ -106,8 +106,9 @@ public:
 
     const TpuParameters& parameters() const { return m_params; }
 
-    // Layout: `config` holds numConfigurable x 18 values (one row of node_config_feat).
-    double layoutRuntime(const float* config) const;
+    // Layout: `config` holds numConfigurable x 18 values (one row of node_config_feat). With
+    // `programKey`, also the key of the program it compiles to (as programKey(c) for a file's row).
+    double layoutRuntime(const float* config, uint64_t* programKey = nullptr) const;
     CostBreakdown explainLayout(const float* config) const;
     // Tile: `config` holds 24 values (one row of config_feat).
     double tileRuntime(const float* config) const;

@@ -67,14 +67,30 @@ WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn
         m_synthIsGroundTruth = explain::synthIsGroundTruth(g, *m_synth);
     }
     learnTypicalDistance();
+    indexPrograms(cancel);
 }
 
 WhatIfPredictor::~WhatIfPredictor() = default;
 
 double WhatIfPredictor::predictedNs(double score) const { return m_fit.empty() ? -1.0 : m_fit(score); }
 
-double WhatIfPredictor::synthRuntime(const std::vector<float>& row) const {
-    return m_graph->isLayout() ? m_synth->layoutRuntime(row.data()) : m_synth->tileRuntime(row.data());
+double WhatIfPredictor::synthRuntime(const std::vector<float>& row, uint64_t* programKey) const {
+    return m_graph->isLayout() ? m_synth->layoutRuntime(row.data(), programKey) : m_synth->tileRuntime(row.data());
+}
+
+void WhatIfPredictor::indexPrograms(const nn::CancelToken* cancel) {
+    const TpuGraph& g = *m_graph;
+    if (!g.isLayout() || !m_model.tiesSamePrograms()) return;  // the file's scores are the network's own
+    const int64_t width = rowWidth();
+    forEachRowBatch([&](int64_t first, int64_t count, const float* rows) {
+        if (cancel && cancel->cancelled()) return;
+        for (int64_t i = 0; i < count; ++i) {
+            uint64_t key = 0;
+            m_synth->layoutRuntime(rows + i * width, &key);
+            m_programRow.emplace(key, first + i);
+        }
+    });
+    if (cancel && cancel->cancelled()) throw FormatError(g.path() + ": scoring cancelled");
 }
 
 int64_t WhatIfPredictor::rowWidth() const {
@@ -200,7 +216,8 @@ WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
                           std::to_string(edited.size()));
     WhatIfReport r;
     r.configs = g.numConfigs();
-    r.synthNs = synthRuntime(edited);
+    uint64_t programKey = 0;
+    r.synthNs = synthRuntime(edited, &programKey);
     {
         std::lock_guard<std::mutex> lock(m_distanceMutex);
         const std::vector<int64_t>& d = distancesTo(edited);
@@ -214,12 +231,20 @@ WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
         }
         r.nearestRow = nearest;
     }
-    // A row of the file keeps the score the file's scoring gave it (configs of one program share
-    // one), so the editor and the predictions table agree.
-    r.score = r.matchingRow >= 0 ? m_scores[static_cast<size_t>(r.matchingRow)] : m_model.scoreEdited(g, edited.data());
+    if (r.matchingRow < 0 && !m_programRow.empty()) {
+        const auto same = m_programRow.find(programKey);
+        if (same != m_programRow.end()) r.sameProgramRow = same->second;
+    }
+    // A row of the file, or another spelling of its program, keeps the score the file's scoring
+    // gave it (configs of one program share one), so the editor and the predictions table agree.
+    const int64_t scoredRow = r.matchingRow >= 0 ? r.matchingRow : r.sameProgramRow;
+    r.score = scoredRow >= 0 ? m_scores[static_cast<size_t>(scoredRow)] : m_model.scoreEdited(g, edited.data());
     r.predictedNs = predictedNs(r.score);
     r.rank = 1 + (std::lower_bound(m_sortedScores.begin(), m_sortedScores.end(), r.score) - m_sortedScores.begin());
-    if (r.matchingRow >= 0 && g.runtimesKnown()) r.matchingRuntimeNs = g.runtimes()[static_cast<size_t>(r.matchingRow)];
+    if (g.runtimesKnown()) {
+        if (r.matchingRow >= 0) r.matchingRuntimeNs = g.runtimes()[static_cast<size_t>(r.matchingRow)];
+        if (r.sameProgramRow >= 0) r.sameProgramRuntimeNs = g.runtimes()[static_cast<size_t>(r.sameProgramRow)];
+    }
     r.extrapolating = r.nearestDistance > m_typicalDistance;
     return r;
 }

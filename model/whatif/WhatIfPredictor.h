@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "CancelToken.h"
@@ -27,6 +28,11 @@ struct WhatIfReport {
     int64_t configs = 0;
     int64_t matchingRow = -1;   // a row of the file equal to this configuration, if any
     double matchingRuntimeNs = -1;  // its measured runtime (-1: unknown, e.g. test split)
+    // Layout, when no row equals it: a row the compiler makes the same program of (the synthetic
+    // TPU's model of the compiler: exact on synthetic files, an estimate on real ones), whose
+    // shared score it takes, and that row's measured runtime (-1: unknown).
+    int64_t sameProgramRow = -1;
+    double sameProgramRuntimeNs = -1;
     double synthNs = 0;         // the synthetic TPU's runtime for this configuration
     int64_t nearestRow = -1;    // the closest measured configuration...
     int64_t nearestDistance = 0;  // ...differing in this many configurable nodes (tile: bounds)
@@ -66,7 +72,8 @@ public:
     int64_t bestMeasuredRow() const { return m_bestMeasuredRow; }
     int64_t bestPredictedRow() const { return m_bestPredictedRow; }
     double predictedNs(double score) const;  // -1 when runtimes are unknown
-    double synthRuntime(const std::vector<float>& row) const;  // the synthetic TPU's ns
+    // The synthetic TPU's ns; layout: with `programKey`, also the key of the program `row` compiles to.
+    double synthRuntime(const std::vector<float>& row, uint64_t* programKey = nullptr) const;
 
     int64_t rowWidth() const;  // values per configuration row
     std::vector<float> row(int64_t config) const;
@@ -83,6 +90,8 @@ private:
     template <typename Visit>
     void forEachRowBatch(Visit&& visit) const;
     void learnTypicalDistance();
+    // Layout, with scores shared within programs: a row of each program among the file's rows.
+    void indexPrograms(const nn::CancelToken* cancel);
     // Distances from `row` to every config: incrementally from the last call's when they differ
     // in few units (nodes or tile columns), else by a full scan.
     const std::vector<int64_t>& distancesTo(const std::vector<float>& row) const;
@@ -96,6 +105,7 @@ private:
     double m_bestMeasuredNs = -1;
     int64_t m_bestMeasuredRow = -1, m_bestPredictedRow = -1;
     int64_t m_typicalDistance = 1;
+    std::unordered_map<uint64_t, int64_t> m_programRow;  // program key -> its first row
     mutable std::mutex m_distanceMutex;  // guards the two below
     mutable std::vector<float> m_lastRow;
     mutable std::vector<int64_t> m_lastDistances;

@@ -169,6 +169,11 @@ private slots:
         QVERIFY(m.programKey(4) != m.programKey(0));
         QVERIFY(m.programKey(4) != m.programKey(2));
         for (int64_t c = 0; c < 5; ++c) QCOMPARE(m.programKey(c), m.programKey(c));
+        for (int64_t c = 0; c < 5; ++c) {  // an explicit row gives its key with its runtime
+            uint64_t key = 0;
+            QCOMPARE(m.layoutRuntime(g.layoutConfigs()->config(c).data(), &key), m.runtime(c));
+            QCOMPARE(key, m.programKey(c));
+        }
 
         std::vector<double> scores{1, 2, 3, 4, 5};
         QVERIFY(shareScoresWithinPrograms(g, {0, 1, 2, 3, 4}, scores));

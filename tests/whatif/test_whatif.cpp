@@ -173,6 +173,39 @@ private slots:
         QVERIFY(errorOf([&] { p.row(g.numConfigs()); }).contains("no configuration"));
     }
 
+    // A row whose defaults are spelled out is another spelling of the file row's program: it
+    // equals no row, yet the compiler makes the same executable of it, so it takes that row's
+    // shared score and rank, and the row's measured runtime is its runtime.
+    void anotherSpellingOfARowsProgramTakesItsScore() {
+        const WhatIfPredictor p(m_layout, nn::defaultModel(Collection::Layout));
+        const TpuGraph& g = *m_layout;
+        const int64_t c = 17;
+        std::vector<float> row = p.row(c);
+        int spelled = 0;
+        for (int32_t node : g.configurableNodes()) {
+            const SlotTensor t = slotTensor(g, node, LayoutSlot::Output);
+            if (!t.usable || !layoutOf(g, row, node, LayoutSlot::Output).empty() || t.rank() < 2) continue;
+            std::vector<int> defaultLayout(static_cast<size_t>(t.rank()));
+            std::iota(defaultLayout.rbegin(), defaultLayout.rend(), 0);  // minor-to-major rank-1 .. 0
+            applyLayoutEdit(g, row, {node, LayoutSlot::Output, defaultLayout});
+            ++spelled;
+        }
+        QVERIFY(spelled > 0);
+        QVERIFY(row != p.row(c));
+        uint64_t key = 0;
+        p.synthTpu().layoutRuntime(row.data(), &key);
+        QCOMPARE(key, p.synthTpu().programKey(c));  // the premise: one program
+
+        const WhatIfReport r = p.evaluate(row);
+        QCOMPARE(r.matchingRow, int64_t{-1});
+        QVERIFY(r.sameProgramRow >= 0);
+        QCOMPARE(p.synthTpu().programKey(r.sameProgramRow), key);
+        QCOMPARE(r.score, p.scores()[static_cast<size_t>(c)]);
+        QCOMPARE(r.rank, p.evaluate(p.row(c)).rank);
+        QCOMPARE(std::llround(r.sameProgramRuntimeNs), std::llround(g.runtimes()[static_cast<size_t>(c)]));
+        QCOMPARE(std::llround(r.synthNs), std::llround(g.runtimes()[static_cast<size_t>(c)]));
+    }
+
     void incrementalDistancesEqualAFullScan() {
         // Two predictors: one sees a chain of single-node edits (incremental updates), the other
         // only the final row (a full scan). Their nearest / matching answers must agree.
