@@ -416,18 +416,6 @@ std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progr
     torch::NoGradGuard noGrad;
     d->module().eval();
     auto [prepared, tensors] = d->cached(g);
-    if (d->layout && configsAreNearEachOther(g)) {
-        // Configs a few nodes apart (a `default` search): one after another, incrementally.
-        std::vector<float> row(static_cast<size_t>(g.layoutConfigs()->rowSize()));
-        for (int64_t c = 0; c < g.numConfigs(); ++c) {
-            if (cancel && cancel->cancelled()) break;
-            g.layoutConfigs()->read(c, 1, row.data());
-            out[static_cast<size_t>(c)] = d->scoreIncrementally(g, *prepared, *tensors, row.data());
-            if (progress && (c % 64 == 63 || c + 1 == g.numConfigs())) progress(c + 1, g.numConfigs());
-        }
-        tieSamePrograms(g, out, cancel);
-        return out;
-    }
     const int64_t batch = d->scoringBatchSize(*tensors);
     std::vector<int64_t> ids;
     for (int64_t begin = 0; begin < g.numConfigs(); begin += batch) {
@@ -510,26 +498,5 @@ double CostModel::scoreEdited(const TpuGraph& g, const float* row) const {
     return d->scoreIncrementally(g, *prepared, *tensors, row);
 }
 
-bool configsAreNearEachOther(const TpuGraph& g) {
-    // Consecutive configs of a `default`-search file differ in a few nodes; a `random` one's in
-    // most. The median over the first ones decides.
-    const auto& table = *g.layoutConfigs();
-    const int64_t n = std::min<int64_t>(table.numConfigs(), limits::kNearnessProbeConfigs);
-    if (n < 2 || table.rowSize() == 0 || g.numNodes() < limits::kIncrementalMinNodes) return false;
-    std::vector<float> rows(static_cast<size_t>(n * table.rowSize()));
-    table.read(0, n, rows.data());
-    const int64_t w = table.width();
-    std::vector<int64_t> differing;
-    for (int64_t c = 1; c < n; ++c) {
-        const float* a = rows.data() + (c - 1) * table.rowSize();
-        const float* b = rows.data() + c * table.rowSize();
-        int64_t d = 0;
-        for (int64_t k = 0; k < table.numNodes(); ++k) d += !std::equal(a + k * w, a + (k + 1) * w, b + k * w);
-        differing.push_back(d);
-    }
-    std::nth_element(differing.begin(), differing.begin() + static_cast<std::ptrdiff_t>(differing.size() / 2), differing.end());
-    const int64_t median = differing[differing.size() / 2];
-    return median <= limits::kIncrementalNodes && 4 * median <= table.numNodes();
-}
 
 }  // namespace tpg::nn

@@ -79,8 +79,4 @@ private:
     std::shared_ptr<Impl> d;
 };
 
-// True when a layout file's consecutive configurations differ in few configurable nodes (a
-// `default` search): CostModel::scoreAll then scores them incrementally, one after another.
-bool configsAreNearEachOther(const TpuGraph& g);
-
 }  // namespace tpg::nn

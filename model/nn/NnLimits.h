@@ -38,12 +38,6 @@ constexpr int64_t kEpochConfigsPerGraph = 16384;
 constexpr int64_t kIncrementalNodes = 8;
 // ...and after this many incremental steps a full pass refreshes the state (bounds any drift).
 constexpr int kIncrementalEditsBeforeFullPass = 256;
-// scoreAll looks at this many leading configs to decide whether a file's configs lie a few nodes
-// apart (then it scores them incrementally, one after another).
-constexpr int64_t kNearnessProbeConfigs = 64;
-// ...but only on graphs this large: below it, batched full passes are as fast as the per-row
-// overhead of the incremental path.
-constexpr int64_t kIncrementalMinNodes = 5000;
 // Metadata block of a model file is JSON; refuse absurd lengths from a corrupt header.
 constexpr uint64_t kMaxMetadataBytes = uint64_t{16} << 20;
 // Training state is saved mid-epoch this often (seconds): a killed run redoes at most this much,

@@ -47,6 +47,27 @@ try:
     assert len(j["config"]) == len(ids) * 18
 except Exception as ex:  # noqa: BLE001 - any failure is reported with the output
     failures.append("--json: %r\n%s" % (ex, p.stdout[:2000]))
+# Row 0 with a default output layout spelled out is another spelling of row 0's program: the
+# same executable, so the same score and rank, and the row is named.
+row0 = z["node_config_feat"][0]
+
+
+def output_rank(n):
+    return int(max([d + 1 for d in range(6) if feat[n, 21 + d] > 0] or [0]))
+
+
+k = next(k for k, n in enumerate(ids) if (row0[k, :6] == -1).all() and output_rank(int(n)) >= 2)
+spelled = ",".join(str(d) for d in reversed(range(output_rank(int(ids[k])))))
+p = run([layout, "--from", "0", "--set", "%d.output=%s" % (ids[k], spelled), "--json"])
+try:
+    j = json.loads(p.stdout)
+    e, s0 = j["edited"], j["start"]
+    assert e["matching_config"] is None and e["same_program_config"] == 0, (e["matching_config"], e["same_program_config"])
+    assert e["score"] == s0["score"] and e["rank"] == s0["rank"], (e["score"], s0["score"])
+    assert e["same_program_runtime_ns"] == s0["matching_runtime_ns"]
+except Exception as ex:  # noqa: BLE001
+    failures.append("same program: %r\n%s" % (ex, p.stdout[:2000]))
+p = run([layout, "--from", "0", "--set", "%d.output=%s" % (ids[k], spelled)], 0, ["same program", "config 0 compiles"])
 run([layout, "--set", "%d.output=0" % node], 1, ["expected a permutation of 0..%d" % (rank - 1)])
 run([layout, "--set", "%d.output=%s" % (node, ",".join(["0"] * rank))], 1, ["expected a permutation"])
 run([layout, "--set", "0.output=0"], 1, ["is not configurable"])
