@@ -404,7 +404,8 @@ std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector
         const float* s = scores.data_ptr<float>();
         for (int64_t i = 0; i < n; ++i) out[begin + static_cast<size_t>(i)] = s[i];
     }
-    if (d->tieSamePrograms && !(cancel && cancel->cancelled())) synth::shareScoresWithinPrograms(g, configs, out);
+    if (d->tieSamePrograms && !(cancel && cancel->cancelled()))
+        synth::shareScoresWithinPrograms(g, configs, out, [cancel] { return cancel && cancel->cancelled(); });
     return out;
 }
 
@@ -437,7 +438,7 @@ void CostModel::tieSamePrograms(const TpuGraph& g, std::vector<double>& scores, 
     if (!d->tieSamePrograms || (cancel && cancel->cancelled())) return;
     std::vector<int64_t> all(scores.size());
     std::iota(all.begin(), all.end(), 0);
-    synth::shareScoresWithinPrograms(g, all, scores);
+    synth::shareScoresWithinPrograms(g, all, scores, [cancel] { return cancel && cancel->cancelled(); });
 }
 
 void CostModel::setTieSamePrograms(bool on) {

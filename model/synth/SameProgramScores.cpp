@@ -7,12 +7,15 @@
 
 namespace tpg::synth {
 
-std::vector<uint64_t> programKeys(const TpuGraph& g, const std::vector<int64_t>& configs) {
+std::vector<uint64_t> programKeys(const TpuGraph& g, const std::vector<int64_t>& configs, const StopRequested& stop) {
     if (!g.isLayout() || configs.size() < 2) return {};
     std::vector<uint64_t> keys(configs.size());
     try {
         const TpuCostModel tpu(g);
-        for (size_t i = 0; i < configs.size(); ++i) keys[i] = tpu.programKey(configs[i]);
+        for (size_t i = 0; i < configs.size(); ++i) {
+            if (stop && stop()) return {};
+            keys[i] = tpu.programKey(configs[i]);
+        }
     } catch (const FormatError&) {
         return {};
     }
@@ -36,9 +39,10 @@ void shareScoresWithinPrograms(const std::vector<uint64_t>& keys, std::vector<do
     }
 }
 
-bool shareScoresWithinPrograms(const TpuGraph& g, const std::vector<int64_t>& configs, std::vector<double>& scores) {
+bool shareScoresWithinPrograms(const TpuGraph& g, const std::vector<int64_t>& configs, std::vector<double>& scores,
+                               const StopRequested& stop) {
     if (configs.size() != scores.size()) return false;
-    const std::vector<uint64_t> keys = programKeys(g, configs);
+    const std::vector<uint64_t> keys = programKeys(g, configs, stop);
     if (keys.empty()) return false;
     shareScoresWithinPrograms(keys, scores);
     return true;

@@ -178,6 +178,13 @@ private slots:
         std::vector<double> scores{1, 2, 3, 4, 5};
         QVERIFY(shareScoresWithinPrograms(g, {0, 1, 2, 3, 4}, scores));
         QCOMPARE(scores, (std::vector<double>{7.0 / 3, 7.0 / 3, 3, 7.0 / 3, 5}));
+        // A stop asked for midway (a cancelled scoring) leaves the scores as they were.
+        int asked = 0;
+        scores = {1, 2, 3, 4, 5};
+        QVERIFY(!shareScoresWithinPrograms(g, {0, 1, 2, 3, 4}, scores, [&] { return ++asked > 2; }));
+        QCOMPARE(scores, (std::vector<double>{1, 2, 3, 4, 5}));
+        QCOMPARE(asked, 3);
+        QVERIFY(programKeys(g, {0, 1, 2, 3, 4}, [] { return true; }).empty());
         // Only the configs asked about count, in the order given.
         scores = {10, 20, 30};
         QVERIFY(shareScoresWithinPrograms(g, {2, 3, 0}, scores));
