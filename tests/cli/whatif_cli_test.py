@@ -47,8 +47,9 @@ try:
     assert len(j["config"]) == len(ids) * 18
 except Exception as ex:  # noqa: BLE001 - any failure is reported with the output
     failures.append("--json: %r\n%s" % (ex, p.stdout[:2000]))
-# Row 0 with a default output layout spelled out is another spelling of row 0's program: the
-# same executable, so the same score and rank, and the row is named.
+# Row 0 with a default output layout spelled out (rank-1 .. 0, the layout node_feat gives these
+# synthetic nodes) is another spelling of row 0's program: the same executable, so the same score
+# and rank, and the row is named.
 row0 = z["node_config_feat"][0]
 
 

@@ -186,7 +186,7 @@ private slots:
             const SlotTensor t = slotTensor(g, node, LayoutSlot::Output);
             if (!t.usable || !layoutOf(g, row, node, LayoutSlot::Output).empty() || t.rank() < 2) continue;
             std::vector<int> defaultLayout(static_cast<size_t>(t.rank()));
-            std::iota(defaultLayout.rbegin(), defaultLayout.rend(), 0);  // minor-to-major rank-1 .. 0
+            std::iota(defaultLayout.rbegin(), defaultLayout.rend(), 0);  // rank-1 .. 0: node_feat's here
             applyLayoutEdit(g, row, {node, LayoutSlot::Output, defaultLayout});
             ++spelled;
         }

@@ -116,6 +116,30 @@ private slots:
         QVERIFY(!panel.setLayout(m_layout.numNodes() + 5, LayoutSlot::Output, {}));
     }
 
+    // A default layout spelled out (rank-1 .. 0, the layout node_feat gives this program's nodes)
+    // is the same program as the start row: the panel says so and keeps the row's score and rank.
+    void spelledOutDefaultIsTheRowsProgram() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setChosenConfig(5);
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        QVERIFY(waitEvaluated(panel));
+        const WhatIfReport start = panel.report();
+        int32_t node = -1;
+        for (int32_t n : m_layout.configurableNodes())
+            if (slotTensor(m_layout, n, LayoutSlot::Output).rank() >= 2 &&
+                layoutOf(m_layout, panel.currentRow(), n, LayoutSlot::Output).empty())
+                node = n;
+        QVERIFY(node >= 0);
+        QVERIFY(panel.setLayout(node, LayoutSlot::Output, reversed(slotTensor(m_layout, node, LayoutSlot::Output).rank())));
+        QVERIFY(waitEvaluated(panel));
+        const QString text = panel.resultText();
+        QVERIFY2(text.contains(QStringLiteral("Compiles to the same program as config 5")), qPrintable(text));
+        QCOMPARE(panel.report().score, start.score);
+        QCOMPARE(panel.report().rank, start.rank);
+    }
+
     void saveLoadAndExport() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
