@@ -499,5 +499,4 @@ double CostModel::scoreEdited(const TpuGraph& g, const float* row) const {
     return d->scoreIncrementally(g, *prepared, *tensors, row);
 }
 
-
 }  // namespace tpg::nn
