@@ -46,6 +46,13 @@ class TestWhatIfPanel : public QObject {
     QTemporaryDir m_dir;
     TpuGraph m_layout;
 
+    // The panel on m_layout, started from its configuration 5 (the predictions scored on `runner`).
+    void startOnConfig5(JobRunner& runner, WhatIfPanel& panel) {
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setChosenConfig(5);
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
@@ -55,9 +62,7 @@ private slots:
     void editShowsItsPredictionAndRank() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setChosenConfig(5);
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        startOnConfig5(runner, panel);
         QVERIFY(panel.ready());
         QVERIFY(waitEvaluated(panel));
         QCOMPARE(panel.runs().size(), size_t{1});
@@ -121,9 +126,7 @@ private slots:
     void spelledOutDefaultIsTheRowsProgram() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setChosenConfig(5);
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        startOnConfig5(runner, panel);
         QVERIFY(waitEvaluated(panel));
         const WhatIfReport start = panel.report();
         int32_t node = -1;
