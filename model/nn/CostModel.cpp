@@ -409,8 +409,8 @@ std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector
     return out;
 }
 
-std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progress,
-                                        const CancelToken* cancel) const {
+std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progress, const CancelToken* cancel,
+                                        const std::vector<uint64_t>* programKeys) const {
     requireCompatible(g);
     std::vector<double> out(static_cast<size_t>(g.numConfigs()));
     std::lock_guard<std::mutex> lock(d->mutex);
@@ -430,12 +430,17 @@ std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progr
         for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(begin + i)] = s[i];
         if (progress) progress(begin + n, g.numConfigs());
     }
-    tieSamePrograms(g, out, cancel);
+    tieSamePrograms(g, out, cancel, programKeys);
     return out;
 }
 
-void CostModel::tieSamePrograms(const TpuGraph& g, std::vector<double>& scores, const CancelToken* cancel) const {
+void CostModel::tieSamePrograms(const TpuGraph& g, std::vector<double>& scores, const CancelToken* cancel,
+                                const std::vector<uint64_t>* programKeys) const {
     if (!d->tieSamePrograms || (cancel && cancel->cancelled())) return;
+    if (programKeys && programKeys->size() == scores.size()) {
+        synth::shareScoresWithinPrograms(*programKeys, scores);
+        return;
+    }
     std::vector<int64_t> all(scores.size());
     std::iota(all.begin(), all.end(), 0);
     synth::shareScoresWithinPrograms(g, all, scores, [cancel] { return cancel && cancel->cancelled(); });

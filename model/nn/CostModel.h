@@ -49,9 +49,11 @@ public:
 
     // Every config of `g`, streamed in batches (NLP files hold ~100k configs). Here and in
     // scoreConfigs, configs that compile to the same program share one score, their mean
-    // (synth::shareScoresWithinPrograms), unless turned off.
+    // (synth::shareScoresWithinPrograms), unless turned off. `programKeys`: every config's key
+    // when the caller has them (synth::programKeys), so they are not computed twice.
     std::vector<double> scoreAll(const TpuGraph& g, const Progress& progress = {},
-                                 const CancelToken* cancel = nullptr) const;
+                                 const CancelToken* cancel = nullptr,
+                                 const std::vector<uint64_t>* programKeys = nullptr) const;
     // Chosen configs of `g`, in the given order.
     std::vector<double> scoreConfigs(const TpuGraph& g, const std::vector<int64_t>& configs,
                                      const CancelToken* cancel = nullptr) const;
@@ -74,7 +76,8 @@ public:
     Impl& impl() const { return *d; }
 
 private:
-    void tieSamePrograms(const TpuGraph& g, std::vector<double>& scores, const CancelToken* cancel) const;
+    void tieSamePrograms(const TpuGraph& g, std::vector<double>& scores, const CancelToken* cancel,
+                         const std::vector<uint64_t>* programKeys) const;
     static CostModel fromContents(const ModelFileContents& contents, const std::string& label);
     std::shared_ptr<Impl> d;
 };

@@ -115,7 +115,7 @@ uint64_t TpuCostModel::programKey(int64_t c) const {
     requireSchemaConfigWidth(m_graph);
     if (!m_graph.isLayout()) return m_impl->tileHash(m_graph.tileConfig(c));
     uint64_t h = 0;
-    m_impl->layout<false>(m_graph.layoutConfigs()->config(c).data(), &h, nullptr);
+    layoutRuntime(m_graph.layoutConfigs()->config(c).data(), &h);
     return h;
 }
 

@@ -53,7 +53,8 @@ WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn
     const TpuGraph& g = *m_graph;
     m_model.requireCompatible(g);
     m_synth = std::make_unique<synth::TpuCostModel>(g);
-    m_scores = m_model.scoreAll(g, progress, cancel);
+    const std::vector<uint64_t> programKeys = indexPrograms(cancel);
+    m_scores = m_model.scoreAll(g, progress, cancel, programKeys.empty() ? nullptr : &programKeys);
     if (cancel && cancel->cancelled()) throw FormatError(g.path() + ": scoring cancelled");
     m_sortedScores = m_scores;
     std::sort(m_sortedScores.begin(), m_sortedScores.end());
@@ -67,7 +68,6 @@ WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn
         m_synthIsGroundTruth = explain::synthIsGroundTruth(g, *m_synth);
     }
     learnTypicalDistance();
-    indexPrograms(cancel);
 }
 
 WhatIfPredictor::~WhatIfPredictor() = default;
@@ -78,19 +78,21 @@ double WhatIfPredictor::synthRuntime(const std::vector<float>& row, uint64_t* pr
     return m_graph->isLayout() ? m_synth->layoutRuntime(row.data(), programKey) : m_synth->tileRuntime(row.data());
 }
 
-void WhatIfPredictor::indexPrograms(const nn::CancelToken* cancel) {
+std::vector<uint64_t> WhatIfPredictor::indexPrograms(const nn::CancelToken* cancel) {
     const TpuGraph& g = *m_graph;
-    if (!g.isLayout() || !m_model.tiesSamePrograms()) return;  // the file's scores are the network's own
+    if (!g.isLayout() || !m_model.tiesSamePrograms()) return {};  // the file's scores are the network's own
     const int64_t width = rowWidth();
+    std::vector<uint64_t> keys(static_cast<size_t>(g.numConfigs()));
     forEachRowBatch([&](int64_t first, int64_t count, const float* rows) {
         for (int64_t i = 0; i < count; ++i) {
             if (cancel && cancel->cancelled()) return;  // a key takes a synthetic TPU pass (~2 ms on 45,000 nodes)
-            uint64_t key = 0;
+            uint64_t& key = keys[static_cast<size_t>(first + i)];
             m_synth->layoutRuntime(rows + i * width, &key);
             m_programRow.emplace(key, first + i);
         }
     });
     if (cancel && cancel->cancelled()) throw FormatError(g.path() + ": scoring cancelled");
+    return keys;
 }
 
 int64_t WhatIfPredictor::rowWidth() const {

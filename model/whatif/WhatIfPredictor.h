@@ -90,8 +90,9 @@ private:
     template <typename Visit>
     void forEachRowBatch(Visit&& visit) const;
     void learnTypicalDistance();
-    // Layout, with scores shared within programs: a row of each program among the file's rows.
-    void indexPrograms(const nn::CancelToken* cancel);
+    // Layout, with scores shared within programs: a row of each program among the file's rows,
+    // and every row's program key (for the scoring's sharing); empty keys otherwise.
+    std::vector<uint64_t> indexPrograms(const nn::CancelToken* cancel);
     // Distances from `row` to every config: incrementally from the last call's when they differ
     // in few units (nodes or tile columns), else by a full scan.
     const std::vector<int64_t>& distancesTo(const std::vector<float>& row) const;

@@ -50,12 +50,12 @@ int main(int argc, char** argv) {
     std::printf("every config scored, ranks ready: %.2f s (%.0f configs/s)\n", msSince(t) / 1000,
                 1000.0 * static_cast<double>(configs) / msSince(t));
     t = Clock::now();
-    {  // what the predictor's index of programs costs within that: a synthetic TPU pass per row
+    {  // what the program keys cost within that (a synthetic TPU pass per row), timed by redoing them
         const synth::TpuCostModel keys(*graph);
         uint64_t key = 0;
         for (int64_t c = 0; c < graph->numConfigs(); ++c) keys.layoutRuntime(p.row(c).data(), &key);
     }
-    std::printf("  of which indexing the file's programs (same work again): %.2f s\n", msSince(t) / 1000);
+    std::printf("  of which the file's program keys (the index and the score sharing): %.2f s\n", msSince(t) / 1000);
 
     std::mt19937_64 rng(1);
     std::vector<float> row = p.row(0);
