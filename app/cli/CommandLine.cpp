@@ -3,8 +3,15 @@
 #include <exception>
 
 #include "Commands.h"
+#include "io/Error.h"
 
 namespace tpg::cli {
+
+bool parseOnOff(const std::string& value, const char* option) {
+    if (value == "on") return true;
+    if (value == "off") return false;
+    throw FormatError(std::string(option) + ": expected 'on' or 'off', got '" + value + "'");
+}
 
 int runCommandLine(const char* description, const std::function<void(CLI::App&)>& addCommands,
                    int argc, char** argv) {

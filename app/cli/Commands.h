@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 namespace CLI {
 class App;
@@ -26,5 +27,8 @@ void addTuneCommand(CLI::App& app);
 // 0 success, 1 bad input (one line on stderr, prefixed "tpugraphs: "), 2 usage error. Never throws.
 int runCommandLine(const char* description, const std::function<void(CLI::App&)>& addCommands,
                    int argc, char** argv);
+
+// An "on" / "off" option's value; anything else throws FormatError naming the option.
+bool parseOnOff(const std::string& value, const char* option);
 
 }  // namespace tpg::cli

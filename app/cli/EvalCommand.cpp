@@ -72,9 +72,7 @@ void run(const EvalOptions& o) {
                 o.baseline + "'");
         if (!o.model.empty()) throw FormatError("--baseline and --model exclude each other");
     }
-    if (o.programTies != "on" && o.programTies != "off")
-        throw FormatError("--program-ties: expected 'on' or 'off', got '" + o.programTies + "'");
-    const bool programTies = o.programTies == "on";
+    const bool programTies = parseOnOff(o.programTies, "--program-ties");
     if (o.baseline == "synthetic-tpu") {
         scorer = [](const TpuGraph& g, const std::vector<int64_t>& ids) {
             synth::TpuParameters noiseFree;

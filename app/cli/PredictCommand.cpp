@@ -31,6 +31,7 @@ struct PredictOptions {
     std::string out;
     std::string split = "test";
     std::string collection;
+    std::string programTies = "on";
     int threads = 0;
 };
 
@@ -58,6 +59,7 @@ std::vector<DatasetFile> inputFiles(const PredictOptions& o) {
 }
 
 void run(const PredictOptions& o) {
+    const bool programTies = parseOnOff(o.programTies, "--program-ties");
     if (o.threads > 0) nn::setThreads(o.threads);
     std::map<Collection, nn::CostModel> models;
     auto put = [&](const std::string& path, std::optional<Collection> expected,
@@ -69,6 +71,7 @@ void run(const PredictOptions& o) {
         if (models.count(m.kind()))
             throw FormatError(path + ": a " + std::string(collectionName(m.kind())) +
                               " model was already given");
+        m.setTieSamePrograms(programTies);
         models.emplace(m.kind(), m);
     };
     for (const auto& m : o.models) put(m, std::nullopt, "--model");
@@ -80,7 +83,9 @@ void run(const PredictOptions& o) {
         const bool needed = std::any_of(files.begin(), files.end(),
                                         [&](const DatasetFile& f) { return f.kind == kind; });
         if (needed && !models.count(kind)) {
-            models.emplace(kind, nn::defaultModel(kind));
+            nn::CostModel m = nn::defaultModel(kind);
+            m.setTieSamePrograms(programTies);
+            models.emplace(kind, m);
             std::fprintf(stderr, "note: no %s model given, using the built-in one\n",
                          collectionName(kind));
         }
@@ -144,6 +149,11 @@ void addPredictCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--collection", o->collection, "Only this collection (e.g. layout:nlp:random)");
     cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)");
+    cmd->add_option("--program-ties", o->programTies,
+                    "on: configs that compile to the same program (by the synthetic TPU's model of the "
+                    "compiler) share one score, their mean, and so keep the order they have in the file; "
+                    "off: each config's own score")
+        ->capture_default_str();
     cmd->callback([o] { run(*o); });
 }
 

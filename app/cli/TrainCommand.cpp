@@ -41,12 +41,6 @@ struct TrainOptions {
     int joinSeconds = kDefaultJoinSeconds;
 };
 
-bool parseOnOff(const std::string& s, const char* option) {
-    if (s == "on") return true;
-    if (s == "off") return false;
-    throw FormatError(std::string(option) + ": expected 'on' or 'off', got '" + s + "'");
-}
-
 std::string validationText(Collection kind, const nn::ValidationSummary& v) {
     char buf[200];
     if (kind == Collection::Layout)
