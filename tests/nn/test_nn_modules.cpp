@@ -202,9 +202,22 @@ private slots:
                                     torch::nn::functional::linear(x, dense->weight, dense->bias),
                                     1e-4, 1e-5));
         }
+        // Training through oneDNN's inner product: the input's, weight's and bias's gradients
+        // are Linear's.
         auto x = torch::randn({32, 12}, torch::requires_grad());
-        dense(x).sum().backward();
-        QVERIFY(torch::allclose(x.grad(), dense->weight.sum(0).expand({32, 12}), 1e-4, 1e-5));
+        auto reference = torch::randn({32, 12}, torch::requires_grad());
+        const auto upstream = torch::randn({32, 5});
+        auto weight = dense->weight.detach().clone().requires_grad_();
+        auto bias = dense->bias.detach().clone().requires_grad_();
+        {
+            torch::NoGradGuard noGrad;
+            reference.copy_(x);
+        }
+        (dense(x) * upstream).sum().backward();
+        (torch::nn::functional::linear(reference, weight, bias) * upstream).sum().backward();
+        QVERIFY(torch::allclose(x.grad(), reference.grad(), 1e-4, 1e-5));
+        QVERIFY(torch::allclose(dense->weight.grad(), weight.grad(), 1e-4, 1e-5));
+        QVERIFY(torch::allclose(dense->bias.grad(), bias.grad(), 1e-4, 1e-5));
     }
 
     void denseRowCountsPaddedForOneDnnGiveTheSameResult() {

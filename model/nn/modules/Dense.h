@@ -7,8 +7,8 @@ namespace tpg::nn {
 // A fully connected layer (y = x W^T + b, initialised like torch::nn::Linear) computed as a 1x1
 // convolution: Debian's libtorch links the reference BLAS, whose sgemm is ~10x slower than the
 // oneDNN kernels convolutions use on CPU (measured: [20000, 192] x [192, 64] forward 245 ms vs
-// 20 ms). Gradients flow as for Linear. Without grad mode (scoring), large batches use oneDNN's
-// inner product instead, which is faster still (training keeps the convolution).
+// 20 ms). Batches of oneDNN's size take its inner product, faster still; bfloat16 training
+// products (BFloat16ProductsScope) take the convolution. Gradients flow as for Linear.
 // x [..., in] -> [..., out]
 struct DenseImpl : torch::nn::Module {
     DenseImpl(int64_t in, int64_t out);
