@@ -263,6 +263,14 @@ void MainWindow::createMenus() {
         m_models->useBuiltIn(m_graph.isNull() ? Collection::Layout : m_graph.collection(), m_currentFile, m_graph);
     });
     model->addAction(tr("&Cancel Prediction"), m_models, &ModelSession::cancel);
+    QAction* ties = model->addAction(tr("Configurations of One &Program Share a Score"));
+    ties->setObjectName(QStringLiteral("programTiesAction"));
+    ties->setCheckable(true);
+    ties->setChecked(m_models->programTies());
+    ties->setStatusTip(tr("On: configurations the compiler makes one program of (by the synthetic TPU's model of "
+                          "the compiler) share one predicted score and rank, as they share a runtime. Off: "
+                          "the network's own score for each"));
+    connect(ties, &QAction::toggled, this, [this](bool on) { m_models->setProgramTies(on, m_currentFile, m_graph); });
     model->addSeparator();
     model->addAction(tr("&Train a Model…"), this, [this] {
         m_trainingDock->show();
@@ -336,7 +344,10 @@ void MainWindow::connectModelSession() {
                 if (p->file != m_currentFile) return;  // a file opened since
                 done();
                 m_configPanel->setPredictions(p);
-                setStatus(tr("Predicted %1 configurations with %2").arg(grouped(m_graph.numConfigs()), p->modelName));
+                const bool own = p->predictor && !p->predictor->model().tiesSamePrograms();
+                setStatus(tr("Predicted %1 configurations with %2%3")
+                              .arg(grouped(m_graph.numConfigs()), p->modelName,
+                                   own ? tr(", each by the network's own score") : QString()));
             });
     connect(m_models, &ModelSession::predictionFailed, this, [this, done](const QString& message) {
         done();

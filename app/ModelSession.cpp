@@ -9,6 +9,26 @@ Q_DECLARE_METATYPE(tpg::nn::CostModel)
 
 namespace tpg {
 
+namespace {
+// `model` with the program rule set to `on`. Copies of a model share one network and its
+// settings, and jobs may be scoring with this one, so a model whose rule differs is copied
+// whole (a small network: milliseconds) rather than changed under them.
+nn::CostModel withProgramTies(const nn::CostModel& model, bool on) {
+    if (model.tiesSamePrograms() == on) return model;
+    nn::CostModel own = nn::CostModel::fromBytes(model.toBytes(), model.label());
+    own.setTieSamePrograms(on);
+    return own;
+}
+
+// The user's model for a kind (null: none, so a fresh built-in one) with the program rule `ties`.
+nn::CostModel sessionModel(const nn::CostModel& chosen, Collection kind, bool ties) {
+    if (!chosen.isNull()) return withProgramTies(chosen, ties);
+    nn::CostModel builtIn = nn::defaultModel(kind);
+    builtIn.setTieSamePrograms(ties);
+    return builtIn;
+}
+}  // namespace
+
 ModelSession::ModelSession(QObject* parent) : QObject(parent) {
     m_runner = new JobRunner(QStringLiteral("model"), this);
     connect(m_runner, &JobRunner::progressed, this, [this](quint64 id, double f, const QString& what) {
@@ -45,7 +65,7 @@ ModelSession::ModelSession(QObject* parent) : QObject(parent) {
 
 nn::CostModel ModelSession::modelFor(Collection kind) const {
     const auto it = m_loaded.find(kind);
-    return it != m_loaded.end() ? it->second : nn::defaultModel(kind);
+    return sessionModel(it != m_loaded.end() ? it->second : nn::CostModel(), kind, m_programTies);
 }
 
 QString ModelSession::modelName(Collection kind) const {
@@ -63,12 +83,12 @@ void ModelSession::predict(const QString& file, const TpuGraph& graph) {
     }
     const Collection kind = graph.collection();
     auto shared = std::make_shared<const TpuGraph>(graph);
-    // The user's model is picked here (the map is the GUI thread's); the built-in one is built on
-    // the worker.
+    // The user's model is picked here (the map is the GUI thread's); the built-in one, or a copy
+    // with the other program rule, is made on the worker.
     const auto it = m_loaded.find(kind);
     const nn::CostModel chosen = it != m_loaded.end() ? it->second : nn::CostModel();
-    m_job = m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen](JobControl& control) {
-        const nn::CostModel model = chosen.isNull() ? nn::defaultModel(kind) : chosen;
+    m_job = m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen, ties = m_programTies](JobControl& control) {
+        const nn::CostModel model = sessionModel(chosen, kind, ties);
         return QVariant::fromValue(std::shared_ptr<const FilePredictions>(predictFile(file, shared, model, control)));
     });
 }
@@ -85,6 +105,12 @@ void ModelSession::loadModel(const QString& path, const TpuGraph& current) {
         if (!current.isNull() && current.collection() == model.kind()) model.requireCompatible(current);
         return QVariant::fromValue(model);
     });
+}
+
+void ModelSession::setProgramTies(bool on, const QString& file, const TpuGraph& current) {
+    if (on == m_programTies) return;
+    m_programTies = on;
+    if (!current.isNull()) predict(file, current);
 }
 
 void ModelSession::useBuiltIn(Collection kind, const QString& file, const TpuGraph& current) {

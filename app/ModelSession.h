@@ -22,6 +22,7 @@ public:
     explicit ModelSession(QObject* parent = nullptr);
 
     JobRunner* runner() const { return m_runner; }
+    // The model for `kind`, sharing scores within programs as programTies() says.
     nn::CostModel modelFor(Collection kind) const;
     QString modelName(Collection kind) const;
     std::shared_ptr<const FilePredictions> predictions() const { return m_predictions; }
@@ -34,6 +35,10 @@ public:
     // message and the previous model stays.
     void loadModel(const QString& path, const TpuGraph& current);
     void useBuiltIn(Collection kind, const QString& file, const TpuGraph& current);
+    // On (the default): configurations that compile to one program share a score, as everywhere
+    // else; off: the network's own scores. A change re-predicts `current`.
+    bool programTies() const { return m_programTies; }
+    void setProgramTies(bool on, const QString& file, const TpuGraph& current);
 
 signals:
     void predictionsReady(std::shared_ptr<const tpg::FilePredictions> predictions);
@@ -48,6 +53,7 @@ private:
     std::map<Collection, nn::CostModel> m_loaded;  // user-chosen models by kind
     std::shared_ptr<const FilePredictions> m_predictions;
     quint64 m_job = 0, m_loadJob = 0;
+    bool m_programTies = true;
     QString m_file, m_loadPath;
     TpuGraph m_loadTarget;
 };

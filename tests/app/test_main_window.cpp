@@ -9,6 +9,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -475,6 +476,57 @@ private slots:
         // The what-if editor starts once predictions are in.
         QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
         QVERIFY(w.whatIfPanel()->resultText().contains(QStringLiteral("Would rank")));
+    }
+
+    void programRuleSwitchRescoresTheOpenFile() {
+        // A default search: many of its configurations compile to one program, so with the rule
+        // on (the default) some share a score, and turned off in the Model menu the same
+        // configurations get the network's own, different, scores; on again, shared again.
+        const QString path = m_dir.filePath(QStringLiteral("npz/layout/xla/default/valid/ties.npz"));
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        saveTpuGraph(synth::makeLayoutGraph(synth::Recipe::ResNet, 5, 400, 120, synth::LayoutSearch::Default, "ties"),
+                     path.toStdString(), false);
+        MainWindow w;
+        QVERIFY(openWithPredictions(w, path));
+        auto* action = w.findChild<QAction*>(QStringLiteral("programTiesAction"));
+        QVERIFY(action && action->isCheckable() && action->isChecked());
+        const auto sharedPair = [&w]() -> std::pair<int64_t, int64_t> {
+            const auto& p = *w.modelSession()->predictions()->predictor;
+            for (int64_t a = 0; a < w.graph().numConfigs(); ++a)
+                for (int64_t b = a + 1; b < w.graph().numConfigs(); ++b)
+                    if (p.scores()[static_cast<size_t>(a)] == p.scores()[static_cast<size_t>(b)] && p.row(a) != p.row(b))
+                        return {a, b};
+            return {-1, -1};
+        };
+        const auto [a, b] = sharedPair();
+        QVERIFY2(a >= 0, "no two different rows share a score with the rule on");
+        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
+        action->setChecked(false);
+        QVERIFY(ready.wait(60000));
+        QVERIFY(!w.modelSession()->programTies());
+        const auto& own = w.modelSession()->predictions()->predictor->scores();
+        QVERIFY(own[static_cast<size_t>(a)] != own[static_cast<size_t>(b)]);
+        QVERIFY(!w.modelSession()->modelFor(Collection::Layout).tiesSamePrograms());
+        QVERIFY(w.configPanel()->model()->predictions() == w.modelSession()->predictions());
+        QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("network's own score")));
+        action->setChecked(true);
+        QVERIFY(ready.wait(60000));
+        const auto& tied = w.modelSession()->predictions()->predictor->scores();
+        QCOMPARE(tied[static_cast<size_t>(a)], tied[static_cast<size_t>(b)]);
+        QVERIFY(w.modelSession()->modelFor(Collection::Layout).tiesSamePrograms());
+        // A model the user loaded: turned off, the predictions score with a copy of it (the
+        // loaded one may be scoring on another worker), under its own name.
+        const QString file = m_dir.filePath(QStringLiteral("ties.tpgm"));
+        nn::defaultModel(Collection::Layout).save(file.toStdString());
+        w.modelSession()->loadModel(file, w.graph());
+        QVERIFY(ready.wait(60000));
+        action->setChecked(false);
+        QVERIFY(ready.wait(60000));
+        const auto loaded = w.modelSession()->predictions();
+        QVERIFY(loaded->modelName.contains(QStringLiteral("ties.tpgm")));
+        QVERIFY(loaded->predictor->scores()[static_cast<size_t>(a)] != loaded->predictor->scores()[static_cast<size_t>(b)]);
+        const nn::CostModel inUse = w.modelSession()->modelFor(Collection::Layout);
+        QVERIFY(!inUse.tiesSamePrograms() && QString::fromStdString(inUse.label()).contains(QStringLiteral("ties.tpgm")));
     }
 
     void incompatibleModelIsRefusedAndThePreviousKept() {
