@@ -71,7 +71,6 @@ void run(const PredictOptions& o) {
         if (models.count(m.kind()))
             throw FormatError(path + ": a " + std::string(collectionName(m.kind())) +
                               " model was already given");
-        m.setTieSamePrograms(programTies);
         models.emplace(m.kind(), m);
     };
     for (const auto& m : o.models) put(m, std::nullopt, "--model");
@@ -83,13 +82,13 @@ void run(const PredictOptions& o) {
         const bool needed = std::any_of(files.begin(), files.end(),
                                         [&](const DatasetFile& f) { return f.kind == kind; });
         if (needed && !models.count(kind)) {
-            nn::CostModel m = nn::defaultModel(kind);
-            m.setTieSamePrograms(programTies);
-            models.emplace(kind, m);
+            models.emplace(kind, nn::defaultModel(kind));
             std::fprintf(stderr, "note: no %s model given, using the built-in one\n",
                          collectionName(kind));
         }
     }
+
+    for (auto& [kind, model] : models) model.setTieSamePrograms(programTies);  // each loaded here, its own
 
     const std::string tmp = o.out + ".tmp";
     std::ofstream csv(tmp, std::ios::trunc);
