@@ -59,7 +59,7 @@ void CostModel::Impl::build() {
     // Bounds features read node_feat's shape columns and the 24 named bound columns.
     if (info.kind != Collection::Tile || info.nodeFeatureWidth != schema::kNodeFeatureWidth ||
         info.configWidth != schema::kTileConfigWidth)
-        info.settings.boundsFeatures = false;
+        info.settings.boundsFeatures = info.settings.spillFeatures = false;
     CostNetOptions o;
     o.nodeFeatureWidth = info.nodeFeatureWidth;
     o.configWidth = info.configWidth;
@@ -73,6 +73,7 @@ void CostModel::Impl::build() {
     o.flowFeatures = info.settings.flowFeatures;
     o.nodeCostReadout = info.kind == Collection::Layout && info.settings.nodeCostReadout;
     o.boundsFeatures = info.settings.boundsFeatures;
+    o.spillFeatures = info.settings.spillFeatures;
     o.pooledHead = takesPooledHead(info.settings);
     if (info.kind == Collection::Layout)
         layout = LayoutCostNet(o);
@@ -169,14 +170,17 @@ ConfigBatch CostModel::Impl::batchForRows(const PreparedGraph& p, const float* r
             b.violation = torch::from_blob(v.data(), {count}, torch::kFloat).clone();
         }
     } else {
-        const int64_t extra = info.settings.boundsFeatures ? kTileBoundsFeatureCount : 0;
+        const bool bounds = info.settings.boundsFeatures, spill = info.settings.spillFeatures;
+        const int64_t extra = tileExtraColumns(bounds, spill);
         const TileOperands operands = extra ? tileOperands(p.graph) : TileOperands{};
         std::vector<float> x(static_cast<size_t>(count * (w + extra)));
         for (int64_t c = 0; c < count; ++c) {
             float* dst = x.data() + c * (w + extra);
-            transformTileConfig(rows + c * w, w, dst);
+            const float* raw = rows + c * w;
+            transformTileConfig(raw, w, dst);
             info.stats.tileConfig.apply(dst);
-            if (extra) tileBoundsFeatures(operands, rows + c * w, dst + w);
+            if (bounds) tileBoundsFeatures(operands, raw, dst + w);
+            if (spill) tileSpillFeatures(operands, raw, dst + w + (bounds ? kTileBoundsFeatureCount : 0));
         }
         b.config = torch::from_blob(x.data(), {count, w + extra}, torch::kFloat).clone();
     }

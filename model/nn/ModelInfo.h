@@ -28,6 +28,9 @@ struct ModelSettings {
     bool slotFeatures = true;      // layout: what each slot's layout means physically (LayoutSlotShapes)
     bool nodeCostReadout = true;   // layout: the score adds log(sum of predicted node costs)
     bool boundsFeatures = true;    // tile: what the bounds mean for the operands (TileBoundsFeatures)
+    // Tile: whether the working set fits on-chip memory (tileSpillFeatures); off in model files
+    // written before it.
+    bool spillFeatures = true;
     bool flowFeatures = false;     // layout, with slot features: how far layouts flow (layoutFlowFeatures)
     // Layout, with the node-cost readout: the score also takes an MLP over the pooled graph
     // embedding; off (measured better on nlp, README), it is the log of the summed node costs
@@ -39,8 +42,8 @@ struct ModelSettings {
                attentionHeads == o.attentionHeads && pruneHops == o.pruneHops &&
                violationFeature == o.violationFeature && configAttention == o.configAttention &&
                slotFeatures == o.slotFeatures && nodeCostReadout == o.nodeCostReadout &&
-               boundsFeatures == o.boundsFeatures && flowFeatures == o.flowFeatures &&
-               pooledHead == o.pooledHead;
+               boundsFeatures == o.boundsFeatures && spillFeatures == o.spillFeatures &&
+               flowFeatures == o.flowFeatures && pooledHead == o.pooledHead;
     }
     bool operator!=(const ModelSettings& o) const { return !(*this == o); }
 

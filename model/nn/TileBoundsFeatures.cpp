@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "graph/Schema.h"
 
@@ -58,18 +59,41 @@ double padTo(double size, double quantum) {
     return std::ceil(size / quantum) * quantum / size;
 }
 
-// Bytes of a tile in on-chip memory, its two most-minor dims padded to (8 x 128).
-double paddedBytes(const TileOperand& t, const std::array<double, 6>& tile) {
-    double v = t.elemBytes;
+// The bounds features predate the padding cap; their model files keep the uncapped bytes.
+constexpr double kUncappedPadding = std::numeric_limits<double>::infinity();
+
+// Bytes of a tile in on-chip memory, its two most-minor dims padded to (8 x 128), the padding
+// at most maxPadding.
+double paddedBytes(const TileOperand& t, const std::array<double, 6>& tile,
+                   double maxPadding = kUncappedPadding) {
+    double v = t.elemBytes, padding = 1;
     for (int d = 0; d < t.rank; ++d) v *= tile[static_cast<size_t>(d)];
-    if (t.minor >= 0) v *= padTo(tile[static_cast<size_t>(t.minor)], kLanes);
-    if (t.secondMinor >= 0) v *= padTo(tile[static_cast<size_t>(t.secondMinor)], kSublanes);
-    return v;
+    if (t.minor >= 0) padding *= padTo(tile[static_cast<size_t>(t.minor)], kLanes);
+    if (t.secondMinor >= 0) padding *= padTo(tile[static_cast<size_t>(t.secondMinor)], kSublanes);
+    return v * std::min(padding, maxPadding);
 }
 
 size_t column(const char* name) {
     const auto& names = schema::tileConfigFeatureNames();
     return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+struct BoundColumns {
+    size_t kernel = column("kernel_bounds_0"), output = column("output_bounds_0"),
+           input = column("input_bounds_0");
+};
+const BoundColumns& boundColumns() {
+    static const BoundColumns c;
+    return c;
+}
+
+// Bytes of one output tile and the operand tiles it reads, double-buffered.
+double workingSetBytes(const TileOperands& ops, const float* raw, double maxPadding) {
+    const BoundColumns& col = boundColumns();
+    double bytes = paddedBytes(ops.output, tileOf(ops.output, raw + col.output), maxPadding);
+    if (ops.input.rank) bytes += paddedBytes(ops.input, tileOf(ops.input, raw + col.input), maxPadding);
+    if (ops.kernel.rank) bytes += paddedBytes(ops.kernel, tileOf(ops.kernel, raw + col.kernel), maxPadding);
+    return 2 * bytes;
 }
 
 }  // namespace
@@ -108,8 +132,8 @@ TileOperands tileOperands(const TpuGraph& g) {
 }
 
 void tileBoundsFeatures(const TileOperands& ops, const float* raw, float* out) {
-    static const size_t kernelCol = column("kernel_bounds_0"), outputCol = column("output_bounds_0"),
-                        inputCol = column("input_bounds_0");
+    const size_t kernelCol = boundColumns().kernel, outputCol = boundColumns().output,
+                 inputCol = boundColumns().input;
     std::fill(out, out + kTileBoundsFeatureCount, 0.0f);
     const TileOperand& o = ops.output;
     if (o.rank == 0) return;
@@ -126,7 +150,6 @@ void tileBoundsFeatures(const TileOperands& ops, const float* raw, float* out) {
     out[2] = o.minor >= 0 ? static_cast<float>(std::log2(padTo(outTile[static_cast<size_t>(o.minor)], kLanes)) / 3) : 0.0f;
     out[3] = o.secondMinor >= 0 ? static_cast<float>(std::log2(padTo(outTile[static_cast<size_t>(o.secondMinor)], kSublanes)) / 3) : 0.0f;
     out[4] = static_cast<float>(std::log2(outBytes) * kLogScale);
-    double workingSet = outBytes;
     // An operand tile against what one output tile reads of it: below 1 needs several fetches,
     // above 1 fetches data the tile does not use.
     auto operand = [&](const TileOperand& t, size_t col, double need, float* dst) {
@@ -138,13 +161,22 @@ void tileBoundsFeatures(const TileOperands& ops, const float* raw, float* out) {
         dst[0] = 1.0f;
         dst[1] = static_cast<float>(std::log2(vol / std::max(1.0, need)) * kLogScale);
         dst[2] = static_cast<float>(std::log2(bytes) * kLogScale);
-        workingSet += bytes;
     };
     operand(ops.input, inputCol, volumeOf(ops.input) / tiles, out + 5);
     const double minorShare =
         o.minor >= 0 ? outTile[static_cast<size_t>(o.minor)] / o.dims[static_cast<size_t>(o.minor)] : 1.0;
     operand(ops.kernel, kernelCol, volumeOf(ops.kernel) * minorShare, out + 8);
-    out[11] = static_cast<float>(std::log2(2 * workingSet) * kLogScale);  // double-buffered
+    out[11] = static_cast<float>(std::log2(workingSetBytes(ops, raw, kUncappedPadding)) * kLogScale);
+}
+
+void tileSpillFeatures(const TileOperands& ops, const float* raw, float* out) {
+    std::fill(out, out + kTileSpillFeatureCount, 0.0f);
+    if (ops.output.rank == 0) return;
+    const double bytes = workingSetBytes(ops, raw, kMaxTilePadding);
+    const double octaves = std::log2(bytes / kOnChipMemoryBytes);
+    out[0] = static_cast<float>(std::log2(bytes) * kLogScale);
+    out[1] = bytes > kOnChipMemoryBytes ? 1.0f : 0.0f;
+    out[2] = static_cast<float>(std::clamp(octaves, -2.0, 2.0) / 2);
 }
 
 }  // namespace tpg::nn

@@ -32,4 +32,26 @@ constexpr int kTileBoundsFeatureCount = 12;
 // All logs, scaled to about [-1, 1]; written to out[0 .. kTileBoundsFeatureCount).
 void tileBoundsFeatures(const TileOperands& operands, const float* rawConfig, float* out);
 
+// On-chip memory a kernel's double-buffered tiles must fit: the synthetic TPU's (TpuParameters::
+// vmemBytes, a TPU v3 core's vector memory). Beyond it the synthetic TPU spills, a cliff a
+// network misses when it sees the working set only on a log scale (issue 14: the first picks
+// of one fresh kernel in 100 ran 2-3.4x the best on three runs).
+constexpr double kOnChipMemoryBytes = 16.0 * 1024 * 1024;
+// An operand tile's (8 x 128) padding counts at most this much: beyond it the compiler takes a
+// smaller tile shape (TpuParameters::maxPaddingRatio), so the bytes never grow past it.
+constexpr double kMaxTilePadding = 8;
+
+constexpr int kTileSpillFeatureCount = 3;
+
+// Whether a tile configuration's double-buffered working set fits on-chip memory: its log bytes
+// (padding capped as the compiler caps it), 1 if it exceeds kOnChipMemoryBytes else 0, and by
+// how many octaves it misses or clears it (clamped to +-2, halved). Written to
+// out[0 .. kTileSpillFeatureCount).
+void tileSpillFeatures(const TileOperands& operands, const float* rawConfig, float* out);
+
+// Extra config columns a tile network reads after the 24 raw bounds.
+constexpr int tileExtraColumns(bool boundsFeatures, bool spillFeatures) {
+    return (boundsFeatures ? kTileBoundsFeatureCount : 0) + (spillFeatures ? kTileSpillFeatureCount : 0);
+}
+
 }  // namespace tpg::nn

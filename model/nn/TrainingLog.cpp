@@ -97,6 +97,7 @@ json settingsToJson(const TrainSettings& s) {
         {"slot_features", m.slotFeatures},
         {"node_cost_readout", m.nodeCostReadout},
         {"bounds_features", m.boundsFeatures},
+        {"spill_features", m.spillFeatures},
         {"flow_features", m.flowFeatures},
         {"pooled_head", m.pooledHead},
         {"loss", lossName(s.loss)},
@@ -141,6 +142,7 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "slot_features", m.slotFeatures, file);
     read(j, "node_cost_readout", m.nodeCostReadout, file);
     read(j, "bounds_features", m.boundsFeatures, file);
+    read(j, "spill_features", m.spillFeatures, file);
     read(j, "flow_features", m.flowFeatures, file);
     read(j, "pooled_head", m.pooledHead, file);
     std::string loss = lossName(s.loss);

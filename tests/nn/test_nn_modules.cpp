@@ -27,6 +27,7 @@
 #include "modules/SageConv.h"
 #include "modules/TileCostNet.h"
 #include "TileBoundsFeatures.h"
+#include "synth/SyntheticDataset.h"
 #include "synth/TpuCostModel.h"
 
 using namespace tpg::nn;
@@ -466,6 +467,39 @@ private slots:
         QVERIFY(near(f[0], std::log2(3.0) / 24));      // ceil(256 / 100) = 3 tiles
         QVERIFY(near(f[1], std::log2(300.0 / 256)));   // 300 rows computed for 256
         QVERIFY(near(f[6], std::log2(768.0 / 256) / 24));  // whole input vs a third of it
+    }
+
+    void tileSpillFeaturesMarkTheCapacityCliff() {
+        // On generated kernels the indicator is the synthetic TPU's own spill decision, config for
+        // config: the bytes (padding capped as the compiler caps it) match, so the network sees
+        // the cliff where it is. Uncapped, 4,507 of 100,000 configs of the quality benchmark's
+        // fresh kernels were on the wrong side.
+        int spills = 0, fits = 0;
+        using tpg::synth::Recipe;
+        for (const Recipe r : {Recipe::ConvKernel, Recipe::DotKernel, Recipe::SoftmaxKernel})
+            for (uint64_t seed = 1; seed <= 12; ++seed) {
+                const tpg::TpuGraph g = tpg::synth::makeTileGraph(r, seed, 200, "k");
+                const tpg::synth::TpuCostModel m(g);
+                const TileOperands ops = tileOperands(g);
+                for (int64_t c = 0; c < g.numConfigs(); ++c) {
+                    std::array<float, kTileSpillFeatureCount> f{};
+                    tileSpillFeatures(ops, g.tileConfig(c), f.data());
+                    const auto b = m.explain(c).tile;
+                    QVERIFY2((f[1] == 1.0f) == b.spills,
+                             qPrintable(QStringLiteral("%1 seed %2 config %3: %4 B")
+                                            .arg(tpg::synth::recipeName(r)).arg(seed).arg(c).arg(b.workingSetBytes)));
+                    QVERIFY(std::abs(f[0] - std::log2(b.workingSetBytes) / 24) < 1e-4);
+                    QCOMPARE(f[2] > 0, b.spills);
+                    QVERIFY(std::abs(f[2]) <= 1.0f);
+                    (b.spills ? spills : fits) += 1;
+                }
+            }
+        QVERIFY2(spills > 100 && fits > 100, qPrintable(QStringLiteral("%1 / %2").arg(spills).arg(fits)));
+        // No output tensor to cut (a trimmed or foreign node_feat): all zeros.
+        std::array<float, kTileSpillFeatureCount> f{1, 1, 1};
+        const std::vector<float> raw(24, 0.0f);
+        tileSpillFeatures(TileOperands{}, raw.data(), f.data());
+        QCOMPARE(f, (std::array<float, kTileSpillFeatureCount>{0, 0, 0}));
     }
 
     void mlpShape() {
@@ -941,21 +975,26 @@ private slots:
         struct Variant {
             bool attention;
             bool bounds;  // the config rows carry the bounds features after the raw values
+            bool spill;   // and then the spill features
         };
-        for (Variant v : {Variant{false, false}, Variant{true, false}, Variant{false, true}}) {
+        for (Variant v : {Variant{false, false, false}, Variant{true, false, false},
+                          Variant{false, true, false}, Variant{false, true, true},
+                          Variant{false, false, true}}) {
             CostNetOptions o;
             o.nodeFeatureWidth = 30;  // trimmed widths are fine
             o.configWidth = 20;
             o.hidden = 16;
             o.configAttention = v.attention;
             o.boundsFeatures = v.bounds;
+            o.spillFeatures = v.spill;
             TileCostNet net(o);
             GraphTensors t;
             t.numNodes = 3;
             t.x = torch::randn({3, 30});
             t.opcode = torch::tensor({1, 2, 3}, torch::kLong);
             t.full = chainEdges();
-            const int64_t rowWidth = 20 + (v.bounds ? kTileBoundsFeatureCount : 0);
+            const int64_t rowWidth = 20 + (v.bounds ? kTileBoundsFeatureCount : 0) +
+                                     (v.spill ? kTileSpillFeatureCount : 0);
             QCOMPARE(net(t, torch::randn({9, rowWidth})).sizes().vec(), (std::vector<int64_t>{9}));
         }
     }

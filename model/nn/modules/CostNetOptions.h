@@ -19,6 +19,7 @@ struct CostNetOptions {
     bool nodeCostReadout = false;  // layout: plus log of a sum of per-node costs (runtime is a sum)
     bool pooledHead = true;        // layout, with the node-cost readout: also an MLP on pooled embeddings
     bool boundsFeatures = false;   // tile: config rows carry kTileBoundsFeatureCount extra columns
+    bool spillFeatures = false;    // tile: and then kTileSpillFeatureCount more
 };
 
 }  // namespace tpg::nn
