@@ -33,9 +33,9 @@ constexpr int kTileBoundsFeatureCount = 12;
 void tileBoundsFeatures(const TileOperands& operands, const float* rawConfig, float* out);
 
 // On-chip memory a kernel's double-buffered tiles must fit: the synthetic TPU's (TpuParameters::
-// vmemBytes, a TPU v3 core's vector memory). Beyond it the synthetic TPU spills, a cliff a
+// vmemBytes; real TPU generations differ). Beyond it the synthetic TPU spills, a cliff a
 // network misses when it sees the working set only on a log scale (issue 14: the first picks
-// of one fresh kernel in 100 ran 2-3.4x the best on three runs).
+// of one fresh kernel in 100 ran 3-3.4x as long as the best on three runs).
 constexpr double kOnChipMemoryBytes = 16.0 * 1024 * 1024;
 // An operand tile's (8 x 128) padding counts at most this much: beyond it the compiler takes a
 // smaller tile shape (TpuParameters::maxPaddingRatio), so the bytes never grow past it.
