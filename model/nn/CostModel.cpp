@@ -180,7 +180,7 @@ ConfigBatch CostModel::Impl::batchForRows(const PreparedGraph& p, const float* r
             transformTileConfig(raw, w, dst);
             info.stats.tileConfig.apply(dst);
             if (bounds) tileBoundsFeatures(operands, raw, dst + w);
-            if (spill) tileSpillFeatures(operands, raw, dst + w + (bounds ? kTileBoundsFeatureCount : 0));
+            if (spill) tileSpillFeatures(operands, raw, dst + w + tileExtraColumns(bounds, false));
         }
         b.config = torch::from_blob(x.data(), {count, w + extra}, torch::kFloat).clone();
     }
