@@ -11,8 +11,8 @@
 #           epochs, not minutes, so the result does not depend on the machine's speed (12
 #           minutes on a slow 2-core machine beside the test suite: distinct rows make the
 #           default collections cheap);
-#   tile:   the tile:xla model with bounds and spill features, 64 wide and 3 layers deep (tile's
-#           default), six epochs (209 s with one thread on 2026-11-26).
+#   tile:   the tile:xla model with bounds, spill and traffic features, 64 wide and 3 layers deep
+#           (tile's default), six epochs (219 s with one thread on 2026-11-26).
 # Settings pinned, so the recipe outlives a change of training's defaults. Fixed seeds and thread
 # count, and float products (bfloat16 ones would make the result depend on whether the CPU has
 # bfloat16 units). Re-run cmake afterwards (the build embeds the files at configure time).
@@ -31,7 +31,7 @@ mkdir -p "$OUT"
 "$TPG" train --data "$DATA" --collection layout --out "$OUT/layout_default.tpgm" \
     --hidden 48 --layers 2 --slot-features on --node-cost-readout on --pooled-head on --minutes 0 --epochs 2 --patience 2 --seed 1 --threads 1 --products float
 "$TPG" train --data "$DATA" --collection tile:xla --out "$OUT/tile_default.tpgm" \
-    --hidden 64 --layers 3 --bounds-features on --spill-features on --minutes 0 --epochs 6 --patience 6 --seed 1 --threads 1 --products float
+    --hidden 64 --layers 3 --bounds-features on --spill-features on --traffic-features on --minutes 0 --epochs 6 --patience 6 --seed 1 --threads 1 --products float
 rm -f "$OUT"/*.state
 ls -l "$OUT"
 echo "now re-run cmake so the build embeds the new models"

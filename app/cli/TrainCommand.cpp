@@ -32,6 +32,7 @@ struct TrainOptions {
     std::string nodeCost = nn::ModelSettings{}.nodeCostReadout ? "on" : "off";
     std::string boundsFeatures = nn::ModelSettings{}.boundsFeatures ? "on" : "off";
     std::string spillFeatures = nn::ModelSettings{}.spillFeatures ? "on" : "off";
+    std::string trafficFeatures = nn::ModelSettings{}.trafficFeatures ? "on" : "off";
     std::string flowFeatures = nn::ModelSettings{}.flowFeatures ? "on" : "off";
     std::string pooledHead = "auto";
     double cacheMiB = static_cast<double>(nn::limits::kDefaultCacheBytes >> 20);
@@ -95,6 +96,7 @@ void applyOptions(TrainOptions& o) {
     s.model.nodeCostReadout = parseOnOff(o.nodeCost, "--node-cost-readout");
     s.model.boundsFeatures = parseOnOff(o.boundsFeatures, "--bounds-features");
     s.model.spillFeatures = parseOnOff(o.spillFeatures, "--spill-features");
+    s.model.trafficFeatures = parseOnOff(o.trafficFeatures, "--traffic-features");
     s.model.flowFeatures = parseOnOff(o.flowFeatures, "--flow-features");
     // auto: the default, and the head wherever something needs it (recorded so in the model file)
     s.model.pooledHead = o.pooledHead == "auto" ? nn::takesPooledHead(s.model) : parseOnOff(o.pooledHead, "--pooled-head");
@@ -346,6 +348,10 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--spill-features", o->spillFeatures,
                     "Tile: whether the double-buffered working set fits the on-chip memory (16 MiB, "
                     "the synthetic TPU's) and by how much it misses or clears it (on/off)")
+        ->capture_default_str();
+    cmd->add_option("--traffic-features", o->trafficFeatures,
+                    "Tile: what the tiles fetch from HBM (operand bytes in all and per tile, fetches) "
+                    "and whether a single tile leaves them exposed (on/off)")
         ->capture_default_str();
     cmd->add_option("--config-attention", o->attention,
                     "Configs of a batch attend to each other (on/off)")

@@ -59,7 +59,7 @@ void CostModel::Impl::build() {
     // Bounds features read node_feat's shape columns and the 24 named bound columns.
     if (info.kind != Collection::Tile || info.nodeFeatureWidth != schema::kNodeFeatureWidth ||
         info.configWidth != schema::kTileConfigWidth)
-        info.settings.boundsFeatures = info.settings.spillFeatures = false;
+        info.settings.boundsFeatures = info.settings.spillFeatures = info.settings.trafficFeatures = false;
     CostNetOptions o;
     o.nodeFeatureWidth = info.nodeFeatureWidth;
     o.configWidth = info.configWidth;
@@ -74,6 +74,7 @@ void CostModel::Impl::build() {
     o.nodeCostReadout = info.kind == Collection::Layout && info.settings.nodeCostReadout;
     o.boundsFeatures = info.settings.boundsFeatures;
     o.spillFeatures = info.settings.spillFeatures;
+    o.trafficFeatures = info.settings.trafficFeatures;
     o.pooledHead = takesPooledHead(info.settings);
     if (info.kind == Collection::Layout)
         layout = LayoutCostNet(o);
@@ -170,8 +171,9 @@ ConfigBatch CostModel::Impl::batchForRows(const PreparedGraph& p, const float* r
             b.violation = torch::from_blob(v.data(), {count}, torch::kFloat).clone();
         }
     } else {
-        const bool bounds = info.settings.boundsFeatures, spill = info.settings.spillFeatures;
-        const int64_t extra = tileExtraColumns(bounds, spill);
+        const bool bounds = info.settings.boundsFeatures, spill = info.settings.spillFeatures,
+                   traffic = info.settings.trafficFeatures;
+        const int64_t extra = tileExtraColumns(bounds, spill, traffic);
         const TileOperands operands = extra ? tileOperands(p.graph) : TileOperands{};
         std::vector<float> x(static_cast<size_t>(count * (w + extra)));
         for (int64_t c = 0; c < count; ++c) {
@@ -181,6 +183,7 @@ ConfigBatch CostModel::Impl::batchForRows(const PreparedGraph& p, const float* r
             info.stats.tileConfig.apply(dst);
             if (bounds) tileBoundsFeatures(operands, raw, dst + w);
             if (spill) tileSpillFeatures(operands, raw, dst + w + tileExtraColumns(bounds, false));
+            if (traffic) tileTrafficFeatures(operands, raw, dst + w + tileExtraColumns(bounds, spill));
         }
         b.config = torch::from_blob(x.data(), {count, w + extra}, torch::kFloat).clone();
     }

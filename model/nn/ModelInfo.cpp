@@ -84,6 +84,7 @@ std::string modelInfoToJson(const ModelInfo& i) {
                      {"node_cost_readout", s.nodeCostReadout},
                      {"bounds_features", s.boundsFeatures},
                      {"spill_features", s.spillFeatures},
+                     {"traffic_features", s.trafficFeatures},
                      {"flow_features", s.flowFeatures},
                      {"pooled_head", s.pooledHead}};
     j["node_feature_width"] = i.nodeFeatureWidth;
@@ -145,6 +146,7 @@ ModelInfo modelInfoFromJson(const std::string& text, const std::string& file) {
         i.settings.nodeCostReadout = s.value("node_cost_readout", false);
         i.settings.boundsFeatures = s.value("bounds_features", false);
         i.settings.spillFeatures = s.value("spill_features", false);  // absent before them
+        i.settings.trafficFeatures = s.value("traffic_features", false);  // absent before them
         i.settings.flowFeatures = s.value("flow_features", false);  // absent before the flow features
         i.settings.pooledHead = s.value("pooled_head", true);  // absent: every model had the head
         where = "node_feature_width";

@@ -31,6 +31,9 @@ struct ModelSettings {
     // Tile: whether the working set fits on-chip memory (tileSpillFeatures); off in model files
     // written before it.
     bool spillFeatures = true;
+    // Tile: what the configuration fetches from HBM (tileTrafficFeatures); off in model files
+    // written before it.
+    bool trafficFeatures = true;
     bool flowFeatures = false;     // layout, with slot features: how far layouts flow (layoutFlowFeatures)
     // Layout, with the node-cost readout: the score also takes an MLP over the pooled graph
     // embedding; off (measured better on nlp, README), it is the log of the summed node costs
@@ -43,6 +46,7 @@ struct ModelSettings {
                violationFeature == o.violationFeature && configAttention == o.configAttention &&
                slotFeatures == o.slotFeatures && nodeCostReadout == o.nodeCostReadout &&
                boundsFeatures == o.boundsFeatures && spillFeatures == o.spillFeatures &&
+               trafficFeatures == o.trafficFeatures &&
                flowFeatures == o.flowFeatures && pooledHead == o.pooledHead;
     }
     bool operator!=(const ModelSettings& o) const { return !(*this == o); }

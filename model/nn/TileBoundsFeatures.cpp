@@ -87,6 +87,37 @@ const BoundColumns& boundColumns() {
     return c;
 }
 
+// How many output tiles the bounds cut the output into, and the share of the output's
+// most-minor dim one of them covers (the kernel slice a tile needs scales with it).
+struct OutputTiling {
+    std::array<double, 6> tile{};
+    double count = 1, minorShare = 1;
+};
+
+OutputTiling outputTiling(const TileOperand& o, const float* raw) {
+    OutputTiling t;
+    t.tile = tileOf(o, raw + boundColumns().output);
+    for (int d = 0; d < o.rank; ++d)
+        t.count *= std::ceil(o.dims[static_cast<size_t>(d)] / t.tile[static_cast<size_t>(d)]);
+    if (o.minor >= 0)
+        t.minorShare = t.tile[static_cast<size_t>(o.minor)] / o.dims[static_cast<size_t>(o.minor)];
+    return t;
+}
+
+// Fetching one operand for every output tile, each of which reads `need` of its elements.
+struct OperandFetch {
+    double bytes = 0, fetches = 0;
+};
+
+OperandFetch fetchOf(const TileOperand& t, const float* bounds, double tiles, double need) {
+    if (t.rank == 0) return {};
+    const auto tile = tileOf(t, bounds);
+    double vol = 1;
+    for (int d = 0; d < t.rank; ++d) vol *= tile[static_cast<size_t>(d)];
+    need = std::max(1.0, need);
+    return {tiles * std::max(vol, need) * t.elemBytes, tiles * std::ceil(need / vol)};
+}
+
 // Bytes of one output tile and the operand tiles it reads, double-buffered.
 double workingSetBytes(const TileOperands& ops, const float* raw, double maxPadding) {
     const BoundColumns& col = boundColumns();
@@ -132,16 +163,16 @@ TileOperands tileOperands(const TpuGraph& g) {
 }
 
 void tileBoundsFeatures(const TileOperands& ops, const float* raw, float* out) {
-    const size_t kernelCol = boundColumns().kernel, outputCol = boundColumns().output,
-                 inputCol = boundColumns().input;
+    const size_t kernelCol = boundColumns().kernel, inputCol = boundColumns().input;
     std::fill(out, out + kTileBoundsFeatureCount, 0.0f);
     const TileOperand& o = ops.output;
     if (o.rank == 0) return;
-    const auto outTile = tileOf(o, raw + outputCol);
-    double tiles = 1, partial = 1;
+    const OutputTiling tiling = outputTiling(o, raw);
+    const auto& outTile = tiling.tile;
+    const double tiles = tiling.count;
+    double partial = 1;
     for (int d = 0; d < o.rank; ++d) {
         const double dim = o.dims[static_cast<size_t>(d)], b = outTile[static_cast<size_t>(d)];
-        tiles *= std::ceil(dim / b);
         partial *= std::ceil(dim / b) * b / dim;
     }
     const double outBytes = paddedBytes(o, outTile);
@@ -163,9 +194,7 @@ void tileBoundsFeatures(const TileOperands& ops, const float* raw, float* out) {
         dst[2] = static_cast<float>(std::log2(bytes) * kLogScale);
     };
     operand(ops.input, inputCol, volumeOf(ops.input) / tiles, out + 5);
-    const double minorShare =
-        o.minor >= 0 ? outTile[static_cast<size_t>(o.minor)] / o.dims[static_cast<size_t>(o.minor)] : 1.0;
-    operand(ops.kernel, kernelCol, volumeOf(ops.kernel) * minorShare, out + 8);
+    operand(ops.kernel, kernelCol, volumeOf(ops.kernel) * tiling.minorShare, out + 8);
     out[11] = static_cast<float>(std::log2(workingSetBytes(ops, raw, kUncappedPadding)) * kLogScale);
 }
 
@@ -177,6 +206,25 @@ void tileSpillFeatures(const TileOperands& ops, const float* raw, float* out) {
     out[0] = static_cast<float>(std::log2(bytes) * kLogScale);
     out[1] = bytes > kOnChipMemoryBytes ? 1.0f : 0.0f;
     out[2] = static_cast<float>(std::clamp(octaves, -2.0, 2.0) / 2);
+}
+
+void tileTrafficFeatures(const TileOperands& ops, const float* raw, float* out) {
+    std::fill(out, out + kTileTrafficFeatureCount, 0.0f);
+    if (ops.output.rank == 0) return;
+    const BoundColumns& col = boundColumns();
+    const OutputTiling tiling = outputTiling(ops.output, raw);
+    const double tiles = tiling.count;
+    const OperandFetch input = fetchOf(ops.input, raw + col.input, tiles, volumeOf(ops.input) / tiles);
+    const OperandFetch kernel =
+        fetchOf(ops.kernel, raw + col.kernel, tiles, volumeOf(ops.kernel) * tiling.minorShare);
+    const double bytes = input.bytes + kernel.bytes, fetches = input.fetches + kernel.fetches;
+    if (bytes > 0) {
+        out[0] = static_cast<float>(std::log2(bytes) * kLogScale);
+        out[1] = static_cast<float>(std::log2(bytes / tiles) * kLogScale);
+    }
+    if (fetches > 0) out[2] = static_cast<float>(std::log2(fetches) * kLogScale);
+    out[3] = tiles <= 1 ? 1.0f : 0.0f;
+    out[4] = static_cast<float>(std::min(std::log2(tiles), kResolvedTileOctaves) / kResolvedTileOctaves);
 }
 
 }  // namespace tpg::nn

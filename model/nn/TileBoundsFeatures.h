@@ -49,9 +49,24 @@ constexpr int kTileSpillFeatureCount = 3;
 // out[0 .. kTileSpillFeatureCount).
 void tileSpillFeatures(const TileOperands& operands, const float* rawConfig, float* out);
 
-// Extra config columns a tile network reads after the 24 raw bounds.
-constexpr int tileExtraColumns(bool boundsFeatures, bool spillFeatures) {
-    return (boundsFeatures ? kTileBoundsFeatureCount : 0) + (spillFeatures ? kTileSpillFeatureCount : 0);
+constexpr int kTileTrafficFeatureCount = 5;
+// Tile counts up to 2^this are told apart on a scale of their own: with one tile nothing hides
+// the fetches, and the share double buffering hides changes most over the first few.
+constexpr double kResolvedTileOctaves = 8;
+
+// What a tile configuration fetches from HBM: the operand bytes moved over all output tiles (an
+// operand tile smaller than what an output tile reads is fetched several times, a larger one
+// moves bytes the tile does not use) and per output tile, the number of fetches (each pays a DMA
+// set-up), 1 if there is a single output tile (its fetches overlap no compute) else 0, and the
+// tile count on a scale resolving the first kResolvedTileOctaves octaves. Logs scaled as the
+// bounds features'. Written to out[0 .. kTileTrafficFeatureCount). (Issue 14: the model's first
+// picks on seen kernels lost 7-17% by taking one or two tiles whose traffic stays exposed.)
+void tileTrafficFeatures(const TileOperands& operands, const float* rawConfig, float* out);
+
+// Extra config columns a tile network reads after the 24 raw bounds, in this order.
+constexpr int tileExtraColumns(bool boundsFeatures, bool spillFeatures, bool trafficFeatures = false) {
+    return (boundsFeatures ? kTileBoundsFeatureCount : 0) + (spillFeatures ? kTileSpillFeatureCount : 0) +
+           (trafficFeatures ? kTileTrafficFeatureCount : 0);
 }
 
 }  // namespace tpg::nn

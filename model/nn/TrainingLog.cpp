@@ -98,6 +98,7 @@ json settingsToJson(const TrainSettings& s) {
         {"node_cost_readout", m.nodeCostReadout},
         {"bounds_features", m.boundsFeatures},
         {"spill_features", m.spillFeatures},
+        {"traffic_features", m.trafficFeatures},
         {"flow_features", m.flowFeatures},
         {"pooled_head", m.pooledHead},
         {"loss", lossName(s.loss)},
@@ -143,6 +144,7 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "node_cost_readout", m.nodeCostReadout, file);
     read(j, "bounds_features", m.boundsFeatures, file);
     read(j, "spill_features", m.spillFeatures, file);
+    read(j, "traffic_features", m.trafficFeatures, file);
     read(j, "flow_features", m.flowFeatures, file);
     read(j, "pooled_head", m.pooledHead, file);
     std::string loss = lossName(s.loss);

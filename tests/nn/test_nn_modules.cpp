@@ -162,6 +162,26 @@ tpg::TpuGraph dotKernelGraph() {
     return tpg::TpuGraph(std::move(d));
 }
 
+// Calls visit(where, operands, raw config, the synthetic TPU's tile terms) for every configuration
+// of generated convolution, dot and softmax kernels (12 seeds x 200 configurations each); stops at
+// the first failed check.
+template <typename Visit>
+void forEachGeneratedTileConfig(Visit visit) {
+    using tpg::synth::Recipe;
+    for (const Recipe r : {Recipe::ConvKernel, Recipe::DotKernel, Recipe::SoftmaxKernel})
+        for (uint64_t seed = 1; seed <= 12; ++seed) {
+            const tpg::TpuGraph g = tpg::synth::makeTileGraph(r, seed, 200, "k");
+            const tpg::synth::TpuCostModel m(g);
+            const TileOperands ops = tileOperands(g);
+            for (int64_t c = 0; c < g.numConfigs(); ++c) {
+                const QString where =
+                    QStringLiteral("%1 seed %2 config %3").arg(tpg::synth::recipeName(r)).arg(seed).arg(c);
+                visit(where, ops, g.tileConfig(c), m.explain(c).tile);
+                if (QTest::currentTestFailed()) return;
+            }
+        }
+}
+
 // A layout:xla:random dataset of three long graphs with few configurable nodes (so the
 // network's reach matters) in train and in valid, under `folder`/data.
 std::string tinyLayoutDataset(const std::string& folder) {
@@ -475,31 +495,54 @@ private slots:
         // the cliff where it is. Uncapped, 4,507 of 100,000 configs of the quality benchmark's
         // fresh kernels were on the wrong side.
         int spills = 0, fits = 0;
-        using tpg::synth::Recipe;
-        for (const Recipe r : {Recipe::ConvKernel, Recipe::DotKernel, Recipe::SoftmaxKernel})
-            for (uint64_t seed = 1; seed <= 12; ++seed) {
-                const tpg::TpuGraph g = tpg::synth::makeTileGraph(r, seed, 200, "k");
-                const tpg::synth::TpuCostModel m(g);
-                const TileOperands ops = tileOperands(g);
-                for (int64_t c = 0; c < g.numConfigs(); ++c) {
-                    std::array<float, kTileSpillFeatureCount> f{};
-                    tileSpillFeatures(ops, g.tileConfig(c), f.data());
-                    const auto b = m.explain(c).tile;
-                    QVERIFY2((f[1] == 1.0f) == b.spills,
-                             qPrintable(QStringLiteral("%1 seed %2 config %3: %4 B")
-                                            .arg(tpg::synth::recipeName(r)).arg(seed).arg(c).arg(b.workingSetBytes)));
-                    QVERIFY(std::abs(f[0] - std::log2(b.workingSetBytes) / 24) < 1e-4);
-                    QCOMPARE(f[2] > 0, b.spills);
-                    QVERIFY(std::abs(f[2]) <= 1.0f);
-                    (b.spills ? spills : fits) += 1;
-                }
-            }
+        forEachGeneratedTileConfig([&](const QString& where, const TileOperands& ops, const float* raw,
+                                       const tpg::synth::TileCost& b) {
+            std::array<float, kTileSpillFeatureCount> f{};
+            tileSpillFeatures(ops, raw, f.data());
+            QVERIFY2((f[1] == 1.0f) == b.spills, qPrintable(where + QStringLiteral(": %1 B").arg(b.workingSetBytes)));
+            QVERIFY2(std::abs(f[0] - std::log2(b.workingSetBytes) / 24) < 1e-4, qPrintable(where));
+            QCOMPARE(f[2] > 0, b.spills);
+            QVERIFY(std::abs(f[2]) <= 1.0f);
+            (b.spills ? spills : fits) += 1;
+        });
+        if (QTest::currentTestFailed()) return;
         QVERIFY2(spills > 100 && fits > 100, qPrintable(QStringLiteral("%1 / %2").arg(spills).arg(fits)));
         // No output tensor to cut (a trimmed or foreign node_feat): all zeros.
         std::array<float, kTileSpillFeatureCount> f{1, 1, 1};
         const std::vector<float> raw(24, 0.0f);
         tileSpillFeatures(TileOperands{}, raw.data(), f.data());
         QCOMPARE(f, (std::array<float, kTileSpillFeatureCount>{0, 0, 0}));
+    }
+
+    void tileTrafficFeaturesMeasureTheFetches() {
+        // On generated kernels the features give what the synthetic TPU's tile terms move: with one
+        // output tile (nothing to overlap) its exposed traffic is the bytes over HBM bandwidth plus
+        // a DMA set-up per fetch; with several, the tile count matches and bytes per tile are the
+        // bytes over it.
+        const tpg::synth::TpuParameters tpu;
+        int single = 0, several = 0;
+        forEachGeneratedTileConfig([&](const QString& where, const TileOperands& ops, const float* raw,
+                                       const tpg::synth::TileCost& b) {
+            std::array<float, kTileTrafficFeatureCount> f{};
+            tileTrafficFeatures(ops, raw, f.data());
+            QVERIFY2((f[3] == 1.0f) == (b.numTiles == 1), qPrintable(where));
+            const double tiles = static_cast<double>(b.numTiles);
+            QVERIFY2(std::abs(f[0] - f[1] - std::log2(tiles) / 24) < 1e-5, qPrintable(where));
+            QVERIFY(std::abs(f[4] - std::min(std::log2(tiles), kResolvedTileOctaves) / kResolvedTileOctaves) < 1e-6);
+            if (b.numTiles == 1) {
+                const double traffic =
+                    std::exp2(f[0] * 24.0) / tpu.hbmBytesPerNs + std::exp2(f[2] * 24.0) * tpu.dmaOverheadNs;
+                QVERIFY2(std::abs(traffic - b.trafficNs) <= 1e-4 * b.trafficNs,
+                         qPrintable(where + QStringLiteral(": %1 vs %2 ns").arg(traffic).arg(b.trafficNs)));
+            }
+            (b.numTiles == 1 ? single : several) += 1;
+        });
+        if (QTest::currentTestFailed()) return;
+        QVERIFY2(single > 100 && several > 100, qPrintable(QStringLiteral("%1 / %2").arg(single).arg(several)));
+        std::array<float, kTileTrafficFeatureCount> f{1, 1, 1, 1, 1};
+        const std::vector<float> raw(24, 0.0f);
+        tileTrafficFeatures(TileOperands{}, raw.data(), f.data());
+        QCOMPARE(f, (std::array<float, kTileTrafficFeatureCount>{0, 0, 0, 0, 0}));
     }
 
     void mlpShape() {
@@ -974,12 +1017,14 @@ private slots:
     void tileNetShapeAndAttentionOption() {
         struct Variant {
             bool attention;
-            bool bounds;  // the config rows carry the bounds features after the raw values
-            bool spill;   // and then the spill features
+            bool bounds;   // the config rows carry the bounds features after the raw values
+            bool spill;    // and then the spill features
+            bool traffic;  // and then the traffic features
         };
-        for (Variant v : {Variant{false, false, false}, Variant{true, false, false},
-                          Variant{false, true, false}, Variant{false, true, true},
-                          Variant{false, false, true}}) {
+        for (Variant v : {Variant{false, false, false, false}, Variant{true, false, false, false},
+                          Variant{false, true, false, false}, Variant{false, true, true, false},
+                          Variant{false, false, true, false}, Variant{false, true, true, true},
+                          Variant{false, false, false, true}}) {
             CostNetOptions o;
             o.nodeFeatureWidth = 30;  // trimmed widths are fine
             o.configWidth = 20;
@@ -987,6 +1032,7 @@ private slots:
             o.configAttention = v.attention;
             o.boundsFeatures = v.bounds;
             o.spillFeatures = v.spill;
+            o.trafficFeatures = v.traffic;
             TileCostNet net(o);
             GraphTensors t;
             t.numNodes = 3;
@@ -994,7 +1040,8 @@ private slots:
             t.opcode = torch::tensor({1, 2, 3}, torch::kLong);
             t.full = chainEdges();
             const int64_t rowWidth = 20 + (v.bounds ? kTileBoundsFeatureCount : 0) +
-                                     (v.spill ? kTileSpillFeatureCount : 0);
+                                     (v.spill ? kTileSpillFeatureCount : 0) +
+                                     (v.traffic ? kTileTrafficFeatureCount : 0);
             QCOMPARE(net(t, torch::randn({9, rowWidth})).sizes().vec(), (std::vector<int64_t>{9}));
         }
     }

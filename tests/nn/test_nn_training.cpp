@@ -259,17 +259,21 @@ private slots:
     void tileTrainingLearns_data() {
         QTest::addColumn<bool>("boundsFeatures");
         QTest::addColumn<bool>("spillFeatures");
-        QTest::newRow("raw bounds") << false << false;
-        QTest::newRow("bounds features") << true << false;
-        QTest::newRow("bounds and spill features") << true << true;  // the default, last: tile.tpgm
+        QTest::addColumn<bool>("trafficFeatures");
+        QTest::newRow("raw bounds") << false << false << false;
+        QTest::newRow("bounds features") << true << false << false;
+        QTest::newRow("bounds and spill features") << true << true << false;
+        QTest::newRow("bounds, spill and traffic features") << true << true << true;  // the default, last: tile.tpgm
     }
     void tileTrainingLearns() {
         QFETCH(bool, boundsFeatures);
         QFETCH(bool, spillFeatures);
+        QFETCH(bool, trafficFeatures);
         TrainSettings s = quickSettings(data(), "tile:xla", path("tile.tpgm"));
         s.epochs = 8;
         s.model.boundsFeatures = boundsFeatures;
         s.model.spillFeatures = spillFeatures;
+        s.model.trafficFeatures = trafficFeatures;
         s.graphsPerStep = 2;
         std::vector<double> epochLoss;
         const TrainResult r = trainCostModel(s, [&](const TrainProgress& p) {
@@ -284,6 +288,7 @@ private slots:
         QCOMPARE(m.info().configWidth, int64_t{24});
         QCOMPARE(m.info().settings.boundsFeatures, boundsFeatures);
         QCOMPARE(m.info().settings.spillFeatures, spillFeatures);
+        QCOMPARE(m.info().settings.trafficFeatures, trafficFeatures);
     }
 
     void compatibilityMessages() {
@@ -311,10 +316,11 @@ private slots:
         info.nodeFeatureWidth = schema::kNodeFeatureWidth;
         info.configWidth = schema::kLayoutConfigWidth;
         QVERIFY(info.settings.slotFeatures && info.settings.nodeCostReadout);  // today's defaults
-        info.settings.boundsFeatures = info.settings.spillFeatures = true;
+        info.settings.boundsFeatures = info.settings.spillFeatures = info.settings.trafficFeatures = true;
         std::string json = modelInfoToJson(info);
         for (const char* key : {"\"slot_features\": true,", "\"node_cost_readout\": true,",
-                                "\"bounds_features\": true,", "\"spill_features\": true,"}) {
+                                "\"bounds_features\": true,", "\"spill_features\": true,",
+                                "\"traffic_features\": true,"}) {
             const size_t at = json.find(key);
             QVERIFY2(at != std::string::npos, key);
             json.erase(at, std::string(key).size());
@@ -324,7 +330,7 @@ private slots:
         json.replace(head, 13, "\"pooled_hexx\"");
         const ModelInfo old = modelInfoFromJson(json, "old.tpgm");
         QVERIFY(!old.settings.slotFeatures && !old.settings.nodeCostReadout &&
-                !old.settings.boundsFeatures && !old.settings.spillFeatures);
+                !old.settings.boundsFeatures && !old.settings.spillFeatures && !old.settings.trafficFeatures);
         QVERIFY(old.settings.pooledHead);  // every model had the pooled head before the option
         QCOMPARE(modelInfoFromJson(modelInfoToJson(info), "new.tpgm").settings, info.settings);
         info.settings.pooledHead = !info.settings.pooledHead;

@@ -20,6 +20,7 @@ struct CostNetOptions {
     bool pooledHead = true;        // layout, with the node-cost readout: also an MLP on pooled embeddings
     bool boundsFeatures = false;   // tile: config rows carry kTileBoundsFeatureCount extra columns
     bool spillFeatures = false;    // tile: and then kTileSpillFeatureCount more
+    bool trafficFeatures = false;  // tile: and then kTileTrafficFeatureCount more
 };
 
 }  // namespace tpg::nn
