@@ -214,17 +214,20 @@ void tileTrafficFeatures(const TileOperands& ops, const float* raw, float* out) 
     const BoundColumns& col = boundColumns();
     const OutputTiling tiling = outputTiling(ops.output, raw);
     const double tiles = tiling.count;
-    const OperandFetch input = fetchOf(ops.input, raw + col.input, tiles, volumeOf(ops.input) / tiles);
+    const OperandFetch input =
+        fetchOf(ops.input, raw + col.input, tiles, volumeOf(ops.input) / tiles);
     const OperandFetch kernel =
         fetchOf(ops.kernel, raw + col.kernel, tiles, volumeOf(ops.kernel) * tiling.minorShare);
-    const double bytes = input.bytes + kernel.bytes, fetches = input.fetches + kernel.fetches;
+    const double bytes = input.bytes + kernel.bytes;
+    const double fetches = input.fetches + kernel.fetches;
     if (bytes > 0) {
         out[0] = static_cast<float>(std::log2(bytes) * kLogScale);
         out[1] = static_cast<float>(std::log2(bytes / tiles) * kLogScale);
     }
     if (fetches > 0) out[2] = static_cast<float>(std::log2(fetches) * kLogScale);
     out[3] = tiles <= 1 ? 1.0f : 0.0f;
-    out[4] = static_cast<float>(std::min(std::log2(tiles), kResolvedTileOctaves) / kResolvedTileOctaves);
+    out[4] = static_cast<float>(std::min(std::log2(tiles), kResolvedTileOctaves) /
+                                kResolvedTileOctaves);
 }
 
 }  // namespace tpg::nn

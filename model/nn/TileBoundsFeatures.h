@@ -64,8 +64,10 @@ constexpr double kResolvedTileOctaves = 8;
 void tileTrafficFeatures(const TileOperands& operands, const float* rawConfig, float* out);
 
 // Extra config columns a tile network reads after the 24 raw bounds, in this order.
-constexpr int tileExtraColumns(bool boundsFeatures, bool spillFeatures, bool trafficFeatures = false) {
-    return (boundsFeatures ? kTileBoundsFeatureCount : 0) + (spillFeatures ? kTileSpillFeatureCount : 0) +
+constexpr int tileExtraColumns(bool boundsFeatures, bool spillFeatures,
+                               bool trafficFeatures = false) {
+    return (boundsFeatures ? kTileBoundsFeatureCount : 0) +
+           (spillFeatures ? kTileSpillFeatureCount : 0) +
            (trafficFeatures ? kTileTrafficFeatureCount : 0);
 }
 

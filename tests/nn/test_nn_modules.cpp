@@ -539,10 +539,24 @@ private slots:
         });
         if (QTest::currentTestFailed()) return;
         QVERIFY2(single > 100 && several > 100, qPrintable(QStringLiteral("%1 / %2").arg(single).arg(several)));
-        std::array<float, kTileTrafficFeatureCount> f{1, 1, 1, 1, 1};
-        const std::vector<float> raw(24, 0.0f);
+        // By hand: [256, 3] x [3, 64] -> [256, 64] in two [128, 64] output tiles.
+        const TileOperands dot = tileOperands(dotKernelGraph());
+        std::vector<float> raw(24, 0.0f);
+        raw[8] = 128, raw[9] = 64;
+        raw[16] = 128, raw[17] = 3;  // the input one output tile reads: one fetch each, 2 x 1,536 B
+        raw[0] = 3, raw[1] = 32;     // half the kernel it reads: two fetches each, 2 x 768 B
+        std::array<float, kTileTrafficFeatureCount> f{};
+        tileTrafficFeatures(dot, raw.data(), f.data());
+        auto near = [](float a, double b) { return std::abs(a - b) < 1e-6; };
+        QVERIFY(near(f[0], std::log2(4608.0) / 24));
+        QVERIFY(near(f[1], std::log2(2304.0) / 24));
+        QVERIFY(near(f[2], std::log2(6.0) / 24));
+        QCOMPARE(f[3], 0.0f);
+        QVERIFY(near(f[4], 1.0 / kResolvedTileOctaves));
+        // No output tensor to cut (a trimmed or foreign node_feat): all zeros.
+        f.fill(1);
         tileTrafficFeatures(TileOperands{}, raw.data(), f.data());
-        QCOMPARE(f, (std::array<float, kTileTrafficFeatureCount>{0, 0, 0, 0, 0}));
+        QCOMPARE(f, (std::array<float, kTileTrafficFeatureCount>{}));
     }
 
     void mlpShape() {
