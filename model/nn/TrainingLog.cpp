@@ -140,6 +140,11 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "hops", m.pruneHops, file);
     read(j, "violation_feature", m.violationFeature, file);
     read(j, "config_attention", m.configAttention, file);
+    // A log from before an option comes from a run without it (with the pooled head), as model
+    // files read them: resuming such a run must rebuild the network its checkpoint holds.
+    m.slotFeatures = m.nodeCostReadout = m.boundsFeatures = m.spillFeatures = m.trafficFeatures =
+        m.flowFeatures = false;
+    m.pooledHead = true;
     read(j, "slot_features", m.slotFeatures, file);
     read(j, "node_cost_readout", m.nodeCostReadout, file);
     read(j, "bounds_features", m.boundsFeatures, file);

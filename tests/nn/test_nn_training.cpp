@@ -501,7 +501,15 @@ private slots:
         QCOMPARE(back.listMleWeight, s.listMleWeight);
         QVERIFY(back.products == TrainSettings::Products::BFloat16);
         QVERIFY(back.schedule == LearningRateSchedule::StableDecay);
-        QVERIFY(trainSettingsFromJson("{}", "old.json").schedule == LearningRateSchedule::Cosine);  // older logs
+        const TrainSettings old = trainSettingsFromJson("{}", "old.json");  // older logs
+        QVERIFY(old.schedule == LearningRateSchedule::Cosine);
+        // Options a log does not name were off (the pooled head on), so a run resumes as it began:
+        // a tile run logged before the traffic features got them on its resume, and its checkpoint
+        // did not load.
+        QVERIFY(!old.model.slotFeatures && !old.model.nodeCostReadout && !old.model.boundsFeatures &&
+                !old.model.spillFeatures && !old.model.trafficFeatures && !old.model.flowFeatures &&
+                old.model.pooledHead);
+        QCOMPARE(back.model, s.model);
         QVERIFY(throwsWith([] { trainSettingsFromJson("{\"lr_schedule\": \"step\"}", "run.json"); },
                            "run.json: key 'lr_schedule': expected cosine, stable-decay or constant, got 'step'"));
         QVERIFY(throwsWith([] { trainSettingsFromJson("{\"products\": \"half\"}", "run.json"); },

@@ -7,7 +7,8 @@ namespace tpg::nn {
 TileCostNetImpl::TileCostNetImpl(const CostNetOptions& o) : options(o) {
     const int64_t h = o.hidden;
     nodeEncoder = register_module("nodeEncoder", NodeEncoder(o.nodeFeatureWidth, o.opcodeDim, h));
-    const int64_t configInputs = o.configWidth + tileExtraColumns(o.boundsFeatures, o.spillFeatures, o.trafficFeatures);
+    const int64_t configInputs =
+        o.configWidth + tileExtraColumns(o.boundsFeatures, o.spillFeatures, o.trafficFeatures);
     configEncoder = register_module("configEncoder", Mlp(configInputs, h, h));
     fuse = register_module("fuse", Mlp(2 * h, h, h));
     layers = register_module("layers", torch::nn::ModuleList());
