@@ -56,7 +56,7 @@ void CostModel::Impl::build() {
         info.configWidth != schema::kLayoutConfigWidth)
         info.settings.slotFeatures = false;
     info.settings.flowFeatures = info.settings.flowFeatures && info.settings.slotFeatures;  // extends them
-    // Bounds features read node_feat's shape columns and the 24 named bound columns.
+    // Bounds, spill and traffic features read node_feat's shape columns and the 24 named bounds.
     if (info.kind != Collection::Tile || info.nodeFeatureWidth != schema::kNodeFeatureWidth ||
         info.configWidth != schema::kTileConfigWidth)
         info.settings.boundsFeatures = info.settings.spillFeatures = info.settings.trafficFeatures = false;

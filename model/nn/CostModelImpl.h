@@ -16,7 +16,7 @@ namespace tpg::nn {
 
 // A config batch ready for the network.
 struct ConfigBatch {
-    torch::Tensor config;     // layout [C, nc, F] raw values; tile [C, F (+ bounds, spill features)] normalised
+    torch::Tensor config;     // layout [C, nc, F] raw values; tile [C, F + tileExtraColumns] normalised
     torch::Tensor violation;  // layout with the violation feature: [C]; else undefined
 };
 

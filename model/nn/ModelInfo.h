@@ -59,6 +59,16 @@ struct ModelSettings {
         m.layers = 0;
         return m;
     }
+    // What a model file or training log written before the optional features held: each off, the
+    // pooled head on. Readers start from it, so a key a file lacks means the run had no such option
+    // (a resumed run then rebuilds the network its checkpoint holds).
+    static ModelSettings beforeOptions() {
+        ModelSettings m = shapedByKind();
+        m.slotFeatures = m.nodeCostReadout = m.boundsFeatures = m.spillFeatures = m.trafficFeatures =
+            m.flowFeatures = false;
+        m.pooledHead = true;
+        return m;
+    }
 };
 
 // The width and depth tests/bench/quality.sh measured best (README, model quality): a layout

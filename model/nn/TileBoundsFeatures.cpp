@@ -37,10 +37,15 @@ TileOperand operandOf(const TpuGraph& g, int64_t node) {
     return t;
 }
 
-double volumeOf(const TileOperand& t) {
+// Elements of a tensor or tile: the product of its first `rank` sizes.
+double volumeOf(const std::array<double, 6>& sizes, int rank) {
     double v = 1;
-    for (int d = 0; d < t.rank; ++d) v *= t.dims[static_cast<size_t>(d)];
+    for (int d = 0; d < rank; ++d) v *= sizes[static_cast<size_t>(d)];
     return v;
+}
+
+double volumeOf(const TileOperand& t) {
+    return volumeOf(t.dims, t.rank);
 }
 
 // The bound for each dim: 0, negative or beyond the dim means the whole dim.
@@ -66,8 +71,8 @@ constexpr double kUncappedPadding = std::numeric_limits<double>::infinity();
 // at most maxPadding.
 double paddedBytes(const TileOperand& t, const std::array<double, 6>& tile,
                    double maxPadding = kUncappedPadding) {
-    double v = t.elemBytes, padding = 1;
-    for (int d = 0; d < t.rank; ++d) v *= tile[static_cast<size_t>(d)];
+    const double v = volumeOf(tile, t.rank) * t.elemBytes;  // exact: integers times a power of 2
+    double padding = 1;
     if (t.minor >= 0) padding *= padTo(tile[static_cast<size_t>(t.minor)], kLanes);
     if (t.secondMinor >= 0) padding *= padTo(tile[static_cast<size_t>(t.secondMinor)], kSublanes);
     return v * std::min(padding, maxPadding);
@@ -111,9 +116,7 @@ struct OperandFetch {
 
 OperandFetch fetchOf(const TileOperand& t, const float* bounds, double tiles, double need) {
     if (t.rank == 0) return {};
-    const auto tile = tileOf(t, bounds);
-    double vol = 1;
-    for (int d = 0; d < t.rank; ++d) vol *= tile[static_cast<size_t>(d)];
+    const double vol = volumeOf(tileOf(t, bounds), t.rank);
     need = std::max(1.0, need);
     return {tiles * std::max(vol, need) * t.elemBytes, tiles * std::ceil(need / vol)};
 }
@@ -186,8 +189,7 @@ void tileBoundsFeatures(const TileOperands& ops, const float* raw, float* out) {
     auto operand = [&](const TileOperand& t, size_t col, double need, float* dst) {
         if (t.rank == 0) return;
         const auto tile = tileOf(t, raw + col);
-        double vol = 1;
-        for (int d = 0; d < t.rank; ++d) vol *= tile[static_cast<size_t>(d)];
+        const double vol = volumeOf(tile, t.rank);
         const double bytes = paddedBytes(t, tile);
         dst[0] = 1.0f;
         dst[1] = static_cast<float>(std::log2(vol / std::max(1.0, need)) * kLogScale);

@@ -124,6 +124,7 @@ json settingsToJson(const TrainSettings& s) {
 TrainSettings settingsFromJson(const json& j, const std::string& file) {
     if (!j.is_object()) throwFormatError(file, "settings", "expected an object");
     TrainSettings s;
+    s.model = ModelSettings::beforeOptions();  // a key the log lacks: the run had no such option
     ModelSettings& m = s.model;
     read(j, "data", s.dataDir, file);
     read(j, "collection", s.collection, file);
@@ -140,11 +141,6 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "hops", m.pruneHops, file);
     read(j, "violation_feature", m.violationFeature, file);
     read(j, "config_attention", m.configAttention, file);
-    // A log from before an option comes from a run without it (with the pooled head), as model
-    // files read them: resuming such a run must rebuild the network its checkpoint holds.
-    m.slotFeatures = m.nodeCostReadout = m.boundsFeatures = m.spillFeatures = m.trafficFeatures =
-        m.flowFeatures = false;
-    m.pooledHead = true;
     read(j, "slot_features", m.slotFeatures, file);
     read(j, "node_cost_readout", m.nodeCostReadout, file);
     read(j, "bounds_features", m.boundsFeatures, file);

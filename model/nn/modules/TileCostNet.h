@@ -15,7 +15,7 @@ namespace tpg::nn {
 
 // Tile cost model: the graph-level config joins every node before message passing ("early
 // join"), then residual GraphSAGE, mean + max pooling and an MLP head.
-// config [C, F] normalised (F = configWidth + tileExtraColumns: bounds, then spill features)
+// config [C, F] normalised (F = configWidth + tileExtraColumns: bounds, spill, traffic features)
 //   -> [C] (lower = faster)
 struct TileCostNetImpl : torch::nn::Module {
     explicit TileCostNetImpl(const CostNetOptions& options);
