@@ -84,11 +84,12 @@ enum class Metric { Opa, Kendall, Slowdown1, Slowdown5, Score };
 
 std::vector<Metric> metricsOf(Collection kind) {
     if (kind == Collection::Layout) return {Metric::Opa, Metric::Kendall};
-    return {Metric::Slowdown1, Metric::Slowdown5, Metric::Score};
+    return {Metric::Slowdown1, Metric::Slowdown5, Metric::Score, Metric::Kendall};
 }
 
-// The figure the best epoch is marked on (the one model selection uses).
-Metric mainMetric(Collection kind) {
+// The figure the best epoch is marked on (the one model selection uses: nn::selectionValue).
+Metric mainMetric(Collection kind, nn::TrainSettings::Selection selectBy) {
+    if (selectBy == nn::TrainSettings::Selection::Kendall) return Metric::Kendall;
     return kind == Collection::Layout ? Metric::Kendall : Metric::Score;
 }
 
@@ -283,6 +284,7 @@ struct TrainingCharts::Run {
     QString id;  // overlays: the caller's key
     QString name;
     Collection kind = Collection::Layout;
+    nn::TrainSettings::Selection selectBy = nn::TrainSettings::Selection::Score;
     QColor color;
     bool isLive = false;
     bool visible = true;
@@ -331,7 +333,7 @@ struct TrainingCharts::Run {
     QList<QPointF> bestPoint() const {
         for (auto e = epochs.rbegin(); e != epochs.rend(); ++e) {
             if (!e->improved) continue;
-            const double v = metricValue(mainMetric(kind), e->validation);
+            const double v = metricValue(mainMetric(kind, selectBy), e->validation);
             if (!std::isfinite(v)) return {};
             return {QPointF(e->epoch, v)};
         }
@@ -533,14 +535,14 @@ void TrainingCharts::createLossSeries(Run& run) {
 }
 
 void TrainingCharts::createValidationSeries(Run& run) {
-    const Metric main = mainMetric(run.kind);
+    const Metric main = mainMetric(run.kind, run.selectBy);
     // Colour tells runs apart, line style the figures of one run.
-    const Qt::PenStyle secondary[] = {Qt::DashLine, Qt::DotLine};
+    const Qt::PenStyle secondary[] = {Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
     size_t nextStyle = 0;
     for (Metric m : metricsOf(run.kind)) {
         auto* line = new QLineSeries;
         line->setName(run.prefix() + metricName(m));
-        const Qt::PenStyle style = m == main ? Qt::SolidLine : secondary[nextStyle++ % 2];
+        const Qt::PenStyle style = m == main ? Qt::SolidLine : secondary[nextStyle++ % std::size(secondary)];
         line->setPen(QPen(run.color, m == main ? 2 : 1.5, style));
         line->setMarkerSize(3);  // a radius
         attach(m_validationChart, line, true);
@@ -683,12 +685,13 @@ void TrainingCharts::fitAxes(QChart* chart) {
 
 // --- live run --------------------------------------------------------------------------------
 
-void TrainingCharts::startLive(const QString& name, Collection kind) {
+void TrainingCharts::startLive(const QString& name, Collection kind, nn::TrainSettings::Selection selectBy) {
     m_live->name = name;
-    const bool kindChanged = kind != m_live->kind;
+    const bool figuresChanged = kind != m_live->kind || selectBy != m_live->selectBy;
     m_live->kind = kind;
+    m_live->selectBy = selectBy;
     clearLive();
-    if (kindChanged) rebuildValidationSeries();
+    if (figuresChanged) rebuildValidationSeries();
 }
 
 void TrainingCharts::clearLive() {
@@ -726,7 +729,7 @@ void TrainingCharts::appendEpoch(const nn::EpochRecord& epoch) {
 }
 
 void TrainingCharts::showHistory(const QString& name, const nn::TrainingHistory& history) {
-    startLive(name, history.kind);
+    startLive(name, history.kind, history.settings.selectBy);
     m_live->appendSteps(history.steps);
     m_live->epochs = history.epochs;
     redrawLoss(false);
@@ -784,6 +787,7 @@ void TrainingCharts::setOverlay(const QString& id, const QString& name,
     }
     run->name = name;
     run->kind = history.kind;
+    run->selectBy = history.settings.selectBy;
     run->clearData(m_smoothing);
     run->appendSteps(history.steps);
     run->epochs = history.epochs;

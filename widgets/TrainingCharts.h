@@ -53,8 +53,10 @@ public:
     static QString tooltipText(const QString& xName, double x, const QString& seriesName, double y);
 
     // The live run. startLive clears its curves (overlays stay) and picks the validation figures
-    // of `kind`; showHistory draws a finished run as the live one.
-    void startLive(const QString& name, Collection kind);
+    // of `kind`, the best epoch marked on the one `selectBy` keeps it by; showHistory draws a
+    // finished run as the live one.
+    void startLive(const QString& name, Collection kind,
+                   nn::TrainSettings::Selection selectBy = nn::TrainSettings::Selection::Score);
     void appendSteps(const std::vector<nn::StepRecord>& steps);
     void appendEpoch(const nn::EpochRecord& epoch);
     void showHistory(const QString& name, const nn::TrainingHistory& history);

@@ -228,6 +228,12 @@ QWidget* TrainingPanel::buildSettingsBox() {
                       tr("Stop after this many epochs without a better validation score. Auto: never while the "
                          "learning rate decays over the run (its low-rate end brings the gains)"));
     m_patience->setSpecialValueText(tr("auto"));
+    m_selectBy = new QComboBox;
+    m_selectBy->addItem(tr("score (layout: Kendall; tile: the competition's)"), QStringLiteral("score"));
+    m_selectBy->addItem(tr("Kendall"), QStringLiteral("kendall"));
+    m_selectBy->setToolTip(tr("The validation figure whose best epoch is kept as the run's model (and counts for the "
+                              "patience). A tile score follows a few configurations per graph; Kendall all of them"));
+    form->addRow(tr("Keep the best by"), m_selectBy);
     m_seed = spin(tr("Seed"), 0, 1 << 30, 1, tr("Random seed: weights, shuffling and config sampling"));
     m_threads = spin(tr("Threads"), 1, std::max(1, QThread::idealThreadCount()), 1,
                      tr("Torch threads of the training worker; the default leaves a core for the window and "
@@ -320,6 +326,7 @@ nn::TrainSettings TrainingPanel::formSettings() const {
     s.minutes = m_minutes->value();
     s.epochs = m_epochs->value();
     s.patience = m_patience->value();
+    nn::parseSelection(m_selectBy->currentData().toString().toStdString(), s.selectBy);
     s.seed = static_cast<uint64_t>(m_seed->value());
     s.threads = m_threads->value();
     return s;
@@ -335,6 +342,7 @@ void TrainingPanel::setFormSettings(const nn::TrainSettings& s) {
     m_minutes->setValue(s.minutes);
     m_epochs->setValue(s.epochs);
     m_patience->setValue(s.patience);
+    m_selectBy->setCurrentIndex(m_selectBy->findData(QString::fromLatin1(nn::selectionName(s.selectBy))));
     m_seed->setValue(static_cast<int>(s.seed));
     m_threads->setValue(s.threads > 0 ? s.threads : std::max(1, QThread::idealThreadCount() - 1));
 }
@@ -467,7 +475,7 @@ void TrainingPanel::startWith(const nn::TrainSettings& settings, Collection kind
     m_liveHasBest = settings.resume && QFileInfo::exists(RunFiles::model(folder));
     m_liveBestEpoch = 0;
     m_hasGeneral = false;
-    if (!settings.resume) m_charts->startLive(title, m_liveKind);
+    if (!settings.resume) m_charts->startLive(title, m_liveKind, settings.selectBy);
     m_cancel = std::make_shared<nn::CancelToken>();
     m_pauseGate = std::make_shared<nn::PauseGate>();
     const nn::CostModel general = m_liveFileOnly && m_generalModel ? m_generalModel(m_liveKind) : nn::CostModel();

@@ -147,6 +147,7 @@ private:
     QDoubleSpinBox* m_minutes;
     QSpinBox* m_epochs;
     QSpinBox* m_patience;
+    QComboBox* m_selectBy;
     QSpinBox* m_seed;
     QSpinBox* m_threads;
     QPushButton* m_start;

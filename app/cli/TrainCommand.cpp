@@ -39,6 +39,7 @@ struct TrainOptions {
     std::string sizeMatched = "auto";
     std::string products = nn::productsName(nn::TrainSettings{}.products);
     std::string schedule = nn::scheduleName(nn::TrainSettings{}.schedule);
+    std::string selectBy = nn::selectionName(nn::TrainSettings{}.selectBy);
     int worldSize = 0;  // 0: from WORLD_SIZE when a launcher set RANK, else 1
     int joinSeconds = kDefaultJoinSeconds;
 };
@@ -118,6 +119,8 @@ void applyOptions(TrainOptions& o) {
     s.sizeMatchedSteps = o.sizeMatched == "auto" ? M::Auto : o.sizeMatched == "on" ? M::On : M::Off;
     if (!nn::parseProducts(o.products, s.products))
         throw FormatError("--products: expected auto, float or bfloat16, got '" + o.products + "'");
+    if (!nn::parseSelection(o.selectBy, s.selectBy))
+        throw FormatError("--select-by: expected score or kendall, got '" + o.selectBy + "'");
     if (!nn::parseSchedule(o.schedule, s.schedule))
         throw FormatError(std::string("--lr-schedule: expected ") + nn::scheduleChoices() + ", got '" + o.schedule +
                           "'");
@@ -315,6 +318,11 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--patience", s.patience,
                     "Stop after this many epochs without validation gain (0 = auto: never while the learning "
                     "rate decays over the run, as cosine and stable-decay do; 6 with a constant rate)")
+        ->capture_default_str();
+    cmd->add_option("--select-by", o->selectBy,
+                    "The validation figure whose best epoch is kept (and counts toward --patience): score = "
+                    "the collection's (Kendall for layout, the competition's tile score, from the top-5 "
+                    "slowdown, for tile) or kendall (for both)")
         ->capture_default_str();
     cmd->add_option("--violation-feature", o->violation,
                     "Layout: add the graph-level violation-ratio input (on/off)")

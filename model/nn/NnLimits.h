@@ -46,6 +46,8 @@ constexpr double kDefaultCheckpointSeconds = 30;
 // Auto patience under a constant learning rate: this many epochs without a validation gain are a
 // plateau the rate will not leave.
 constexpr int kConstantRatePatience = 6;
+// A validation figure must rise by more than this to count as a gain (float noise is no gain).
+constexpr double kValidationGain = 1e-6;
 // "This file only" training holds out this share of the file's configurations to validate on.
 constexpr double kSingleFileHeldOutFraction = 0.2;
 // A layout training step whose per-config work (sampled configs x nodes with per-config state)

@@ -162,6 +162,27 @@ bool parseProducts(const std::string& s, TrainSettings::Products& out) {
     return false;
 }
 
+const char* selectionName(TrainSettings::Selection s) {
+    return s == TrainSettings::Selection::Kendall ? "kendall" : "score";
+}
+
+bool parseSelection(const std::string& s, TrainSettings::Selection& out) {
+    for (auto v : {TrainSettings::Selection::Score, TrainSettings::Selection::Kendall})
+        if (s == selectionName(v)) {
+            out = v;
+            return true;
+        }
+    return false;
+}
+
+bool isValidationGain(const ValidationSummary& v, double keptScore, double keptKendall, TrainSettings::Selection s) {
+    const bool byKendall = s == TrainSettings::Selection::Kendall;
+    const double value = byKendall ? v.kendall : v.score, kept = byKendall ? keptKendall : keptScore;
+    const bool tieToKendall = std::abs(value - kept) <= limits::kValidationGain &&
+                              v.kendall > keptKendall + limits::kValidationGain;
+    return value > kept + limits::kValidationGain || tieToKendall;
+}
+
 int effectivePatience(const TrainSettings& st) {
     if (st.patience > 0) return st.patience;
     return st.schedule == LearningRateSchedule::Constant ? limits::kConstantRatePatience

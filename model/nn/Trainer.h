@@ -69,6 +69,10 @@ struct TrainSettings {
     Products products = Products::Float32;
     // Layout steps above this much per-config work run in chunks (cancellable between them).
     int64_t chunkNodeConfigs = limits::kTrainChunkNodeConfigs;
+    // The validation figure that picks the epoch kept: Score = the collection's score (Kendall for
+    // layout, the competition's tile score for tile), Kendall = Kendall for both.
+    enum class Selection { Score, Kendall };
+    Selection selectBy = Selection::Score;
 };
 
 // The epochs without validation gain that end a run early: the setting, or for 0 (auto) none
@@ -79,6 +83,14 @@ int effectivePatience(const TrainSettings& settings);
 // "auto" / "float" / "bfloat16", as the CLI's --products and the training log spell them.
 const char* productsName(TrainSettings::Products p);
 bool parseProducts(const std::string& s, TrainSettings::Products& out);
+// "score" / "kendall", as the CLI's --select-by and the training log spell them.
+const char* selectionName(TrainSettings::Selection s);
+bool parseSelection(const std::string& s, TrainSettings::Selection& out);
+// Whether an epoch validating at `v` replaces the kept one, whose score and Kendall are given
+// (-infinity before one scored): its figure by `s` rose by more than limits::kValidationGain, or
+// the score tied and its Kendall rose (a tile score at its ceiling, top-5 slowdown 0, as on one
+// file's held-out configurations, goes to the better Kendall, not to the earlier epoch).
+bool isValidationGain(const ValidationSummary& v, double keptScore, double keptKendall, TrainSettings::Selection s);
 // Whether Products::Auto trains in bfloat16 here (the CPU multiplies bfloat16 in hardware).
 bool bfloat16TrainingAvailable();
 

@@ -112,6 +112,7 @@ json settingsToJson(const TrainSettings& s) {
         {"configs_per_step", s.configsPerStep},
         {"graphs_per_step", s.graphsPerStep},
         {"patience", s.patience},
+        {"select_by", selectionName(s.selectBy)},
         {"cache_bytes", s.cacheBytes},
         {"valid_configs", s.validConfigsPerGraph},
         {"held_out_configs", s.heldOutConfigFraction},
@@ -164,6 +165,10 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "configs_per_step", s.configsPerStep, file);
     read(j, "graphs_per_step", s.graphsPerStep, file);
     read(j, "patience", s.patience, file);
+    std::string selectBy = "score";  // a log without the key: a run before the option, by score
+    read(j, "select_by", selectBy, file);
+    if (!parseSelection(selectBy, s.selectBy))
+        throwFormatError(file, "select_by", "expected score or kendall, got '" + selectBy + "'");
     read(j, "cache_bytes", s.cacheBytes, file);
     read(j, "valid_configs", s.validConfigsPerGraph, file);
     read(j, "held_out_configs", s.heldOutConfigFraction, file);

@@ -142,7 +142,10 @@ ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model
     nlohmann::json j;
     j["model"] = modelInfoToJson(info);
     j["epoch"] = s.epoch;
-    j["best"] = std::isfinite(s.best) ? nlohmann::json(s.best) : nlohmann::json(nullptr);
+    auto finiteOrNull = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    j["best"] = finiteOrNull(s.bestScore);  // as states before best_score had it
+    j["best_score"] = finiteOrNull(s.bestScore);
+    j["best_kendall"] = finiteOrNull(s.bestKendall);
     j["bad_epochs"] = s.badEpochs;
     j["elapsed"] = s.elapsed;
     j["global_step"] = s.globalStep;
@@ -163,6 +166,14 @@ ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model
     std::ostringstream weights;
     archive.save_to(weights);
     return {j.dump(), weights.str()};
+}
+
+// The kept epoch's figure `key` ("best_score", "best_kendall"). A state from before these keys
+// selected by the score and kept it as "best"; its Kendall is the kept epoch's in the model info.
+double keptFigure(const nlohmann::json& j, const char* key, double fromInfo) {
+    const nlohmann::json& v = j.contains(key) ? j.at(key) : std::string(key) == "best_score" ? j.at("best") : nlohmann::json(fromInfo);
+    const double d = v.is_number() ? v.get<double>() : NAN;
+    return std::isfinite(d) ? d : -std::numeric_limits<double>::infinity();
 }
 
 // A state saved without an average (or by a run without one) leaves `average` empty: averaging,
@@ -189,8 +200,8 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
         optimizer.load(optimArchive);
         readAverage(archive, model.module().parameters(), average);
         s.epoch = j.at("epoch").get<int>();
-        s.best = j.at("best").is_null() ? -std::numeric_limits<double>::infinity()
-                                        : j.at("best").get<double>();
+        s.bestScore = keptFigure(j, "best_score", saved.validation.score);
+        s.bestKendall = keptFigure(j, "best_kendall", saved.validation.kendall);
         s.badEpochs = j.at("bad_epochs").get<int>();
         s.elapsed = j.at("elapsed").get<double>();
         s.globalStep = j.at("global_step").get<int64_t>();
@@ -614,11 +625,16 @@ bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elap
     // Without a score an epoch replaces the model only while none has scored: with no valid data
     // (the latest model is kept) or on the first epoch (a model file must exist). Valid graphs
     // but no score means every prediction tied (a collapsed model): a bad epoch, never a gain.
-    const bool improved = std::isfinite(v.score)
-                              ? v.score > m_state.best + 1e-6
-                              : !std::isfinite(m_state.best) && (v.graphs == 0 || net.info.epochs == 0);
+    const bool byKendall = m_settings.selectBy == TrainSettings::Selection::Kendall;
+    const double value = byKendall ? v.kendall : v.score, kept = byKendall ? m_state.bestKendall : m_state.bestScore;
+    const bool improved = std::isfinite(value)
+                              ? isValidationGain(v, m_state.bestScore, m_state.bestKendall, m_settings.selectBy)
+                              : !std::isfinite(kept) && (v.graphs == 0 || net.info.epochs == 0);
     if (improved) {
-        m_state.best = std::isfinite(v.score) ? v.score : m_state.best;
+        if (std::isfinite(value)) {
+            m_state.bestScore = std::isfinite(v.score) ? v.score : m_state.bestScore;
+            m_state.bestKendall = std::isfinite(v.kendall) ? v.kendall : m_state.bestKendall;
+        }
         m_state.badEpochs = 0;
         net.info.validation = v;
         net.info.epochs = epoch;

@@ -55,7 +55,9 @@ double layoutGradientsInChunks(CostModel::Impl& net, const PreparedGraph& prepar
 // Where a run stands; what a checkpoint holds besides weights and optimiser state.
 struct RunState {
     int epoch = 0;  // epochs completed
-    double best = -std::numeric_limits<double>::infinity();
+    // The kept epoch's validation score and Kendall (-infinity before one scored).
+    double bestScore = -std::numeric_limits<double>::infinity();
+    double bestKendall = -std::numeric_limits<double>::infinity();
     int badEpochs = 0;
     double elapsed = 0;
     int64_t globalStep = 0;

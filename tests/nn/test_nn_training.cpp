@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <thread>
 
@@ -17,6 +18,7 @@
 #include "Evaluation.h"
 #include "GraphBlindLinearRanker.h"
 #include "LayoutSlotShapes.h"
+#include "ModelInfo.h"
 #include "graph/GraphFile.h"
 #include "PreparedGraph.h"
 #include "TinyGraphs.h"
@@ -73,6 +75,31 @@ TrainSettings quickSettings(const std::string& data, const std::string& collecti
     s.patience = 100;
     s.learningRate = 3e-3;
     return s;
+}
+
+// The epoch (1-based) a run keeps from its epochs' figures: the first best `figure`, a tie of it
+// going to a better Kendall (TrainingRun::recordEpoch's rule, written out).
+int keptEpoch(const std::vector<double>& figure, const std::vector<double>& kendall) {
+    int kept = 0;
+    double best = -std::numeric_limits<double>::infinity(), bestKendall = best;
+    for (size_t e = 0; e < figure.size(); ++e) {
+        const bool tie = std::abs(figure[e] - best) <= 1e-6 && kendall[e] > bestKendall + 1e-6;
+        if (figure[e] > best + 1e-6 || tie) {
+            kept = static_cast<int>(e) + 1;
+            best = figure[e];
+            bestKendall = kendall[e];
+        }
+    }
+    return kept;
+}
+
+// Rewrites a training state's JSON (as an older or edited state would read).
+void editState(const std::string& path, const std::function<void(nlohmann::json&)>& edit) {
+    ModelFileContents c = readModelFile(path, kResumeMagic);
+    nlohmann::json j = nlohmann::json::parse(c.json);
+    edit(j);
+    c.json = j.dump();
+    writeModelFile(path, kResumeMagic, c);
 }
 
 bool throwsWith(const std::function<void()>& f, const std::string& needle) {
@@ -493,6 +520,7 @@ private slots:
         s.weightAverage = 0.99;
         s.listMleWeight = 0.03;
         s.schedule = LearningRateSchedule::StableDecay;
+        s.selectBy = TrainSettings::Selection::Kendall;
         const TrainSettings back = trainSettingsFromJson(trainSettingsToJson(s), "x");
         QCOMPARE(back.collection, s.collection);
         QCOMPARE(back.weightDecay, s.weightDecay);
@@ -501,8 +529,10 @@ private slots:
         QCOMPARE(back.listMleWeight, s.listMleWeight);
         QVERIFY(back.products == TrainSettings::Products::BFloat16);
         QVERIFY(back.schedule == LearningRateSchedule::StableDecay);
+        QVERIFY(back.selectBy == TrainSettings::Selection::Kendall);
         const TrainSettings old = trainSettingsFromJson("{}", "old.json");  // older logs
         QVERIFY(old.schedule == LearningRateSchedule::Cosine);
+        QVERIFY(old.selectBy == TrainSettings::Selection::Score);  // as runs before the option
         // Options a log does not name were off (the pooled head on), so a run resumes as it began:
         // a tile run logged before the traffic features got them on its resume, and its checkpoint
         // did not load.
@@ -512,6 +542,8 @@ private slots:
         QCOMPARE(back.model, s.model);
         QVERIFY(throwsWith([] { trainSettingsFromJson("{\"lr_schedule\": \"step\"}", "run.json"); },
                            "run.json: key 'lr_schedule': expected cosine, stable-decay or constant, got 'step'"));
+        QVERIFY(throwsWith([] { trainSettingsFromJson("{\"select_by\": \"opa\"}", "run.json"); },
+                           "run.json: key 'select_by': expected score or kendall, got 'opa'"));
         QVERIFY(throwsWith([] { trainSettingsFromJson("{\"products\": \"half\"}", "run.json"); },
                            "run.json: key 'products': expected auto, float or bfloat16, got 'half'"));
         QCOMPARE(back.model.pruneHops, -1);
@@ -920,6 +952,100 @@ private slots:
         QVERIFY(r.earlyStopped);
         QCOMPARE(r.epochsRun, 1 + s.patience);
         QVERIFY(std::filesystem::exists(s.outPath));
+    }
+
+    // What replaces the kept epoch, by each choice of --select-by.
+    void validationGainFollowsTheSelection() {
+        using Sel = TrainSettings::Selection;
+        auto v = [](double score, double kendall) {
+            ValidationSummary s;
+            s.score = score;
+            s.kendall = kendall;
+            return s;
+        };
+        const double none = -std::numeric_limits<double>::infinity();
+        QVERIFY(isValidationGain(v(0.99, 0.5), none, none, Sel::Score));  // the first scored epoch
+        QVERIFY(isValidationGain(v(0.99, 0.5), none, none, Sel::Kendall));
+        // The score up, Kendall down: a gain by the score only; and the other way round.
+        QVERIFY(isValidationGain(v(0.995, 0.80), 0.990, 0.85, Sel::Score));
+        QVERIFY(!isValidationGain(v(0.995, 0.80), 0.990, 0.85, Sel::Kendall));
+        QVERIFY(!isValidationGain(v(0.985, 0.90), 0.990, 0.85, Sel::Score));
+        QVERIFY(isValidationGain(v(0.985, 0.90), 0.990, 0.85, Sel::Kendall));
+        // A tied score goes to the better Kendall; float noise is no gain.
+        QVERIFY(isValidationGain(v(1.0, 0.90), 1.0, 0.85, Sel::Score));
+        QVERIFY(!isValidationGain(v(1.0, 0.85), 1.0, 0.85, Sel::Score));
+        QVERIFY(!isValidationGain(v(1.0, 0.85 + 1e-7), 1.0, 0.85, Sel::Score));
+        QVERIFY(!isValidationGain(v(1.0 + 1e-7, 0.85), 1.0, 0.85, Sel::Score));
+        QVERIFY(!isValidationGain(v(std::nan(""), std::nan("")), 1.0, 0.85, Sel::Score));
+    }
+
+    // On tiny tile data the score reaches its ceiling (each model's top 5 holds the best) in the
+    // second epoch while Kendall rises on: the epoch kept is the last, not the second. By
+    // --select-by kendall the best Kendall is kept. A run resumed with the other choice compares
+    // its epochs with the kept epoch's figure by that choice (a resume that compared Kendall with
+    // the kept score, 1, would never again save).
+    void keptEpochIsTheBestBySelection() {
+        struct Epochs {
+            std::vector<double> score, kendall;
+        };
+        auto train = [&](const TrainSettings& s) {
+            Epochs e;
+            trainCostModel(s, [&](const TrainProgress& p) {
+                if (p.phase != TrainProgress::Phase::EpochDone) return;
+                e.score.push_back(p.validation.score);
+                e.kendall.push_back(p.validation.kendall);
+            });
+            return e;
+        };
+        TrainSettings s = quickSettings(data(), "tile:xla", path("by-score.tpgm"));
+        s.graphsPerStep = 2;
+        s.epochs = 6;
+        const Epochs byScore = train(s);
+        const int firstTop =
+            static_cast<int>(std::max_element(byScore.score.begin(), byScore.score.end()) - byScore.score.begin()) + 1;
+        const int scoreKept = keptEpoch(byScore.score, byScore.kendall);
+        QVERIFY2(scoreKept > firstTop, "the test data must tie the score");
+        QCOMPARE(CostModel::load(s.outPath).info().epochs, scoreKept);
+        s.outPath = path("by-kendall.tpgm");
+        s.selectBy = TrainSettings::Selection::Kendall;
+        const Epochs byKendall = train(s);
+        QCOMPARE(byKendall.kendall, byScore.kendall);  // the same seed trains the same weights
+        QCOMPARE(CostModel::load(s.outPath).info().epochs, keptEpoch(byKendall.kendall, byKendall.kendall));
+
+        // A resumed run compares its epochs with the kept epoch's figures its state records: with
+        // a Kendall no epoch reaches, none is kept.
+        s.outPath = path("resumed.tpgm");
+        s.epochs = 3;
+        train(s);
+        const int kept = CostModel::load(s.outPath).info().epochs;
+        editState(s.outPath + ".state", [](nlohmann::json& j) { j["best_kendall"] = 0.999; });
+        s.epochs = 6;
+        s.resume = true;
+        train(s);
+        QCOMPARE(CostModel::load(s.outPath).info().epochs, kept);
+
+        // A state from before --select-by kept the score as "best" alone; resumed by Kendall, its
+        // kept epoch's Kendall comes from the model info (comparing Kendall with "best", a tile
+        // score of 1, would never again keep an epoch).
+        s.outPath = path("older.tpgm");
+        s.selectBy = TrainSettings::Selection::Score;
+        s.epochs = 3;
+        s.resume = false;
+        const Epochs first = train(s);
+        const int olderKept = CostModel::load(s.outPath).info().epochs;
+        editState(s.outPath + ".state", [](nlohmann::json& j) {
+            j.erase("best_score");
+            j.erase("best_kendall");
+        });
+        s.selectBy = TrainSettings::Selection::Kendall;
+        s.epochs = 6;
+        s.resume = true;
+        const Epochs second = train(s);
+        std::vector<double> kendall = {first.kendall[static_cast<size_t>(olderKept - 1)]};
+        kendall.insert(kendall.end(), second.kendall.begin(), second.kendall.end());
+        const int best = keptEpoch(kendall, kendall);
+        QVERIFY2(best > 1, "a resumed epoch must beat the kept one for the test to tell");
+        QCOMPARE(CostModel::load(s.outPath).info().epochs, 3 + best - 1);
     }
 
     // Auto patience (0): no early stop while the learning rate decays over the run, even through

@@ -59,6 +59,7 @@ nn::EpochRecord tileEpochRecord(int epoch, double score, bool improved) {
     e.validation.score = score;
     e.validation.slowdown1 = 0.3 - 0.01 * epoch;
     e.validation.slowdown5 = 0.1 - 0.005 * epoch;
+    e.validation.kendall = 0.6 + 0.02 * epoch;
     return e;
 }
 
@@ -244,8 +245,8 @@ private slots:
         QCOMPARE(charts.liveEpochCount(), 0);
         QCOMPARE(seriesNames(charts.liveValidationSeries()),
                  QStringList({QStringLiteral("top-1 slowdown"), QStringLiteral("top-5 slowdown"),
-                              QStringLiteral("score")}));
-        QCOMPARE(charts.validationChart()->series().size(), 4);  // 3 figures + best marker
+                              QStringLiteral("score"), QStringLiteral("Kendall")}));
+        QCOMPARE(charts.validationChart()->series().size(), 5);  // 4 figures + best marker
         charts.appendEpoch(tileEpochRecord(1, 0.81, true));
         QCOMPARE(charts.liveValidationSeries()[0]->at(0), QPointF(1, 0.29));
         QCOMPARE(charts.liveValidationSeries()[2]->at(0), QPointF(1, 0.81));
@@ -266,6 +267,16 @@ private slots:
         QCOMPARE(charts.liveEpochCount(), 5);
         QCOMPARE(charts.liveStepCount(), size_t{10});
         QCOMPARE(charts.liveBestMarker()->points(), QList<QPointF>({QPointF(5, 0.85)}));
+
+        // A run that keeps the epoch of the best Kendall marks it there, drawn solid.
+        nn::TrainingHistory byKendall = tile;
+        byKendall.settings.selectBy = nn::TrainSettings::Selection::Kendall;
+        charts.showHistory(QStringLiteral("by Kendall"), byKendall);
+        QCOMPARE(charts.liveBestMarker()->points(), QList<QPointF>({QPointF(5, 0.7)}));
+        const QList<QXYSeries*> figures = charts.liveValidationSeries();
+        QCOMPARE(figures.back()->name(), QStringLiteral("Kendall"));
+        QCOMPARE(figures.back()->pen().style(), Qt::SolidLine);
+        QCOMPARE(figures[2]->pen().style(), Qt::DashDotLine);  // the score, now a secondary figure
     }
 
     void logScaleSwapsTheAxisAndClampsZero() {
@@ -401,7 +412,7 @@ private slots:
         QCOMPARE(charts.overlayIds(),
                  QStringList({QStringLiteral("id-a"), QStringLiteral("id-b")}));
         QCOMPARE(charts.lossChart()->series().size(), lossSeries + 2);  // smoothed only
-        QCOMPARE(charts.validationChart()->series().size(), validationSeries + 3 + 4);
+        QCOMPARE(charts.validationChart()->series().size(), validationSeries + 3 + 5);
         QXYSeries* aLoss = seriesNamed(charts.lossChart(), QStringLiteral("run-a: smoothed loss"));
         QXYSeries* aKendall =
             seriesNamed(charts.validationChart(), QStringLiteral("run-a: Kendall"));

@@ -218,6 +218,24 @@ private slots:
         QCOMPARE(panel.formSettings().patience, 4);
     }
 
+    // The figure that keeps the best epoch: the CLI's default, chosen in a combo, and back from a
+    // run's settings (a resumed run shows what it selects by).
+    void keepTheBestByFollowsTheSettings() {
+        TrainingPanel panel;
+        QComboBox* selectBy = nullptr;
+        for (QComboBox* c : panel.findChildren<QComboBox*>())
+            if (c->findData(QStringLiteral("kendall")) >= 0) selectBy = c;
+        QVERIFY(selectBy);
+        QVERIFY(panel.formSettings().selectBy == nn::TrainSettings{}.selectBy);
+        selectBy->setCurrentIndex(selectBy->findData(QStringLiteral("score")));
+        QVERIFY(panel.formSettings().selectBy == nn::TrainSettings::Selection::Score);
+        nn::TrainSettings s = quickForm();
+        s.selectBy = nn::TrainSettings::Selection::Kendall;
+        panel.setFormSettings(s);
+        QCOMPARE(selectBy->currentData().toString(), QStringLiteral("kendall"));
+        QVERIFY(panel.formSettings().selectBy == nn::TrainSettings::Selection::Kendall);
+    }
+
     // A broken train file: one message naming it, and the panel is ready for the next run.
     void badDataFailsWithOneMessage() {
         const QString dir = m_dir.filePath(QStringLiteral("bad"));
