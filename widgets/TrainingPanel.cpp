@@ -157,8 +157,9 @@ QWidget* TrainingPanel::buildDataBox() {
     m_datasetLabel = new QLabel(tr("No dataset folder open"));
     m_datasetLabel->setWordWrap(true);
     m_useFile = new QRadioButton(tr("This file only"));
-    m_useFile->setToolTip(tr("Train on the open file's measured configurations; %1% of them are held out "
-                             "to validate on, and the general model is measured on the same ones")
+    m_useFile->setToolTip(tr("Train on the open file's measured configurations; %1% of its distinct ones, each "
+                             "with its duplicates, are held out to validate on, and the general model is "
+                             "measured on the same ones")
                               .arg(nn::limits::kSingleFileHeldOutFraction * 100));
     m_fileLabel = new QLabel(tr("No file open"));
     m_fileLabel->setWordWrap(true);

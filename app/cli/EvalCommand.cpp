@@ -92,9 +92,9 @@ void run(const EvalOptions& o) {
         const double frac = o.heldOutConfigs;
         scorer = [frac](const TpuGraph& g, const std::vector<int64_t>& ids) {
             std::vector<int64_t> train;
+            const std::vector<char> held = nn::heldOutConfigs(g, frac);
             for (int64_t c = 0; c < g.numConfigs(); ++c)
-                if (!nn::configHeldOut(g.name(), c, frac) && g.normalizedRuntime(c) > 0)
-                    train.push_back(c);
+                if (!held[static_cast<size_t>(c)] && g.normalizedRuntime(c) > 0) train.push_back(c);
             LinearConfigRanker ranker;
             ranker.fit(g, train);
             return ranker.predict(g, ids);

@@ -86,9 +86,9 @@ MetricSums MetricSums::fromFlat(const std::vector<double>& v) {
 
 std::vector<int64_t> evaluationConfigs(const TpuGraph& g, const EvaluationOptions& o) {
     std::vector<int64_t> ids;
+    const std::vector<char> held = heldOutConfigs(g, o.heldOutConfigFraction);
     for (int64_t c = 0; c < g.numConfigs(); ++c)
-        if (o.heldOutConfigFraction <= 0 || configHeldOut(g.name(), c, o.heldOutConfigFraction))
-            ids.push_back(c);
+        if (o.heldOutConfigFraction <= 0 || held[static_cast<size_t>(c)]) ids.push_back(c);
     if (o.maxConfigsPerGraph > 0 && static_cast<int64_t>(ids.size()) > o.maxConfigsPerGraph) {
         std::mt19937_64 rng(o.seed ^ std::hash<std::string>{}(g.name()));
         std::shuffle(ids.begin(), ids.end(), rng);

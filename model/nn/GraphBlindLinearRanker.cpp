@@ -124,9 +124,9 @@ void GraphBlindLinearRanker::addGraph(const TpuGraph& g, int64_t maxConfigs,
                                       double skipHeldOutFraction) {
     if (!g.runtimesKnown()) return;
     std::vector<int64_t> ids;
+    const std::vector<char> held = heldOutConfigs(g, skipHeldOutFraction);
     for (int64_t c = 0; c < g.numConfigs(); ++c)
-        if (g.normalizedRuntime(c) > 0 && !configHeldOut(g.name(), c, skipHeldOutFraction))
-            ids.push_back(c);
+        if (g.normalizedRuntime(c) > 0 && !held[static_cast<size_t>(c)]) ids.push_back(c);
     if (ids.size() < 2) return;
     if (maxConfigs > 0 && static_cast<int64_t>(ids.size()) > maxConfigs) {
         std::mt19937_64 rng(std::hash<std::string>{}(g.name()));
@@ -135,6 +135,7 @@ void GraphBlindLinearRanker::addGraph(const TpuGraph& g, int64_t maxConfigs,
     }
     const auto x = features(g, ids);
     std::vector<double> y;
+    y.reserve(ids.size());
     for (int64_t c : ids) y.push_back(std::log(g.normalizedRuntime(c)));
     const double mean = std::accumulate(y.begin(), y.end(), 0.0) / static_cast<double>(y.size());
     // Each graph weighs the same, however many configs it has.

@@ -285,4 +285,18 @@ bool configHeldOut(const std::string& graphName, int64_t config, double fraction
     return static_cast<double>(h % 1000000) < fraction * 1000000.0;
 }
 
+std::vector<char> heldOutConfigs(const TpuGraph& g, const DistinctConfigs& d, double fraction) {
+    std::vector<char> held(static_cast<size_t>(g.numConfigs()), 0);
+    if (fraction <= 0) return held;
+    std::vector<char> groupHeld(d.index.size());
+    for (size_t i = 0; i < d.index.size(); ++i) groupHeld[i] = configHeldOut(g.name(), d.index[i], fraction) ? 1 : 0;
+    for (size_t c = 0; c < held.size(); ++c) held[c] = groupHeld[static_cast<size_t>(d.groupOf[c])];
+    return held;
+}
+
+std::vector<char> heldOutConfigs(const TpuGraph& g, double fraction) {
+    if (fraction <= 0) return std::vector<char>(static_cast<size_t>(g.numConfigs()), 0);
+    return heldOutConfigs(g, distinctConfigs(g), fraction);
+}
+
 }  // namespace tpg::nn

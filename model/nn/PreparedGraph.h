@@ -78,8 +78,17 @@ struct DistinctConfigs {
 };
 DistinctConfigs distinctConfigs(const TpuGraph& g);
 
-// True for configs held out of training when a fraction of each graph's configs is reserved
+// The hash behind heldOutConfigs(): true for about `fraction` of a graph's config indices
 // (deterministic in graph name and config index, so trainer and evaluator agree).
 bool configHeldOut(const std::string& graphName, int64_t config, double fraction);
+
+// Per config, whether it is held out of training when `fraction` of each graph's configs is
+// reserved. Duplicates (equal config rows) go together, decided by the first of them
+// (configHeldOut of DistinctConfigs::index), so no held-out config has a twin among the trained
+// ones: tile files repeat rows (40 distinct in 1,000), and a per-row decision leaked most held-out
+// rows' runtimes to a model fitted on the others, or left nothing to train on when a group with
+// any held-out member was dropped. All false for fraction <= 0.
+std::vector<char> heldOutConfigs(const TpuGraph& g, double fraction);
+std::vector<char> heldOutConfigs(const TpuGraph& g, const DistinctConfigs& d, double fraction);
 
 }  // namespace tpg::nn

@@ -53,14 +53,10 @@ size_t tensorsBytes(const GraphTensors& t) {
 
 TrainableConfigs trainableConfigs(const TpuGraph& g, double heldOutFraction) {
     const DistinctConfigs d = distinctConfigs(g);
-    std::vector<char> excluded(d.index.size(), 0);
-    if (heldOutFraction > 0)  // a group is held out when any duplicate in it is
-        for (int64_t c = 0; c < g.numConfigs(); ++c)
-            if (configHeldOut(g.name(), c, heldOutFraction))
-                excluded[static_cast<size_t>(d.groupOf[static_cast<size_t>(c)])] = 1;
+    const std::vector<char> held = heldOutConfigs(g, d, heldOutFraction);  // whole groups
     TrainableConfigs t;
     for (size_t i = 0; i < d.index.size(); ++i)
-        if (!excluded[i] && d.runtime[i] > 0) {
+        if (!held[static_cast<size_t>(d.index[i])] && d.runtime[i] > 0) {
             t.index.push_back(d.index[i]);
             t.runtime.push_back(d.runtime[i]);
         }

@@ -111,7 +111,7 @@ if [ "$eval_only" = 0 ]; then
     start=$(date +%s)
     for c in "${colls[@]}"; do
         s=$(slug "$c")
-        rm -f "$run/$s".{valid,fresh,seen}.txt  # the new model's figures
+        rm -f "$run/$s".{valid,fresh,heldout}.txt  # the new model's figures
         throttle "$tpg" train --data "$data" --collection "$c" --out "$run/$s.tpgm" --minutes "$minutes" \
             --threads "$threads" --held-out-configs 0.2 --log "$run/$s.train.jsonl" "${train_args[@]}" \
             > "$run/$s.train.txt" 2>&1
@@ -130,7 +130,9 @@ evaluate() {
     mv "$tmp" "$out"
 }
 # Scored as eval scores by default: configs of one program share a score (`eval --program-ties`),
-# the baselines too; figures cached before that rule (in baselines/) are not reused.
+# the baselines too; figures cached before that rule (in baselines/) are not reused. Held-out
+# configurations go with their duplicates since 2026-11-26 (nn::heldOutConfigs): the seen-graph
+# figures are *.heldout.txt, those of the rule before (*.seen.txt) are not reused.
 base=$work/baselines-program-ties
 mkdir -p "$base"
 for c in "${colls[@]}"; do
@@ -138,15 +140,15 @@ for c in "${colls[@]}"; do
     m=$run/$s.tpgm
     throttle evaluate "$run/$s.valid.txt" --model "$m" --data "$data" --collection "$c" --split valid
     throttle evaluate "$run/$s.fresh.txt" --model "$m" --data "$tree" --collection "$c" --split test
-    throttle evaluate "$run/$s.seen.txt" --model "$m" --data "$data" --collection "$c" --split train \
+    throttle evaluate "$run/$s.heldout.txt" --model "$m" --data "$data" --collection "$c" --split train \
         --held-out-configs 0.2
     throttle evaluate "$base/$s.valid.txt" --baseline graph-blind --data "$data" --collection "$c" --split valid
     throttle evaluate "$base/$s.fresh.txt" --baseline graph-blind --data "$tree" --collection "$c" --split test
-    throttle evaluate "$base/$s.seen.txt" --baseline per-graph-linear --data "$data" --collection "$c" \
+    throttle evaluate "$base/$s.heldout.txt" --baseline per-graph-linear --data "$data" --collection "$c" \
         --split train --held-out-configs 0.2
     throttle evaluate "$base/$s.valid.ceiling.txt" --baseline synthetic-tpu --data "$data" --collection "$c" --split valid
     throttle evaluate "$base/$s.fresh.ceiling.txt" --baseline synthetic-tpu --data "$tree" --collection "$c" --split test
-    throttle evaluate "$base/$s.seen.ceiling.txt" --baseline synthetic-tpu --data "$data" --collection "$c" \
+    throttle evaluate "$base/$s.heldout.ceiling.txt" --baseline synthetic-tpu --data "$data" --collection "$c" \
         --split train --held-out-configs 0.2
 done
 wait
@@ -171,7 +173,7 @@ print("| collection | split | graphs | GNN Kendall | GNN OPA | baseline | baseli
 print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
 SPLITS = (("valid", "held-out graphs (valid)", "graph-blind"),
           ("fresh", "fresh-seed graphs (test)", "graph-blind"),
-          ("seen", "seen graphs, held-out configs", "per-graph linear"))
+          ("heldout", "seen graphs, held-out configs", "per-graph linear"))
 
 def rows(c):
     """Per split: its name, the baseline's name, graphs, and the GNN's, baseline's, ceiling's means."""

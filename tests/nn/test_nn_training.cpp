@@ -625,6 +625,46 @@ private slots:
         QVERIFY(throwsWith([&] { trainCostModel(s); }, "absent.npz"));
     }
 
+    // Tile files repeat configuration rows (here at most 64 distinct among 1,000). Held-out
+    // configurations go with their duplicates: none has a twin among the trained ones (which a
+    // per-row choice leaked to the per-graph baseline), and a fifth of the groups are held out,
+    // not every group with any held-out row (which left a one-file run nothing to train on).
+    void heldOutConfigsGoWithTheirDuplicates() {
+        const TpuGraph g = tiny::tileGraph(5, 8, 1000);
+        const DistinctConfigs d = distinctConfigs(g);
+        QVERIFY(d.index.size() <= 64);
+        const std::vector<char> held = heldOutConfigs(g, 0.2);
+        std::vector<int> heldInGroup(d.index.size(), 0), rowsInGroup(d.index.size(), 0);
+        for (int64_t c = 0; c < g.numConfigs(); ++c) {
+            const auto group = static_cast<size_t>(d.groupOf[static_cast<size_t>(c)]);
+            heldInGroup[group] += held[static_cast<size_t>(c)];
+            ++rowsInGroup[group];
+        }
+        int heldGroups = 0;
+        for (size_t i = 0; i < d.index.size(); ++i) {
+            QVERIFY(heldInGroup[i] == 0 || heldInGroup[i] == rowsInGroup[i]);
+            heldGroups += heldInGroup[i] > 0;
+        }
+        const double share = heldGroups / static_cast<double>(d.index.size());
+        QVERIFY2(share > 0.05 && share < 0.4, qPrintable(QString("held-out share of groups %1").arg(share)));
+        const std::vector<int64_t> evaluated = evaluationConfigs(g, {0, 7, 0.2});
+        QCOMPARE(static_cast<int64_t>(evaluated.size()), std::accumulate(held.begin(), held.end(), int64_t{0}));
+        for (int64_t c : evaluated) QVERIFY(held[static_cast<size_t>(c)]);
+        const std::vector<char> none = heldOutConfigs(g, 0);  // no fraction: nothing held out
+        QCOMPARE(static_cast<int64_t>(none.size()), g.numConfigs());
+        QVERIFY(std::none_of(none.begin(), none.end(), [](char h) { return h != 0; }));
+
+        const std::string file = path("repeated-tiles.npz");
+        saveTpuGraph(g, file, true);
+        TrainSettings s = quickSettings("", "", path("repeated-tiles.tpgm"));
+        s.trainFile = file;
+        s.heldOutConfigFraction = 0.2;
+        s.epochs = 1;
+        const TrainResult r = trainCostModel(s);
+        QVERIFY2(r.steps > 0, "a one-file run on repeated rows must have configurations to train on");
+        QCOMPARE(r.best.graphs, 1);
+    }
+
     void trimmedWidthsTrainWithWidthsFromData() {
         const std::string dir = path("trimmed");
         for (const char* split : {"train", "valid"}) {
