@@ -87,7 +87,7 @@ std::vector<Metric> metricsOf(Collection kind) {
     return {Metric::Slowdown1, Metric::Slowdown5, Metric::Score, Metric::Kendall};
 }
 
-// The figure the best epoch is marked on (the one model selection uses: nn::selectionValue).
+// The figure the best epoch is marked on (the one model selection goes by: nn::isValidationGain).
 Metric mainMetric(Collection kind, nn::TrainSettings::Selection selectBy) {
     if (selectBy == nn::TrainSettings::Selection::Kendall) return Metric::Kendall;
     return kind == Collection::Layout ? Metric::Kendall : Metric::Score;
@@ -542,7 +542,8 @@ void TrainingCharts::createValidationSeries(Run& run) {
     for (Metric m : metricsOf(run.kind)) {
         auto* line = new QLineSeries;
         line->setName(run.prefix() + metricName(m));
-        const Qt::PenStyle style = m == main ? Qt::SolidLine : secondary[nextStyle++ % std::size(secondary)];
+        const Qt::PenStyle style =
+            m == main ? Qt::SolidLine : secondary[nextStyle++ % std::size(secondary)];
         line->setPen(QPen(run.color, m == main ? 2 : 1.5, style));
         line->setMarkerSize(3);  // a radius
         attach(m_validationChart, line, true);
@@ -685,7 +686,8 @@ void TrainingCharts::fitAxes(QChart* chart) {
 
 // --- live run --------------------------------------------------------------------------------
 
-void TrainingCharts::startLive(const QString& name, Collection kind, nn::TrainSettings::Selection selectBy) {
+void TrainingCharts::startLive(const QString& name, Collection kind,
+                               nn::TrainSettings::Selection selectBy) {
     m_live->name = name;
     const bool figuresChanged = kind != m_live->kind || selectBy != m_live->selectBy;
     m_live->kind = kind;

@@ -157,10 +157,11 @@ QWidget* TrainingPanel::buildDataBox() {
     m_datasetLabel = new QLabel(tr("No dataset folder open"));
     m_datasetLabel->setWordWrap(true);
     m_useFile = new QRadioButton(tr("This file only"));
-    m_useFile->setToolTip(tr("Train on the open file's measured configurations; %1% of its distinct ones, each "
-                             "with its duplicates, are held out to validate on, and the general model is "
-                             "measured on the same ones")
-                              .arg(nn::limits::kSingleFileHeldOutFraction * 100));
+    m_useFile->setToolTip(
+        tr("Train on the open file's measured configurations; %1% of its distinct ones, each "
+           "with its duplicates, are held out to validate on, and the general model is "
+           "measured on the same ones")
+            .arg(nn::limits::kSingleFileHeldOutFraction * 100));
     m_fileLabel = new QLabel(tr("No file open"));
     m_fileLabel->setWordWrap(true);
     auto* group = new QButtonGroup(box);
@@ -230,10 +231,12 @@ QWidget* TrainingPanel::buildSettingsBox() {
                          "learning rate decays over the run (its low-rate end brings the gains)"));
     m_patience->setSpecialValueText(tr("auto"));
     m_selectBy = new QComboBox;
-    m_selectBy->addItem(tr("score (layout: Kendall; tile: the competition's)"), QStringLiteral("score"));
+    m_selectBy->addItem(tr("score (layout: Kendall; tile: the competition's)"),
+                        QStringLiteral("score"));
     m_selectBy->addItem(tr("Kendall"), QStringLiteral("kendall"));
-    m_selectBy->setToolTip(tr("The validation figure whose best epoch is kept as the run's model (and counts for the "
-                              "patience). A tile score follows a few configurations per graph; Kendall all of them"));
+    m_selectBy->setToolTip(
+        tr("The validation figure whose best epoch is kept as the run's model (and counts for the "
+           "patience). A tile score follows a few configurations per graph; Kendall all of them"));
     form->addRow(tr("Keep the best by"), m_selectBy);
     m_seed = spin(tr("Seed"), 0, 1 << 30, 1, tr("Random seed: weights, shuffling and config sampling"));
     m_threads = spin(tr("Threads"), 1, std::max(1, QThread::idealThreadCount()), 1,
@@ -343,7 +346,8 @@ void TrainingPanel::setFormSettings(const nn::TrainSettings& s) {
     m_minutes->setValue(s.minutes);
     m_epochs->setValue(s.epochs);
     m_patience->setValue(s.patience);
-    m_selectBy->setCurrentIndex(m_selectBy->findData(QString::fromLatin1(nn::selectionName(s.selectBy))));
+    m_selectBy->setCurrentIndex(
+        m_selectBy->findData(QString::fromLatin1(nn::selectionName(s.selectBy))));
     m_seed->setValue(static_cast<int>(s.seed));
     m_threads->setValue(s.threads > 0 ? s.threads : std::max(1, QThread::idealThreadCount() - 1));
 }

@@ -319,10 +319,11 @@ void addTrainCommand(CLI::App& app) {
                     "Stop after this many epochs without validation gain (0 = auto: never while the learning "
                     "rate decays over the run, as cosine and stable-decay do; 6 with a constant rate)")
         ->capture_default_str();
-    cmd->add_option("--select-by", o->selectBy,
-                    "The validation figure whose best epoch is kept (and counts toward --patience): score = "
-                    "the collection's (Kendall for layout, the competition's tile score, from the top-5 "
-                    "slowdown, for tile) or kendall (for both)")
+    cmd->add_option(
+           "--select-by", o->selectBy,
+           "The validation figure whose best epoch is kept (and counts toward --patience): score = "
+           "the collection's (Kendall for layout, the competition's tile score, from the top-5 "
+           "slowdown, for tile) or kendall (for both)")
         ->capture_default_str();
     cmd->add_option("--violation-feature", o->violation,
                     "Layout: add the graph-level violation-ratio input (on/off)")

@@ -289,7 +289,8 @@ std::vector<char> heldOutConfigs(const TpuGraph& g, const DistinctConfigs& d, do
     std::vector<char> held(static_cast<size_t>(g.numConfigs()), 0);
     if (fraction <= 0) return held;
     std::vector<char> groupHeld(d.index.size());
-    for (size_t i = 0; i < d.index.size(); ++i) groupHeld[i] = configHeldOut(g.name(), d.index[i], fraction) ? 1 : 0;
+    for (size_t i = 0; i < d.index.size(); ++i)
+        groupHeld[i] = configHeldOut(g.name(), d.index[i], fraction) ? 1 : 0;
     for (size_t c = 0; c < held.size(); ++c) held[c] = groupHeld[static_cast<size_t>(d.groupOf[c])];
     return held;
 }

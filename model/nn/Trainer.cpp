@@ -175,9 +175,11 @@ bool parseSelection(const std::string& s, TrainSettings::Selection& out) {
     return false;
 }
 
-bool isValidationGain(const ValidationSummary& v, double keptScore, double keptKendall, TrainSettings::Selection s) {
+bool isValidationGain(const ValidationSummary& v, double keptScore, double keptKendall,
+                      TrainSettings::Selection s) {
     const bool byKendall = s == TrainSettings::Selection::Kendall;
-    const double value = byKendall ? v.kendall : v.score, kept = byKendall ? keptKendall : keptScore;
+    const double value = byKendall ? v.kendall : v.score,
+                 kept = byKendall ? keptKendall : keptScore;
     const bool tieToKendall = std::abs(value - kept) <= limits::kValidationGain &&
                               v.kendall > keptKendall + limits::kValidationGain;
     return value > kept + limits::kValidationGain || tieToKendall;

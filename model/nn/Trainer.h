@@ -90,7 +90,8 @@ bool parseSelection(const std::string& s, TrainSettings::Selection& out);
 // (-infinity before one scored): its figure by `s` rose by more than limits::kValidationGain, or
 // the score tied and its Kendall rose (a tile score at its ceiling, top-5 slowdown 0, as on one
 // file's held-out configurations, goes to the better Kendall, not to the earlier epoch).
-bool isValidationGain(const ValidationSummary& v, double keptScore, double keptKendall, TrainSettings::Selection s);
+bool isValidationGain(const ValidationSummary& v, double keptScore, double keptKendall,
+                      TrainSettings::Selection s);
 // Whether Products::Auto trains in bfloat16 here (the CPU multiplies bfloat16 in hardware).
 bool bfloat16TrainingAvailable();
 

@@ -138,7 +138,9 @@ ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model
     nlohmann::json j;
     j["model"] = modelInfoToJson(info);
     j["epoch"] = s.epoch;
-    auto finiteOrNull = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    auto finiteOrNull = [](double v) {
+        return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+    };
     j["best"] = finiteOrNull(s.bestScore);  // as states before best_score had it
     j["best_score"] = finiteOrNull(s.bestScore);
     j["best_kendall"] = finiteOrNull(s.bestKendall);
@@ -164,10 +166,10 @@ ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model
     return {j.dump(), weights.str()};
 }
 
-// The kept epoch's figure `key` ("best_score", "best_kendall"). A state from before these keys
-// selected by the score and kept it as "best"; its Kendall is the kept epoch's in the model info.
-double keptFigure(const nlohmann::json& j, const char* key, double fromInfo) {
-    const nlohmann::json& v = j.contains(key) ? j.at(key) : std::string(key) == "best_score" ? j.at("best") : nlohmann::json(fromInfo);
+// A kept epoch's figure from a state: `key`, or for a state from before best_score and
+// best_kendall (which kept the score alone, as "best") `older`.
+double keptFigure(const nlohmann::json& j, const char* key, const nlohmann::json& older) {
+    const nlohmann::json& v = j.contains(key) ? j.at(key) : older;
     const double d = v.is_number() ? v.get<double>() : NAN;
     return std::isfinite(d) ? d : -std::numeric_limits<double>::infinity();
 }
@@ -196,7 +198,7 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
         optimizer.load(optimArchive);
         readAverage(archive, model.module().parameters(), average);
         s.epoch = j.at("epoch").get<int>();
-        s.bestScore = keptFigure(j, "best_score", saved.validation.score);
+        s.bestScore = keptFigure(j, "best_score", j.at("best"));
         s.bestKendall = keptFigure(j, "best_kendall", saved.validation.kendall);
         s.badEpochs = j.at("bad_epochs").get<int>();
         s.elapsed = j.at("elapsed").get<double>();
@@ -622,10 +624,12 @@ bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elap
     // (the latest model is kept) or on the first epoch (a model file must exist). Valid graphs
     // but no score means every prediction tied (a collapsed model): a bad epoch, never a gain.
     const bool byKendall = m_settings.selectBy == TrainSettings::Selection::Kendall;
-    const double value = byKendall ? v.kendall : v.score, kept = byKendall ? m_state.bestKendall : m_state.bestScore;
-    const bool improved = std::isfinite(value)
-                              ? isValidationGain(v, m_state.bestScore, m_state.bestKendall, m_settings.selectBy)
-                              : !std::isfinite(kept) && (v.graphs == 0 || net.info.epochs == 0);
+    const double value = byKendall ? v.kendall : v.score,
+                 kept = byKendall ? m_state.bestKendall : m_state.bestScore;
+    const bool improved =
+        std::isfinite(value)
+            ? isValidationGain(v, m_state.bestScore, m_state.bestKendall, m_settings.selectBy)
+            : !std::isfinite(kept) && (v.graphs == 0 || net.info.epochs == 0);
     if (improved) {
         if (std::isfinite(value)) {
             m_state.bestScore = std::isfinite(v.score) ? v.score : m_state.bestScore;

@@ -11,19 +11,19 @@
 #include <thread>
 
 #include "CostModel.h"
-#include "graph/DatasetIndex.h"
 #include "DefaultModels.h"
 #include "EpochPlan.h"
-#include "io/Error.h"
 #include "Evaluation.h"
 #include "GraphBlindLinearRanker.h"
 #include "LayoutSlotShapes.h"
 #include "ModelInfo.h"
-#include "graph/GraphFile.h"
 #include "PreparedGraph.h"
 #include "TinyGraphs.h"
 #include "Trainer.h"
 #include "TrainingLog.h"
+#include "graph/DatasetIndex.h"
+#include "graph/GraphFile.h"
+#include "io/Error.h"
 
 using namespace tpg;
 using namespace tpg::nn;
@@ -646,9 +646,11 @@ private slots:
             heldGroups += heldInGroup[i] > 0;
         }
         const double share = heldGroups / static_cast<double>(d.index.size());
-        QVERIFY2(share > 0.05 && share < 0.4, qPrintable(QString("held-out share of groups %1").arg(share)));
+        QVERIFY2(share > 0.05 && share < 0.4,
+                 qPrintable(QString("held-out share of groups %1").arg(share)));
         const std::vector<int64_t> evaluated = evaluationConfigs(g, {0, 7, 0.2});
-        QCOMPARE(static_cast<int64_t>(evaluated.size()), std::accumulate(held.begin(), held.end(), int64_t{0}));
+        QCOMPARE(static_cast<int64_t>(evaluated.size()),
+                 std::accumulate(held.begin(), held.end(), int64_t{0}));
         for (int64_t c : evaluated) QVERIFY(held[static_cast<size_t>(c)]);
         const std::vector<char> none = heldOutConfigs(g, 0);  // no fraction: nothing held out
         QCOMPARE(static_cast<int64_t>(none.size()), g.numConfigs());
@@ -661,7 +663,8 @@ private slots:
         s.heldOutConfigFraction = 0.2;
         s.epochs = 1;
         const TrainResult r = trainCostModel(s);
-        QVERIFY2(r.steps > 0, "a one-file run on repeated rows must have configurations to train on");
+        QVERIFY2(r.steps > 0,
+                 "a one-file run on repeated rows must have configurations to train on");
         QCOMPARE(r.best.graphs, 1);
     }
 
@@ -1042,7 +1045,9 @@ private slots:
         s.epochs = 6;
         const Epochs byScore = train(s);
         const int firstTop =
-            static_cast<int>(std::max_element(byScore.score.begin(), byScore.score.end()) - byScore.score.begin()) + 1;
+            static_cast<int>(std::max_element(byScore.score.begin(), byScore.score.end()) -
+                             byScore.score.begin()) +
+            1;
         const int scoreKept = keptEpoch(byScore.score, byScore.kendall);
         QVERIFY2(scoreKept > firstTop, "the test data must tie the score");
         QCOMPARE(CostModel::load(s.outPath).info().epochs, scoreKept);
@@ -1050,7 +1055,8 @@ private slots:
         s.selectBy = TrainSettings::Selection::Kendall;
         const Epochs byKendall = train(s);
         QCOMPARE(byKendall.kendall, byScore.kendall);  // the same seed trains the same weights
-        QCOMPARE(CostModel::load(s.outPath).info().epochs, keptEpoch(byKendall.kendall, byKendall.kendall));
+        QCOMPARE(CostModel::load(s.outPath).info().epochs,
+                 keptEpoch(byKendall.kendall, byKendall.kendall));
 
         // A resumed run compares its epochs with the kept epoch's figures its state records: with
         // a Kendall no epoch reaches, none is kept.
