@@ -236,7 +236,8 @@ QWidget* TrainingPanel::buildSettingsBox() {
     m_selectBy->addItem(tr("Kendall"), QStringLiteral("kendall"));
     m_selectBy->setToolTip(
         tr("The validation figure whose best epoch is kept as the run's model (and counts for the "
-           "patience). A tile score follows a few configurations per graph; Kendall all of them"));
+           "patience); a tied score goes to the better Kendall. A tile score follows a few "
+           "configurations per graph, Kendall all of them"));
     form->addRow(tr("Keep the best by"), m_selectBy);
     m_seed = spin(tr("Seed"), 0, 1 << 30, 1, tr("Random seed: weights, shuffling and config sampling"));
     m_threads = spin(tr("Threads"), 1, std::max(1, QThread::idealThreadCount()), 1,
