@@ -367,7 +367,8 @@ void addTrainCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option(
            "--held-out-configs", s.heldOutConfigFraction,
-           "Reserve this fraction of every train graph's configs (see eval --held-out-configs)")
+           "Reserve this fraction of every train graph's distinct configs, each with its duplicates "
+           "(see eval --held-out-configs)")
         ->capture_default_str();
     cmd->add_option("--max-graphs", s.maxTrainGraphs,
                     "Use at most this many train graphs (0 = all)")
