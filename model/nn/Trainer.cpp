@@ -175,11 +175,14 @@ bool parseSelection(const std::string& s, TrainSettings::Selection& out) {
     return false;
 }
 
+double selectedFigure(double score, double kendall, TrainSettings::Selection s) {
+    return s == TrainSettings::Selection::Kendall ? kendall : score;
+}
+
 bool isValidationGain(const ValidationSummary& v, double keptScore, double keptKendall,
                       TrainSettings::Selection s) {
-    const bool byKendall = s == TrainSettings::Selection::Kendall;
-    const double value = byKendall ? v.kendall : v.score,
-                 kept = byKendall ? keptKendall : keptScore;
+    const double value = selectedFigure(v.score, v.kendall, s),
+                 kept = selectedFigure(keptScore, keptKendall, s);
     const bool tieToKendall = std::abs(value - kept) <= limits::kValidationGain &&
                               v.kendall > keptKendall + limits::kValidationGain;
     return value > kept + limits::kValidationGain || tieToKendall;

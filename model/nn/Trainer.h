@@ -86,6 +86,8 @@ bool parseProducts(const std::string& s, TrainSettings::Products& out);
 // "score" / "kendall", as the CLI's --select-by and the training log spell them.
 const char* selectionName(TrainSettings::Selection s);
 bool parseSelection(const std::string& s, TrainSettings::Selection& out);
+// The figure of a validation (its score and Kendall) that `s` selects epochs by.
+double selectedFigure(double score, double kendall, TrainSettings::Selection s);
 // Whether an epoch validating at `v` replaces the kept one, whose score and Kendall are given
 // (-infinity before one scored): its figure by `s` rose by more than limits::kValidationGain, or
 // the score tied and its Kendall rose (a tile score at its ceiling, top-5 slowdown 0, as on one

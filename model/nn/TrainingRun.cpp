@@ -141,8 +141,7 @@ ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model
     auto finiteOrNull = [](double v) {
         return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
     };
-    j["best"] = finiteOrNull(s.bestScore);  // as states before best_score had it
-    j["best_score"] = finiteOrNull(s.bestScore);
+    j["best"] = finiteOrNull(s.bestScore);
     j["best_kendall"] = finiteOrNull(s.bestKendall);
     j["bad_epochs"] = s.badEpochs;
     j["elapsed"] = s.elapsed;
@@ -166,10 +165,8 @@ ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model
     return {j.dump(), weights.str()};
 }
 
-// A kept epoch's figure from a state: `key`, or for a state from before best_score and
-// best_kendall (which kept the score alone, as "best") `older`.
-double keptFigure(const nlohmann::json& j, const char* key, const nlohmann::json& older) {
-    const nlohmann::json& v = j.contains(key) ? j.at(key) : older;
+// A figure of the kept epoch from a state: null or absent is -infinity (none scored yet).
+double keptFigure(const nlohmann::json& v) {
     const double d = v.is_number() ? v.get<double>() : NAN;
     return std::isfinite(d) ? d : -std::numeric_limits<double>::infinity();
 }
@@ -198,8 +195,10 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
         optimizer.load(optimArchive);
         readAverage(archive, model.module().parameters(), average);
         s.epoch = j.at("epoch").get<int>();
-        s.bestScore = keptFigure(j, "best_score", j.at("best"));
-        s.bestKendall = keptFigure(j, "best_kendall", saved.validation.kendall);
+        s.bestScore = keptFigure(j.at("best"));
+        // A state from before best_kendall: the kept epoch's Kendall is in its model info.
+        s.bestKendall =
+            keptFigure(j.value("best_kendall", nlohmann::json(saved.validation.kendall)));
         s.badEpochs = j.at("bad_epochs").get<int>();
         s.elapsed = j.at("elapsed").get<double>();
         s.globalStep = j.at("global_step").get<int64_t>();
@@ -583,6 +582,16 @@ void TrainingRun::shareScoresWithinPrograms(size_t validIndex, const TpuGraph& g
     if (keys.size() == ids.size()) synth::shareScoresWithinPrograms(keys, scores);
 }
 
+const std::vector<int64_t>& TrainingRun::validationConfigs(size_t validIndex, const TpuGraph& g,
+                                                           const EvaluationOptions& options) {
+    if (m_validIds.size() != m_data.valid.size()) m_validIds.resize(m_data.valid.size());
+    auto& slot = m_validIds[validIndex];
+    if (!slot)
+        slot = std::make_unique<std::vector<int64_t>>(
+            g.runtimesKnown() ? evaluationConfigs(g, options) : std::vector<int64_t>{});
+    return *slot;
+}
+
 MetricSums TrainingRun::validate(const std::function<void(int64_t done, int64_t total)>& onGraph,
                                  const CancelToken* cancel, int shard, int shards) {
     torch::NoGradGuard noGrad;
@@ -596,7 +605,7 @@ MetricSums TrainingRun::validate(const std::function<void(int64_t done, int64_t 
     for (size_t i = static_cast<size_t>(shard); i < valid.size() && !(cancel && cancel->cancelled()); i += step) {
         auto e = m_cache->get(valid[i].path);
         const TpuGraph& g = e->prepared.graph;
-        const std::vector<int64_t> ids = g.runtimesKnown() ? evaluationConfigs(g, options) : std::vector<int64_t>{};
+        const std::vector<int64_t>& ids = validationConfigs(i, g, options);
         if (ids.size() >= 2) {
             std::vector<double> scores, truth;
             const int64_t batch = net.scoringBatchSize(e->tensors);
@@ -623,9 +632,8 @@ bool TrainingRun::recordEpoch(int epoch, const ValidationSummary& v, double elap
     // Without a score an epoch replaces the model only while none has scored: with no valid data
     // (the latest model is kept) or on the first epoch (a model file must exist). Valid graphs
     // but no score means every prediction tied (a collapsed model): a bad epoch, never a gain.
-    const bool byKendall = m_settings.selectBy == TrainSettings::Selection::Kendall;
-    const double value = byKendall ? v.kendall : v.score,
-                 kept = byKendall ? m_state.bestKendall : m_state.bestScore;
+    const double value = selectedFigure(v.score, v.kendall, m_settings.selectBy),
+                 kept = selectedFigure(m_state.bestScore, m_state.bestKendall, m_settings.selectBy);
     const bool improved =
         std::isfinite(value)
             ? isValidationGain(v, m_state.bestScore, m_state.bestKendall, m_settings.selectBy)

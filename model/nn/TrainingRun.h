@@ -129,6 +129,10 @@ public:
 private:
     const TrainableConfigs& trainable(const DatasetFile& file, const PreparedEntry& entry);
     void updateAverage();
+    // The configs validation scores on valid graph `validIndex`, chosen once (held-out configs
+    // need the graph's distinct rows: a decode of every row, seconds on 100k-config files).
+    const std::vector<int64_t>& validationConfigs(size_t validIndex, const TpuGraph& g,
+                                                  const EvaluationOptions& options);
     // Validation's program ties for valid graph `validIndex`, with its keys computed once.
     void shareScoresWithinPrograms(size_t validIndex, const TpuGraph& g, const std::vector<int64_t>& ids,
                                    std::vector<double>& scores);
@@ -145,6 +149,7 @@ private:
     std::unique_ptr<PreparedGraphCache> m_cache;
     // Per valid graph, the program keys of the configs validation scores (the same every epoch).
     std::vector<std::vector<uint64_t>> m_validProgramKeys;
+    std::vector<std::unique_ptr<std::vector<int64_t>>> m_validIds;  // per valid graph, once chosen
     std::unordered_map<std::string, std::unique_ptr<TrainableConfigs>> m_trainable;
     int64_t m_trainConfigs = 0;  // distinct configs trained on, for the model's metadata
     RunState m_state;

@@ -1079,10 +1079,7 @@ private slots:
         s.resume = false;
         const Epochs first = train(s);
         const int olderKept = CostModel::load(s.outPath).info().epochs;
-        editState(s.outPath + ".state", [](nlohmann::json& j) {
-            j.erase("best_score");
-            j.erase("best_kendall");
-        });
+        editState(s.outPath + ".state", [](nlohmann::json& j) { j.erase("best_kendall"); });
         s.selectBy = TrainSettings::Selection::Kendall;
         s.epochs = 6;
         s.resume = true;
