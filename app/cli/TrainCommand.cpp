@@ -1,4 +1,5 @@
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -9,10 +10,10 @@
 #include "DataParallelGroup.h"
 #include "LearnCommands.h"
 #include "LocalLauncher.h"
-#include "graph/DatasetIndex.h"
-#include "io/Error.h"
 #include "ProgressBar.h"
 #include "Trainer.h"
+#include "graph/DatasetIndex.h"
+#include "io/Error.h"
 
 namespace tpg::cli {
 
@@ -157,13 +158,21 @@ std::unique_ptr<nn::DataParallelGroup> joinGroup(TrainOptions& o, const nn::Work
 }
 
 std::string scalingText(const nn::TrainResult& r) {
-    char buf[240];
-    const double perStep = r.allReduces ? r.allReduceSeconds / static_cast<double>(r.allReduces) : 0.0;
-    std::snprintf(buf, sizeof buf,
-                  "%d workers: gradient all-reduce %.2f ms per step, waiting for the slowest worker included "
-                  "(%.1f%% of the run); replicas bit-identical at all %d epoch-end checks",
-                  r.workers, perStep * 1e3, r.seconds > 0 ? 100.0 * r.allReduceSeconds / r.seconds : 0.0,
-                  r.replicaChecks);
+    const auto perStep = [](double seconds, int64_t steps) {
+        return steps ? 1e3 * seconds / static_cast<double>(steps) : 0.0;
+    };
+    const double all = perStep(r.allReduceSeconds, r.allReduces);
+    // Unknown for a run of one step (the ranks learn each other's time a step late).
+    const double settled =
+        r.allReduceSettledSteps ? perStep(r.allReduceSettledSeconds, r.allReduceSettledSteps) : all;
+    char buf[320];
+    std::snprintf(
+        buf, sizeof buf,
+        "%d workers: gradient all-reduce %.2f ms per step (%.1f%% of the run): %.2f ms once "
+        "the last worker arrived, %.2f ms waiting for the slowest; replicas bit-identical "
+        "at all %d epoch-end checks",
+        r.workers, all, r.seconds > 0 ? 100.0 * r.allReduceSeconds / r.seconds : 0.0, settled,
+        std::max(0.0, all - settled), r.replicaChecks);
     return buf;
 }
 

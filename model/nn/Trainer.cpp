@@ -458,6 +458,8 @@ private:
             m_result.workers = m_dp->workers();
             m_result.allReduceSeconds = m_dp->allReduceSeconds();
             m_result.allReduces = m_dp->allReduces();
+            m_result.allReduceSettledSeconds = m_dp->settledSeconds();
+            m_result.allReduceSettledSteps = m_dp->settledSteps();
             m_result.replicaChecks = m_dp->replicaChecks();
         }
         if (m_log) m_log->end(endReason(m_result), m_result.steps, m_result.seconds);

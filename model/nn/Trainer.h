@@ -129,6 +129,10 @@ struct TrainResult {
     int workers = 1;
     double allReduceSeconds = 0;
     int64_t allReduces = 0;
+    // Of it, the time once the last worker had arrived (DataParallelTraining::settledSeconds),
+    // over allReduceSettledSteps steps; the rest is waiting for the slowest worker.
+    double allReduceSettledSeconds = 0;
+    int64_t allReduceSettledSteps = 0;
     int replicaChecks = 0;
 };
 

@@ -9,7 +9,8 @@
 #   2 x 1 unmatched: the workers without size-matched steps (how much waiting for the slower costs)
 # REPEATS times (default 3) in turn, since two processes on a shared machine vary from run to
 # run, and prints one table of medians: wall time, training throughput (validation excluded),
-# final validation Kendall, gradient all-reduce time per step; then the 2 x 1 / 1 x 1
+# final validation Kendall, gradient all-reduce time per step (and its part once the last worker
+# arrived: the exchange itself, without waiting for the slower); then the 2 x 1 / 1 x 1
 # throughput ratio of each repeat and their median.
 set -euo pipefail
 build=$(cd "${1:?usage: distributed.sh BUILD_DIR [EPOCHS]}" && pwd)
@@ -38,10 +39,11 @@ name, text, start, end = sys.argv[1], open(sys.argv[2]).read(), float(sys.argv[3
 repeat = int(sys.argv[5])
 epochs = re.findall(r"^epoch +\d+(?:/\d+)?  loss .*?valid kendall ([\d.]+).*?([\d.]+) configs/s", text, re.M)
 steps = re.search(r"after \d+ epochs, (\d+) steps", text)
-reduce = re.search(r"gradient all-reduce ([\d.]+) ms per step", text)
+reduce = re.search(r"gradient all-reduce ([\d.]+) ms per step .*?: ([\d.]+) ms once the last worker arrived", text)
 print(json.dumps({"name": name, "repeat": repeat, "wall": end - start, "kendall": float(epochs[-1][0]),
                   "configs_per_s": float(epochs[-1][1]), "steps": int(steps.group(1)),
-                  "reduce_ms": float(reduce.group(1)) if reduce else None}))
+                  "reduce_ms": float(reduce.group(1)) if reduce else None,
+                  "exchange_ms": float(reduce.group(2)) if reduce else None}))
 PY
 }
 
@@ -57,13 +59,16 @@ import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 names = list(dict.fromkeys(r["name"] for r in rows))
 median = lambda name, key: statistics.median(r[key] for r in rows if r["name"] == name)
-print("| workers x threads | optimiser steps | wall time | training configs/s | final valid Kendall | all-reduce per step |")
-print("|---|---:|---:|---:|---:|---:|")
+print("| workers x threads | optimiser steps | wall time | training configs/s | final valid Kendall | all-reduce per step "
+      "| of it, once the last worker arrived |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 for name in names:
     some = next(r for r in rows if r["name"] == name)
-    reduce = "%.1f ms" % median(name, "reduce_ms") if some["reduce_ms"] is not None else "-"
-    print("| %s | %d | %.1f s | %.0f | %.4f | %s |" % (name, some["steps"], median(name, "wall"),
-                                                     median(name, "configs_per_s"), median(name, "kendall"), reduce))
+    reduce, exchange = (("%.1f ms" % median(name, "reduce_ms"), "%.1f ms" % median(name, "exchange_ms"))
+                        if some["reduce_ms"] is not None else ("-", "-"))
+    print("| %s | %d | %.1f s | %.0f | %.4f | %s | %s |" % (name, some["steps"], median(name, "wall"),
+                                                          median(name, "configs_per_s"), median(name, "kendall"),
+                                                          reduce, exchange))
 by = {(r["name"], r["repeat"]): r for r in rows}
 repeats = sorted({r["repeat"] for r in rows})
 ratios = [by["2 x 1", k]["configs_per_s"] / by["1 x 1", k]["configs_per_s"] for k in repeats]

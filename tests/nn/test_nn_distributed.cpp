@@ -2,8 +2,10 @@
 // torchrun describes, and `tpugraphs train --world-size` end to end on loopback (equal to one
 // process with the same global batch, resumable with another world size, failing fast and saying
 // which rank stopped).
+// Torch before Qt: Qt's `slots` macro breaks c10 and torch's headers.
+#include <torch/torch.h>
 #ifndef TPG_DISTRIBUTED_MISSING
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>  // before Qt: its `slots` macro breaks c10
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #endif
 
 #include <QtTest>
@@ -14,11 +16,12 @@
 
 #include "CostModel.h"
 #include "DataParallelGroup.h"
-#include "graph/GraphFile.h"
-#include "io/Error.h"
+#include "DataParallelTraining.h"
 #include "LocalLauncher.h"
 #include "TinyGraphs.h"
 #include "WorkerEnvironment.h"
+#include "graph/GraphFile.h"
+#include "io/Error.h"
 
 using namespace tpg;
 
@@ -221,6 +224,43 @@ private slots:
         QCOMPARE(differ, (std::vector<int>{0, 0}));
     }
 
+    // A step's all-reduce time splits into waiting for the slowest worker and the exchange once
+    // the last has arrived: with rank 1 always 150 ms late, rank 0 waits and the exchange stays
+    // short.
+    void theAllReduceTimeSeparatesWaitingFromTheExchange() {
+        constexpr int kSteps = 4;
+        constexpr double kLate = 0.15;
+        std::vector<double> total(2), settled(2);
+        std::vector<int64_t> settledSteps(2);
+        const auto errors = asGroup(2, 2, 30, [&](nn::DataParallelGroup& g) {
+            nn::TrainSettings s;
+            s.dataDir = data().toStdString();
+            s.collection = "layout:xla:random";
+            s.outPath = file("split" + QString::number(g.rank()) + ".tpgm").toStdString();
+            nn::TrainingRun run(s, nn::loadTrainingData(s, [](const std::string&) {}));
+            nn::DataParallelTraining dp(g);
+            for (int step = 0; step < kSteps; ++step) {
+                if (g.rank() == 1)
+                    std::this_thread::sleep_for(std::chrono::duration<double>(kLate));
+                nn::StepTally tally;
+                double rate = 1e-3;
+                dp.allReduceGradients(run, tally, false, rate);
+            }
+            const auto r = static_cast<size_t>(g.rank());
+            total[r] = dp.allReduceSeconds();
+            settled[r] = dp.settledSeconds();
+            settledSteps[r] = dp.settledSteps();
+        });
+        QCOMPARE(errors, std::vector<std::string>(2));
+        QCOMPARE(settledSteps,
+                 (std::vector<int64_t>{kSteps - 1, kSteps - 1}));  // learnt a step late
+        QVERIFY2(total[0] > 0.6 * kLate * kSteps, qPrintable(QString::number(total[0])));
+        QVERIFY2(total[1] < 0.3 * kLate * kSteps, qPrintable(QString::number(total[1])));
+        QCOMPARE(settled[1], settled[0]);  // every rank learns the same least time
+        QVERIFY2(settled[0] > 0 && settled[0] < 0.3 * kLate * (kSteps - 1),
+                 qPrintable(QString::number(settled[0])));
+    }
+
     void aRankThatNeverJoinsIsNamed() {
         const auto errors = asGroup(3, 2, 2, [](nn::DataParallelGroup&) {});
         // Rank 0 gives up at its deadline; rank 1 at its own, or when rank 0's store closes first.
@@ -248,6 +288,16 @@ private slots:
         QVERIFY2(launched.code == 0, qPrintable(launched.err + launched.out));
         QVERIFY2(launched.out.contains("started 2 workers on 127.0.0.1:"), qPrintable(launched.out));
         QVERIFY2(launched.out.contains("replicas bit-identical at all 2 epoch-end checks"), qPrintable(launched.out));
+        const QRegularExpression split(
+            R"(all-reduce ([\d.]+) ms per step \([\d.]+% of the run\): ([\d.]+) ms once the last worker arrived, ([\d.]+) ms)");
+        const QRegularExpressionMatch m = split.match(launched.out);
+        QVERIFY2(m.hasMatch(), qPrintable(launched.out));
+        const double all = m.captured(1).toDouble(), exchange = m.captured(2).toDouble(),
+                     waiting = m.captured(3).toDouble();
+        // The exchange is averaged over one step fewer (learnt a step late): about, not exactly,
+        // below.
+        QVERIFY2(exchange > 0 && exchange <= 1.1 * all + 0.01, qPrintable(launched.out));
+        QVERIFY(waiting == 0 || std::abs(exchange + waiting - all) <= 0.011);
 
         const int port = nn::freeLoopbackPort();
         QProcess* rank1 = startCli(trainArgs("byhand.tpgm") << "--epochs" << "2", torchrunEnvironment(1, 2, port));

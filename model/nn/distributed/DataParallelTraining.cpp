@@ -1,5 +1,6 @@
 #include "DataParallelTraining.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -67,7 +68,8 @@ bool DataParallelTraining::allReduceGradients(TrainingRun& run, StepTally& tally
     const auto begin = std::chrono::steady_clock::now();
     std::vector<torch::Tensor>& params = run.parameters();
     // Layout: every gradient, then per parameter how many ranks have one (a parameter without a
-    // gradient anywhere must stay without: Adam skips it), then the tally.
+    // gradient anywhere must stay without: Adam skips it), then the tally, then each rank's time
+    // in the last all-reduce (in its own slot).
     std::vector<torch::Tensor> parts;
     std::vector<float> defined;
     for (const auto& p : params) {
@@ -80,6 +82,9 @@ bool DataParallelTraining::allReduceGradients(TrainingRun& run, StepTally& tally
     const auto rateRest = static_cast<float>(rank() == 0 ? learningRate - static_cast<double>(rateHigh) : 0.0);
     defined.insert(defined.end(), {static_cast<float>(tally.lossSum), static_cast<float>(tally.graphs),
                                    static_cast<float>(tally.configs), stopAfter ? 1.0f : 0.0f, rateHigh, rateRest});
+    const size_t timings = defined.size();
+    defined.resize(timings + static_cast<size_t>(workers()), 0.0f);
+    defined[timings + static_cast<size_t>(rank())] = static_cast<float>(m_lastAllReduceSeconds);
     parts.push_back(torch::from_blob(defined.data(), {static_cast<int64_t>(defined.size())}, torch::kFloat));
     torch::Tensor flat = torch::cat(parts).contiguous();
     m_group.allReduceSum(flat.data_ptr<float>(), flat.numel(), "the gradient all-reduce");
@@ -101,7 +106,13 @@ bool DataParallelTraining::allReduceGradients(TrainingRun& run, StepTally& tally
     tally.graphs = std::llround(t[1]);
     tally.configs = std::llround(t[2]);
     learningRate = static_cast<double>(t[4]) + static_cast<double>(t[5]);
-    m_allReduceSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    if (m_allReduces > 0) {
+        m_settledSeconds += *std::min_element(t + 6, t + 6 + workers());
+        ++m_settledSteps;
+    }
+    m_lastAllReduceSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    m_allReduceSeconds += m_lastAllReduceSeconds;
     ++m_allReduces;
     return t[3] > 0;
 }

@@ -36,9 +36,10 @@ public:
     std::pair<bool, double> agree(bool stop, double learningRate);
 
     // The step's only collective: one flat all-reduce of every gradient, the step's tally, each
-    // rank's wish to stop after this step and rank 0's learning rate. Afterwards each rank holds
-    // the sums (the gradients are already divided by the global graph count), the global tally
-    // and rank 0's rate in `learningRate`; returns whether any rank wants to stop.
+    // rank's wish to stop after this step, rank 0's learning rate and each rank's time in the last
+    // one. Afterwards each rank holds the sums (the gradients are already divided by the global
+    // graph count), the global tally and rank 0's rate in `learningRate`; returns whether any
+    // rank wants to stop.
     bool allReduceGradients(TrainingRun& run, StepTally& tally, bool stopAfter, double& learningRate);
 
     ValidationSummary reduceValidation(const MetricSums& local, Collection kind);
@@ -51,12 +52,20 @@ public:
 
     double allReduceSeconds() const { return m_allReduceSeconds; }
     int64_t allReduces() const { return m_allReduces; }
+    // The gradient all-reduce's time on the rank that reached it last (the least over the ranks,
+    // learnt a step late, through the next all-reduce): moving and adding the data without
+    // waiting for a slower worker. Summed over `settledSteps` steps.
+    double settledSeconds() const { return m_settledSeconds; }
+    int64_t settledSteps() const { return m_settledSteps; }
     int replicaChecks() const { return m_replicaChecks; }
 
 private:
     DataParallelGroup& m_group;
     double m_allReduceSeconds = 0;
     int64_t m_allReduces = 0;
+    double m_lastAllReduceSeconds = 0;
+    double m_settledSeconds = 0;
+    int64_t m_settledSteps = 0;
     int m_replicaChecks = 0;
 };
 
