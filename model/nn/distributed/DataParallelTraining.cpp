@@ -106,10 +106,8 @@ bool DataParallelTraining::allReduceGradients(TrainingRun& run, StepTally& tally
     tally.graphs = std::llround(t[1]);
     tally.configs = std::llround(t[2]);
     learningRate = static_cast<double>(t[4]) + static_cast<double>(t[5]);
-    if (m_allReduces > 0) {
-        m_settledSeconds += *std::min_element(t + 6, t + 6 + workers());
-        ++m_settledSteps;
-    }
+    const float* lastTimes = flags + timings;
+    if (m_allReduces > 0) m_settledSeconds += *std::min_element(lastTimes, lastTimes + workers());
     m_lastAllReduceSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     m_allReduceSeconds += m_lastAllReduceSeconds;

@@ -2,6 +2,7 @@
 
 // Internal to tpgnn (includes torch): what a training loop does differently as one replica of a
 // data-parallel run. Every call is collective (DataParallelGroup.h).
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -54,9 +55,9 @@ public:
     int64_t allReduces() const { return m_allReduces; }
     // The gradient all-reduce's time on the rank that reached it last (the least over the ranks,
     // learnt a step late, through the next all-reduce): moving and adding the data without
-    // waiting for a slower worker. Summed over `settledSteps` steps.
+    // waiting for a slower worker. Summed over `settledSteps` steps: all but the last.
     double settledSeconds() const { return m_settledSeconds; }
-    int64_t settledSteps() const { return m_settledSteps; }
+    int64_t settledSteps() const { return std::max<int64_t>(0, m_allReduces - 1); }
     int replicaChecks() const { return m_replicaChecks; }
 
 private:
@@ -65,7 +66,6 @@ private:
     int64_t m_allReduces = 0;
     double m_lastAllReduceSeconds = 0;
     double m_settledSeconds = 0;
-    int64_t m_settledSteps = 0;
     int m_replicaChecks = 0;
 };
 
