@@ -364,7 +364,8 @@ void MainWindow::connectModelSession() {
     connect(m_models, &ModelSession::modelRejected, this, [this](const QString& message) {
         showError(tr("Cannot use that model"), message + tr("\n\nThe previous model stays in use."));
     });
-    m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(Collection::Layout)));
+    m_modelLabel->setText(
+        tr("Model: %1").arg(m_models->modelName(Collection::Layout, m_currentFile)));
 }
 
 QString MainWindow::modelLabelText() const { return m_modelLabel->text(); }
@@ -497,7 +498,8 @@ void MainWindow::startLesson() {
 }
 
 void MainWindow::connectTraining() {
-    m_training->setGeneralModelProvider([this](Collection kind) { return m_models->modelFor(kind); });
+    m_training->setGeneralModelProvider(
+        [this](Collection kind) { return m_models->modelFor(kind, m_currentFile); });
     m_training->setRunsFolder(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
                               QStringLiteral("/runs"));
     connect(m_training, &TrainingPanel::useModelRequested, this,
@@ -603,7 +605,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_explain->setGraph(graph, path);
     m_lesson->setGraph(graph, path);
     m_training->setCurrentFile(path, graph);
-    m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(graph.collection())));
+    m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(graph.collection(), path)));
     m_models->predict(path, graph);
     m_browser->selectFile(path);
     setWindowTitle(tr("%1 — TpuGraphs Explorer").arg(QString::fromStdString(graph.name())));

@@ -20,10 +20,12 @@ nn::CostModel withProgramTies(const nn::CostModel& model, bool on) {
     return own;
 }
 
-// The user's model for a kind (null: none, so a fresh built-in one) with the program rule `ties`.
-nn::CostModel sessionModel(const nn::CostModel& chosen, Collection kind, bool ties) {
+// The user's model for a kind (null: none, so a fresh built-in one for `file`'s collection) with
+// the program rule `ties`.
+nn::CostModel sessionModel(const nn::CostModel& chosen, Collection kind, const QString& file,
+                           bool ties) {
     if (!chosen.isNull()) return withProgramTies(chosen, ties);
-    nn::CostModel builtIn = nn::defaultModel(kind);
+    nn::CostModel builtIn = nn::defaultModelForFile(file.toStdString(), kind);
     builtIn.setTieSamePrograms(ties);
     return builtIn;
 }
@@ -63,15 +65,18 @@ ModelSession::ModelSession(QObject* parent) : QObject(parent) {
     });
 }
 
-nn::CostModel ModelSession::modelFor(Collection kind) const {
+nn::CostModel ModelSession::modelFor(Collection kind, const QString& file) const {
     const auto it = m_loaded.find(kind);
-    return sessionModel(it != m_loaded.end() ? it->second : nn::CostModel(), kind, m_programTies);
+    return sessionModel(it != m_loaded.end() ? it->second : nn::CostModel(), kind, file,
+                        m_programTies);
 }
 
-QString ModelSession::modelName(Collection kind) const {
+QString ModelSession::modelName(Collection kind, const QString& file) const {
     const auto it = m_loaded.find(kind);
-    return it != m_loaded.end() ? QString::fromStdString(it->second.label())
-                                : tr("built-in %1 model").arg(QLatin1String(collectionName(kind)));
+    return QString::fromStdString(
+        it != m_loaded.end()
+            ? it->second.label()
+            : nn::defaultModelLabel(kind, nn::builtInModelCollection(file.toStdString(), kind)));
 }
 
 void ModelSession::predict(const QString& file, const TpuGraph& graph) {
@@ -88,7 +93,7 @@ void ModelSession::predict(const QString& file, const TpuGraph& graph) {
     const auto it = m_loaded.find(kind);
     const nn::CostModel chosen = it != m_loaded.end() ? it->second : nn::CostModel();
     m_job = m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen, ties = m_programTies](JobControl& control) {
-        const nn::CostModel model = sessionModel(chosen, kind, ties);
+        const nn::CostModel model = sessionModel(chosen, kind, file, ties);
         return QVariant::fromValue(std::shared_ptr<const FilePredictions>(predictFile(file, shared, model, control)));
     });
 }
@@ -115,7 +120,7 @@ void ModelSession::setProgramTies(bool on, const QString& file, const TpuGraph& 
 
 void ModelSession::useBuiltIn(Collection kind, const QString& file, const TpuGraph& current) {
     m_loaded.erase(kind);
-    emit modelChanged(modelName(kind));
+    emit modelChanged(modelName(kind, file));
     if (!current.isNull() && current.collection() == kind) predict(file, current);
 }
 

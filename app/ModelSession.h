@@ -13,18 +13,20 @@ namespace tpg {
 
 class JobRunner;
 
-// The cost model in use (per kind of file: one the user loaded, else the built-in one) and what
-// it predicts for the open file. Scoring runs on the model worker (newest request wins); results
-// arrive by queued signal, and a result for a file or model no longer current is dropped.
+// The cost model in use (per kind of file: one the user loaded, else the built-in one for the
+// file's collection) and what it predicts for the open file. Scoring runs on the model worker
+// (newest request wins); results arrive by queued signal, and a result for a file or model no
+// longer current is dropped.
 class ModelSession : public QObject {
     Q_OBJECT
 public:
     explicit ModelSession(QObject* parent = nullptr);
 
     JobRunner* runner() const { return m_runner; }
-    // The model for `kind`, sharing scores within programs as programTies() says.
-    nn::CostModel modelFor(Collection kind) const;
-    QString modelName(Collection kind) const;
+    // The model for `file` of `kind` (the built-in one follows the file's collection), sharing
+    // scores within programs as programTies() says.
+    nn::CostModel modelFor(Collection kind, const QString& file) const;
+    QString modelName(Collection kind, const QString& file) const;
     std::shared_ptr<const FilePredictions> predictions() const { return m_predictions; }
 
     // Scores every configuration of `graph` (the open `file`) with the model for its kind.

@@ -124,7 +124,8 @@ void run(const EvalOptions& o) {
         what = "graph-blind linear baseline (" + std::to_string(baseline->graphsSeen()) +
                " train graphs)";
     } else {
-        model = o.model.empty() ? nn::defaultModel(kind) : nn::CostModel::load(o.model);
+        model =
+            o.model.empty() ? nn::defaultModel(kind, o.collection) : nn::CostModel::load(o.model);
         if (model.kind() != kind)
             throw FormatError(model.label() + ": trained for " + model.info().collection +
                               ", cannot score " + collectionName(kind) + " files");

@@ -58,6 +58,20 @@ std::vector<DatasetFile> inputFiles(const PredictOptions& o) {
     return out;
 }
 
+// The given model for the graph's kind, else its file's built-in one.
+const nn::CostModel& modelFor(const std::map<Collection, nn::CostModel>& given,
+                              const std::map<std::string, nn::CostModel>& builtIn,
+                              const DatasetFile& f, const TpuGraph& g) {
+    const auto it = given.find(g.collection());
+    if (it != given.end()) return it->second;
+    const auto own = builtIn.find(nn::builtInModelCollection(f.path, g.collection()));
+    if (own == builtIn.end() || own->second.kind() != g.collection())
+        throw FormatError(f.path + ": holds a " + collectionName(g.collection()) +
+                          " graph, but its folder is " + f.collection + "'s and no " +
+                          collectionName(g.collection()) + " model was given");
+    return own->second;
+}
+
 void run(const PredictOptions& o) {
     const bool programTies = parseOnOff(o.programTies, "--program-ties");
     if (o.threads > 0) nn::setThreads(o.threads);
@@ -78,17 +92,20 @@ void run(const PredictOptions& o) {
     if (!o.tileModel.empty()) put(o.tileModel, Collection::Tile, "--tile-model");
 
     const auto files = inputFiles(o);
-    for (Collection kind : {Collection::Layout, Collection::Tile}) {
-        const bool needed = std::any_of(files.begin(), files.end(),
-                                        [&](const DatasetFile& f) { return f.kind == kind; });
-        if (needed && !models.count(kind)) {
-            models.emplace(kind, nn::defaultModel(kind));
-            std::fprintf(stderr, "note: no %s model given, using the built-in one\n",
-                         collectionName(kind));
-        }
+    // A kind without a given model takes each file's collection's built-in one.
+    std::map<std::string, nn::CostModel> builtIn;
+    for (const DatasetFile& f : files) {
+        if (!f.error.empty() || models.count(f.kind)) continue;
+        const std::string collection = nn::builtInModelCollection(f.path, f.kind);
+        if (builtIn.count(collection)) continue;
+        nn::CostModel m = nn::defaultModel(f.kind, collection);
+        std::fprintf(stderr, "note: no %s model given, using the %s\n", collectionName(f.kind),
+                     m.label().c_str());
+        builtIn.emplace(collection, std::move(m));
     }
 
     for (auto& [kind, model] : models) model.setTieSamePrograms(programTies);  // each loaded here, its own
+    for (auto& [collection, model] : builtIn) model.setTieSamePrograms(programTies);
 
     const std::string tmp = o.out + ".tmp";
     std::ofstream csv(tmp, std::ios::trunc);
@@ -102,7 +119,7 @@ void run(const PredictOptions& o) {
         const DatasetFile& f = files[i];
         if (!f.error.empty()) throw FormatError(f.error);
         const TpuGraph g = loadTpuGraph(f.path, lo);
-        const nn::CostModel& model = models.at(g.collection());
+        const nn::CostModel& model = modelFor(models, builtIn, f, g);
         const auto scores = model.scoreAll(g, [&](int64_t done, int64_t total) {
             bar.update(static_cast<int64_t>(i),
                        f.name + " " + std::to_string(done) + "/" + std::to_string(total));

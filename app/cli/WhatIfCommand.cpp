@@ -97,7 +97,8 @@ void run(const WhatIfOptions& o) {
                                   g.path());
     const std::string startText = loaded ? o.fromJson + ": " + loaded->label : start.text();
 
-    nn::CostModel model = o.model.empty() ? nn::defaultModel(g.collection()) : nn::CostModel::load(o.model);
+    nn::CostModel model = o.model.empty() ? nn::defaultModelForFile(o.file, g.collection())
+                                          : nn::CostModel::load(o.model);
     std::unique_ptr<ProgressBar> bar;
     if (!o.json) bar = std::make_unique<ProgressBar>("scoring the file's configs", g.numConfigs());
     const whatif::WhatIfPredictor p(graph, model, [&](int64_t done, int64_t) {

@@ -1,36 +1,91 @@
 #include "DefaultModels.h"
 
+#include <filesystem>
+
+#include "graph/DatasetIndex.h"
 #include "io/Error.h"
 
 namespace tpg::nn {
 
 namespace embedded {
-extern const unsigned char k_layout[];
-extern const unsigned long k_layout_size;
-extern const unsigned char k_tile[];
-extern const unsigned long k_tile_size;
+extern const unsigned char k_layout_all[];
+extern const unsigned long k_layout_all_size;
+extern const unsigned char k_layout_xla_random[];
+extern const unsigned long k_layout_xla_random_size;
+extern const unsigned char k_layout_xla_default[];
+extern const unsigned long k_layout_xla_default_size;
+extern const unsigned char k_layout_nlp_random[];
+extern const unsigned long k_layout_nlp_random_size;
+extern const unsigned char k_layout_nlp_default[];
+extern const unsigned long k_layout_nlp_default_size;
+extern const unsigned char k_tile_xla[];
+extern const unsigned long k_tile_xla_size;
 }  // namespace embedded
 
 namespace {
-std::string bytesOf(Collection kind) {
-    const unsigned char* p = kind == Collection::Layout ? embedded::k_layout : embedded::k_tile;
-    const unsigned long n =
-        kind == Collection::Layout ? embedded::k_layout_size : embedded::k_tile_size;
-    return std::string(reinterpret_cast<const char*>(p), n);
+
+struct EmbeddedModel {
+    Collection kind;
+    const char* collection;  // the kind's name for the general model
+    const unsigned char* bytes;
+    const unsigned long& size;  // a reference: the sizes are initialised in another unit
+};
+
+// The general model of each kind first, so a lookup falls back to it.
+const EmbeddedModel k_models[] = {
+    {Collection::Layout, "layout", embedded::k_layout_all, embedded::k_layout_all_size},
+    {Collection::Layout, "layout:xla:random", embedded::k_layout_xla_random,
+     embedded::k_layout_xla_random_size},
+    {Collection::Layout, "layout:xla:default", embedded::k_layout_xla_default,
+     embedded::k_layout_xla_default_size},
+    {Collection::Layout, "layout:nlp:random", embedded::k_layout_nlp_random,
+     embedded::k_layout_nlp_random_size},
+    {Collection::Layout, "layout:nlp:default", embedded::k_layout_nlp_default,
+     embedded::k_layout_nlp_default_size},
+    {Collection::Tile, "tile", embedded::k_tile_xla, embedded::k_tile_xla_size},
+    {Collection::Tile, "tile:xla", embedded::k_tile_xla, embedded::k_tile_xla_size},
+};
+
+// The embedded model for `collection`, else the kind's general one; null when neither is embedded.
+const EmbeddedModel* find(Collection kind, const std::string& collection) {
+    const EmbeddedModel* general = nullptr;
+    for (const EmbeddedModel& m : k_models) {
+        if (m.kind != kind || m.size == 0) continue;
+        if (collection == m.collection) return &m;
+        if (!general && std::string(m.collection) == collectionName(kind)) general = &m;
+    }
+    return general;
 }
+
 }  // namespace
 
 bool hasDefaultModel(Collection kind) {
-    return (kind == Collection::Layout ? embedded::k_layout_size : embedded::k_tile_size) > 0;
+    return find(kind, collectionName(kind)) != nullptr;
 }
 
-CostModel defaultModel(Collection kind) {
-    const std::string label = std::string("built-in ") + collectionName(kind) + " model";
-    if (!hasDefaultModel(kind))
+std::string defaultModelLabel(Collection kind, const std::string& collection) {
+    const EmbeddedModel* m = find(kind, collection);
+    return std::string("built-in ") + (m ? m->collection : collectionName(kind)) + " model";
+}
+
+CostModel defaultModel(Collection kind, const std::string& collection) {
+    const EmbeddedModel* m = find(kind, collection);
+    if (!m)
         throw FormatError(
-            label +
+            defaultModelLabel(kind, collection) +
             ": not embedded in this build (run packaging/train-default-models.sh and rebuild)");
-    return CostModel::fromBytes(bytesOf(kind), label);
+    return CostModel::fromBytes(std::string(reinterpret_cast<const char*>(m->bytes), m->size),
+                                defaultModelLabel(kind, collection));
+}
+
+std::string builtInModelCollection(const std::string& path, Collection kind) {
+    DatasetFile f;
+    return placeByPath(std::filesystem::path(path), f) ? f.collection
+                                                       : std::string(collectionName(kind));
+}
+
+CostModel defaultModelForFile(const std::string& path, Collection kind) {
+    return defaultModel(kind, builtInModelCollection(path, kind));
 }
 
 }  // namespace tpg::nn

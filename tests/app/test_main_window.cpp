@@ -472,7 +472,10 @@ private slots:
         QVERIFY(table->data(v, Qt::ToolTipRole).toString().contains(QStringLiteral("largest output dimension")));
         QVERIFY2(w.configPanel()->agreementText().contains(QStringLiteral("Kendall")),
                  qPrintable(w.configPanel()->agreementText()));
-        QVERIFY(w.modelLabelText().contains(QStringLiteral("built-in layout model")));
+        // The file lies in layout/xla/random: the built-in model of that collection scores it.
+        QVERIFY2(w.modelLabelText().contains(QStringLiteral("built-in layout:xla:random model")),
+                 qPrintable(w.modelLabelText()));
+        QCOMPARE(p->predictor->model().info().collection, std::string("layout:xla:random"));
         // The what-if editor starts once predictions are in.
         QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
         QVERIFY(w.whatIfPanel()->resultText().contains(QStringLiteral("Would rank")));
@@ -506,14 +509,15 @@ private slots:
         QVERIFY(!w.modelSession()->programTies());
         const auto& own = w.modelSession()->predictions()->predictor->scores();
         QVERIFY(own[static_cast<size_t>(a)] != own[static_cast<size_t>(b)]);
-        QVERIFY(!w.modelSession()->modelFor(Collection::Layout).tiesSamePrograms());
+        QVERIFY(
+            !w.modelSession()->modelFor(Collection::Layout, w.currentFile()).tiesSamePrograms());
         QVERIFY(w.configPanel()->model()->predictions() == w.modelSession()->predictions());
         QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("network's own score")));
         action->setChecked(true);
         QVERIFY(ready.wait(60000));
         const auto& tied = w.modelSession()->predictions()->predictor->scores();
         QCOMPARE(tied[static_cast<size_t>(a)], tied[static_cast<size_t>(b)]);
-        QVERIFY(w.modelSession()->modelFor(Collection::Layout).tiesSamePrograms());
+        QVERIFY(w.modelSession()->modelFor(Collection::Layout, w.currentFile()).tiesSamePrograms());
         // A model the user loaded: turned off, the predictions score with a copy of it (the
         // loaded one may be scoring on another worker), under its own name.
         const QString file = m_dir.filePath(QStringLiteral("ties.tpgm"));
@@ -525,7 +529,7 @@ private slots:
         const auto loaded = w.modelSession()->predictions();
         QVERIFY(loaded->modelName.contains(QStringLiteral("ties.tpgm")));
         QVERIFY(loaded->predictor->scores()[static_cast<size_t>(a)] != loaded->predictor->scores()[static_cast<size_t>(b)]);
-        const nn::CostModel inUse = w.modelSession()->modelFor(Collection::Layout);
+        const nn::CostModel inUse = w.modelSession()->modelFor(Collection::Layout, w.currentFile());
         QVERIFY(!inUse.tiesSamePrograms() && QString::fromStdString(inUse.label()).contains(QStringLiteral("ties.tpgm")));
     }
 

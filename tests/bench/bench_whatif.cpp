@@ -1,21 +1,24 @@
-// What-if latency (run by hand: build/tests/bench/bench_whatif [NODES] [CONFIGS] [EDITS]).
-// On a synthetic program of NODES nodes (default 45,000) with CONFIGS configurations (default
-// 1,000), timed by the built-in layout model: the time until every config is scored (ranks are
-// ready), then for EDITS random single-slot edits (default 100) the time from edit to the full
-// report (prediction, rank, synthetic TPU runtime, matching and nearest rows), p50 / p95 / max,
-// and the same split into its parts. Target: p95 <= 30 ms at 45,000 nodes.
+// What-if latency (run by hand: build/tests/bench/bench_whatif [NODES] [CONFIGS] [EDITS]
+// [COLLECTION]). On a synthetic program of NODES nodes (default 45,000) with CONFIGS configurations
+// (default 1,000), timed by the built-in model of COLLECTION (default layout:xla:random, the one a
+// random-search file of the dataset tree gets; "layout": the model of all four collections; the
+// default-search part below takes layout:xla:default's unless given): the time until every config
+// is scored (ranks are ready), then for EDITS random single-slot edits (default 100) the time from
+// edit to the full report (prediction, rank, synthetic TPU runtime, matching and nearest rows), p50
+// / p95 / max, and the same split into its parts. Target: p95 <= 30 ms at 45,000 nodes.
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "DefaultModels.h"
+#include "TensorMemory.h"
 #include "synth/SyntheticDataset.h"
 #include "synth/TpuCostModel.h"
-#include "TensorMemory.h"
 #include "whatif/ConfigEdit.h"
 #include "whatif/WhatIfPredictor.h"
 
@@ -39,6 +42,7 @@ int main(int argc, char** argv) {
     const int64_t nodes = argc > 1 ? std::atoll(argv[1]) : 45000;
     const int configs = argc > 2 ? std::atoi(argv[2]) : 1000;
     const int edits = argc > 3 ? std::atoi(argv[3]) : 100;
+    const std::string collection = argc > 4 ? argv[4] : "";
     auto t = Clock::now();
     auto graph = std::make_shared<const TpuGraph>(
         synth::makeLayoutGraph(synth::Recipe::ResNet, 3, nodes, configs, synth::LayoutSearch::Random, "bench"));
@@ -46,7 +50,10 @@ int main(int argc, char** argv) {
                 static_cast<long long>(graph->numNodes()), static_cast<long long>(graph->numConfigurable()),
                 static_cast<long long>(graph->numConfigs()), msSince(t) / 1000);
     t = Clock::now();
-    const whatif::WhatIfPredictor p(graph, nn::defaultModel(Collection::Layout));
+    const nn::CostModel model =
+        nn::defaultModel(Collection::Layout, collection.empty() ? "layout:xla:random" : collection);
+    std::printf("model: %s\n", model.label().c_str());
+    const whatif::WhatIfPredictor p(graph, model);
     std::printf("every config scored, ranks ready: %.2f s (%.0f configs/s)\n", msSince(t) / 1000,
                 1000.0 * static_cast<double>(configs) / msSince(t));
     t = Clock::now();
@@ -61,7 +68,6 @@ int main(int argc, char** argv) {
     std::vector<float> row = p.row(0);
     p.evaluate(row);  // warm: the config-free pass is cached by the first scoring of this graph
     const synth::TpuCostModel tpu(*graph);
-    const nn::CostModel model = nn::defaultModel(Collection::Layout);
     std::vector<double> total, score, incremental, synthMs;
     const auto& ids = graph->configurableNodes();
     for (int e = 0; e < edits; ++e) {
@@ -102,7 +108,8 @@ int main(int argc, char** argv) {
     // the alternative measured against them.
     auto dflt = std::make_shared<const TpuGraph>(synth::makeLayoutGraph(
         synth::Recipe::ResNet, 3, nodes, std::min(configs, 300), synth::LayoutSearch::Default, "bench_default"));
-    nn::CostModel m = nn::defaultModel(Collection::Layout);  // its own copy of the network
+    nn::CostModel m = nn::defaultModel(Collection::Layout,
+                                       collection.empty() ? "layout:xla:default" : collection);
     m.setTieSamePrograms(false);  // the network's scores on both paths, to compare them
     const auto& table = *dflt->layoutConfigs();
     std::vector<float> rows(static_cast<size_t>(table.numConfigs() * table.rowSize()));

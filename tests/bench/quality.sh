@@ -57,19 +57,8 @@ mkdir -p "$run"
 
 IFS=, read -r xla_programs nlp_programs <<< "$programs"
 nlp_programs=${nlp_programs:-$xla_programs}
-synth_train() {  # out, programs, collections
-    "$tpg" synth --out "$1" --seed 2024 --layout-graphs "$2" --tile-graphs 300 --configs 1000 \
-        --min-nodes 100 --max-nodes 5000 --collections "$3" --quiet
-}
 if [ ! -d "$data/npz" ]; then
-    # A program is generated from the seed, its source and its index alone, so the xla programs
-    # are the same whatever count the nlp source has.
-    rm -rf "$data.part"  # a generation that was stopped
-    synth_train "$data.part" "$xla_programs" tile:xla,layout:xla:random,layout:xla:default
-    synth_train "$data.part/nlp" "$nlp_programs" layout:nlp:random,layout:nlp:default
-    for part in npz ground_truth; do mv "$data.part/nlp/$part/layout/nlp" "$data.part/$part/layout/"; done
-    rm -rf "$data.part/nlp"
-    mv "$data.part" "$data"
+    "$(dirname "$0")/training-data.sh" "$tpg" "$data" "$xla_programs" "$nlp_programs"
 fi
 # A folder's data keeps the program counts it was made with (a source's three splits together).
 for source in xla nlp; do

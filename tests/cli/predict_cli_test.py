@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """`tpugraphs predict` from the outside, on a synthetic dataset: the CSV ranks every config of a
 file once; --program-ties reaches the model (configs of one program share a score by default, so
-they keep their file order; off ranks them by the network's own scores); a bad value gets one line.
+they keep their file order; off ranks them by the network's own scores); a bad value gets one line;
+each file gets its collection's built-in model, a file outside the dataset tree the layout model of
+all four collections, and a file whose kind is not its folder's one line.
 Usage: predict_cli_test.py TPUGRAPHS_BINARY SYNTH_DATA_DIR WORK_DIR"""
 import glob
 import os
+import shutil
 import subprocess
 import sys
 
@@ -43,6 +46,31 @@ p = subprocess.run([exe, "predict", "--data", layout, "--out", os.path.join(work
 lines = [l for l in p.stderr.splitlines() if l.strip()]
 if p.returncode != 1 or len(lines) != 1 or "--program-ties: expected 'on' or 'off', got 'yes'" not in lines[0]:
     failures.append("--program-ties yes -> %d\n%s" % (p.returncode, p.stderr))
+
+# The test split holds one file per collection: five built-in models, each named once.
+p = subprocess.run([exe, "predict", "--data", data, "--out", os.path.join(work, "all.csv")],
+                   capture_output=True, text=True, timeout=300)
+notes = sorted(l for l in p.stderr.splitlines() if l.startswith("note:"))
+wanted = sorted("note: no %s model given, using the built-in %s model" % (c.split(":")[0], c)
+                for c in ["layout:nlp:default", "layout:nlp:random", "layout:xla:default", "layout:xla:random", "tile:xla"])
+rows = open(os.path.join(work, "all.csv")).read().splitlines() if p.returncode == 0 else []
+if p.returncode != 0 or notes != wanted or len(rows) != 6:
+    failures.append("the test split -> %d, %d rows\n%s" % (p.returncode, len(rows), p.stderr))
+loose = os.path.join(work, "loose.npz")
+shutil.copy(layout, loose)
+p = subprocess.run([exe, "predict", "--data", loose, "--out", os.path.join(work, "loose.csv")],
+                   capture_output=True, text=True, timeout=300)
+if p.returncode != 0 or "using the built-in layout model" not in p.stderr:
+    failures.append("a loose layout file -> %d\n%s" % (p.returncode, p.stderr))
+# A tile kernel in a layout folder: the folder's model cannot score it.
+misplaced = os.path.join(work, "mixed/npz/layout/xla/random/test/kernel.npz")
+os.makedirs(os.path.dirname(misplaced), exist_ok=True)
+shutil.copy(glob.glob(os.path.join(data, "npz/tile/xla/test/*.npz"))[0], misplaced)
+p = subprocess.run([exe, "predict", "--data", os.path.join(work, "mixed"), "--out", os.path.join(work, "mixed.csv")],
+                   capture_output=True, text=True, timeout=300)
+errors = [l for l in p.stderr.splitlines() if not l.startswith("note:") and l.strip()]
+if p.returncode != 1 or len(errors) != 1 or "holds a tile graph, but its folder is layout:xla:random's" not in errors[0]:
+    failures.append("a tile file in a layout folder -> %d\n%s" % (p.returncode, p.stderr))
 
 print("\n\n".join(failures) if failures else "predict: rankings, --program-ties and errors ok")
 sys.exit(1 if failures else 0)

@@ -1135,6 +1135,34 @@ private slots:
         }
     }
 
+    void eachCollectionHasItsOwnBuiltInModel() {
+        // A file in the dataset tree gets the model trained on its collection alone.
+        for (const std::string c : {"layout:xla:random", "layout:xla:default", "layout:nlp:random",
+                                    "layout:nlp:default"}) {
+            const std::string search = c.substr(c.rfind(':') + 1), source = c.substr(7, 3);
+            const std::string path =
+                "/data/npz/layout/" + source + "/" + search + "/valid/prog.npz";
+            QCOMPARE(builtInModelCollection(path, Collection::Layout), c);
+            const CostModel m = defaultModelForFile(path, Collection::Layout);
+            QCOMPARE(m.info().collection, c);
+            QCOMPARE(m.label(), "built-in " + c + " model");
+            QCOMPARE(defaultModelLabel(Collection::Layout, c), m.label());
+        }
+        // A loose file's collection is unknown: the model trained on all four.
+        const CostModel general = defaultModelForFile("/home/me/prog.npz", Collection::Layout);
+        QCOMPARE(general.info().collection, std::string("layout"));
+        QCOMPARE(general.label(), std::string("built-in layout model"));
+        QCOMPARE(defaultModel(Collection::Layout, "layout:xla").info().collection,
+                 std::string("layout"));
+        // Tile has one collection: its model serves loose files too.
+        QCOMPARE(defaultModelForFile("/data/npz/tile/xla/test/k.npz", Collection::Tile)
+                     .info()
+                     .collection,
+                 std::string("tile:xla"));
+        QCOMPARE(defaultModelForFile("/tmp/k.npz", Collection::Tile).info().collection,
+                 std::string("tile:xla"));
+    }
+
     void graphBlindBaselineRanksAboveChance() {
         const auto all = scanDataset(data());
         GraphBlindLinearRanker b(Collection::Layout, 18);
