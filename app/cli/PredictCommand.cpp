@@ -64,7 +64,7 @@ const nn::CostModel& modelFor(const std::map<Collection, nn::CostModel>& given,
                               const DatasetFile& f, const TpuGraph& g) {
     const auto it = given.find(g.collection());
     if (it != given.end()) return it->second;
-    const auto own = builtIn.find(nn::builtInModelCollection(f.path, g.collection()));
+    const auto own = builtIn.find(f.collection);
     if (own == builtIn.end() || own->second.kind() != g.collection())
         throw FormatError(f.path + ": holds a " + collectionName(g.collection()) +
                           " graph, but its folder is " + f.collection + "'s and no " +
@@ -92,16 +92,15 @@ void run(const PredictOptions& o) {
     if (!o.tileModel.empty()) put(o.tileModel, Collection::Tile, "--tile-model");
 
     const auto files = inputFiles(o);
-    // A kind without a given model takes each file's collection's built-in one.
+    // A kind without a given model takes each file's collection's built-in one (the scan placed
+    // each file: its collection in the tree, or its kind's name when loose).
     std::map<std::string, nn::CostModel> builtIn;
     for (const DatasetFile& f : files) {
-        if (!f.error.empty() || models.count(f.kind)) continue;
-        const std::string collection = nn::builtInModelCollection(f.path, f.kind);
-        if (builtIn.count(collection)) continue;
-        nn::CostModel m = nn::defaultModel(f.kind, collection);
+        if (!f.error.empty() || models.count(f.kind) || builtIn.count(f.collection)) continue;
+        nn::CostModel m = nn::defaultModel(f.kind, f.collection);
         std::fprintf(stderr, "note: no %s model given, using the %s\n", collectionName(f.kind),
                      m.label().c_str());
-        builtIn.emplace(collection, std::move(m));
+        builtIn.emplace(f.collection, std::move(m));
     }
 
     for (auto& [kind, model] : models) model.setTieSamePrograms(programTies);  // each loaded here, its own
