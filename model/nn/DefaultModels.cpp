@@ -2,25 +2,11 @@
 
 #include <filesystem>
 
+#include "EmbeddedModels.h"  // generated from model/nn/CMakeLists.txt's list of model files
 #include "graph/DatasetIndex.h"
 #include "io/Error.h"
 
 namespace tpg::nn {
-
-namespace embedded {
-extern const unsigned char k_layout_all[];
-extern const unsigned long k_layout_all_size;
-extern const unsigned char k_layout_xla_random[];
-extern const unsigned long k_layout_xla_random_size;
-extern const unsigned char k_layout_xla_default[];
-extern const unsigned long k_layout_xla_default_size;
-extern const unsigned char k_layout_nlp_random[];
-extern const unsigned long k_layout_nlp_random_size;
-extern const unsigned char k_layout_nlp_default[];
-extern const unsigned long k_layout_nlp_default_size;
-extern const unsigned char k_tile_xla[];
-extern const unsigned long k_tile_xla_size;
-}  // namespace embedded
 
 namespace {
 
@@ -57,6 +43,10 @@ const EmbeddedModel* find(Collection kind, const std::string& collection) {
     return general;
 }
 
+std::string labelOf(Collection kind, const EmbeddedModel* m) {
+    return std::string("built-in ") + (m ? m->collection : collectionName(kind)) + " model";
+}
+
 }  // namespace
 
 bool hasDefaultModel(Collection kind) {
@@ -64,18 +54,17 @@ bool hasDefaultModel(Collection kind) {
 }
 
 std::string defaultModelLabel(Collection kind, const std::string& collection) {
-    const EmbeddedModel* m = find(kind, collection);
-    return std::string("built-in ") + (m ? m->collection : collectionName(kind)) + " model";
+    return labelOf(kind, find(kind, collection));
 }
 
 CostModel defaultModel(Collection kind, const std::string& collection) {
     const EmbeddedModel* m = find(kind, collection);
     if (!m)
         throw FormatError(
-            defaultModelLabel(kind, collection) +
+            labelOf(kind, m) +
             ": not embedded in this build (run packaging/train-default-models.sh and rebuild)");
     return CostModel::fromBytes(std::string(reinterpret_cast<const char*>(m->bytes), m->size),
-                                defaultModelLabel(kind, collection));
+                                labelOf(kind, m));
 }
 
 std::string builtInModelCollection(const std::string& path, Collection kind) {
