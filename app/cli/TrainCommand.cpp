@@ -35,6 +35,7 @@ struct TrainOptions {
     std::string spillFeatures = nn::ModelSettings{}.spillFeatures ? "on" : "off";
     std::string trafficFeatures = nn::ModelSettings{}.trafficFeatures ? "on" : "off";
     std::string flowFeatures = nn::ModelSettings{}.flowFeatures ? "on" : "off";
+    std::string relayoutFeatures = nn::ModelSettings{}.relayoutFeatures ? "on" : "off";
     std::string pooledHead = "auto";
     double cacheMiB = static_cast<double>(nn::limits::kDefaultCacheBytes >> 20);
     std::string sizeMatched = "auto";
@@ -100,6 +101,9 @@ void applyOptions(TrainOptions& o) {
     s.model.spillFeatures = parseOnOff(o.spillFeatures, "--spill-features");
     s.model.trafficFeatures = parseOnOff(o.trafficFeatures, "--traffic-features");
     s.model.flowFeatures = parseOnOff(o.flowFeatures, "--flow-features");
+    s.model.relayoutFeatures = parseOnOff(o.relayoutFeatures, "--relayout-features");
+    if (s.model.relayoutFeatures && !s.model.flowFeatures)
+        throw FormatError("--relayout-features on needs --flow-features on: they extend the flow features");
     // auto: the default, and the head wherever something needs it (recorded so in the model file)
     s.model.pooledHead = o.pooledHead == "auto" ? nn::takesPooledHead(s.model) : parseOnOff(o.pooledHead, "--pooled-head");
     if (!s.model.pooledHead && !s.model.nodeCostReadout)
@@ -346,6 +350,11 @@ void addTrainCommand(CLI::App& app) {
                     "chains (the share of the program that takes an output layout and its "
                     "padding; copies where an operand's layout differs from the one arriving) "
                     "(on/off)")
+        ->capture_default_str();
+    cmd->add_option("--relayout-features", o->relayoutFeatures,
+                    "Layout, with flow features: the reshapes and transposes each node's layouts "
+                    "make physical relayouts instead of bitcasts, and the tile-padded elements "
+                    "they move (on/off)")
         ->capture_default_str();
     cmd->add_option("--node-cost-readout", o->nodeCost,
                     "Layout: each node predicts its own cost and the score adds the log of their "

@@ -56,6 +56,7 @@ void CostModel::Impl::build() {
         info.configWidth != schema::kLayoutConfigWidth)
         info.settings.slotFeatures = false;
     info.settings.flowFeatures = info.settings.flowFeatures && info.settings.slotFeatures;  // extends them
+    info.settings.relayoutFeatures = info.settings.relayoutFeatures && info.settings.flowFeatures;
     // Bounds, spill and traffic features read node_feat's shape columns and the 24 named bounds.
     if (info.kind != Collection::Tile || info.nodeFeatureWidth != schema::kNodeFeatureWidth ||
         info.configWidth != schema::kTileConfigWidth)
@@ -71,6 +72,7 @@ void CostModel::Impl::build() {
     o.configAttention = info.settings.configAttention;
     o.slotFeatures = info.settings.slotFeatures;
     o.flowFeatures = info.settings.flowFeatures;
+    o.relayoutFeatures = info.settings.relayoutFeatures;
     o.nodeCostReadout = info.kind == Collection::Layout && info.settings.nodeCostReadout;
     o.boundsFeatures = info.settings.boundsFeatures;
     o.spillFeatures = info.settings.spillFeatures;
@@ -152,7 +154,9 @@ GraphTensors CostModel::Impl::makeTensors(const PreparedGraph& p) const {
     t.dependentPos = longTensor(depPos);
     t.outsideIds = longTensor(outside);
     t.configPos = longTensor(confPos);
-    if (info.settings.slotFeatures) t.slotTensors = makeLayoutSlotTensors(layoutSlotShapes(p.graph));
+    if (info.settings.slotFeatures)
+        t.slotTensors = makeLayoutSlotTensors(layoutSlotShapes(p.graph), info.settings.relayoutFeatures,
+                                              info.settings.relayoutFeatures ? relayoutOps(p.graph) : std::vector<RelayoutOp>{});
     return t;
 }
 

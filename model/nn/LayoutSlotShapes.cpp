@@ -173,19 +173,66 @@ void addLayoutFlow(const TpuGraph& g, const std::vector<int32_t>& rowOf,
     }
 }
 
+// Operands of each node, in edge (operand) order.
+std::vector<std::vector<int32_t>> operandLists(const TpuGraph& g) {
+    std::vector<std::vector<int32_t>> operandsOf(static_cast<size_t>(g.numNodes()));
+    for (const auto& e : g.edges())
+        if (e[0] >= 0 && e[0] < g.numNodes() && e[1] >= 0 && e[1] < g.numNodes())
+            operandsOf[static_cast<size_t>(e[0])].push_back(e[1]);
+    return operandsOf;
+}
+
+// Each node's configurable row, -1 for the others.
+std::vector<int32_t> rowsOfNodes(const TpuGraph& g) {
+    std::vector<int32_t> rowOf(static_cast<size_t>(g.numNodes()), -1);
+    const std::vector<int32_t>& configurable = g.configurableNodes();
+    for (size_t k = 0; k < configurable.size(); ++k) rowOf[static_cast<size_t>(configurable[k])] = static_cast<int32_t>(k);
+    return rowOf;
+}
+
+// A reshape's or transpose's shapes and permutation, from node_feat.
+RelayoutOp relayoutShapes(const TpuGraph& g, int32_t v, int32_t operand) {
+    RelayoutOp op;
+    op.node = v;
+    op.out = shapeOf(g, v);
+    op.in = shapeOf(g, operand);
+    const float* feat = g.nodeFeatures(v);
+    for (int i = 0; i < schema::kMaxRank; ++i) {
+        const auto d = static_cast<int>(feat[kDimensionsColumn + i]);
+        op.perm[static_cast<size_t>(i)] = static_cast<int8_t>(d >= 0 && d < op.in.rank ? d : 0);
+    }
+    return op;
+}
+
 }  // namespace
+
+std::vector<RelayoutOp> relayoutOps(const TpuGraph& g) {
+    std::vector<RelayoutOp> ops;
+    if (g.nodeFeatureWidth() != schema::kNodeFeatureWidth) return ops;
+    const std::vector<int32_t> rowOf = rowsOfNodes(g);
+    const auto operandsOf = operandLists(g);
+    const LayoutFlow f = layoutFlow(g, rowOf, operandsOf);
+    for (size_t v = 0; v < f.cls.size(); ++v) {
+        if ((f.cls[v] != OpClass::Reshape && f.cls[v] != OpClass::Transpose) || operandsOf[v].empty()) continue;
+        const int32_t p = operandsOf[v][0];
+        const int32_t operandRow = madeOnTheFly(f.cls[static_cast<size_t>(p)]) ? -1 : f.owner[static_cast<size_t>(p)];
+        if (rowOf[v] < 0 && operandRow < 0) continue;  // no configuration changes its layouts
+        RelayoutOp op = relayoutShapes(g, static_cast<int32_t>(v), p);
+        op.transpose = f.cls[v] == OpClass::Transpose;
+        op.selfRow = rowOf[v];
+        op.operandRow = operandRow;
+        op.volumeShare = static_cast<float>(f.volume[v] / f.totalVolume);
+        ops.push_back(op);
+    }
+    return ops;
+}
 
 std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g) {
     std::vector<LayoutSlotShape> out;
     if (g.nodeFeatureWidth() != schema::kNodeFeatureWidth) return out;
     const std::vector<int32_t>& configurable = g.configurableNodes();
-    std::vector<int32_t> slotOf(static_cast<size_t>(g.numNodes()), -1);
-    for (size_t k = 0; k < configurable.size(); ++k) slotOf[static_cast<size_t>(configurable[k])] = static_cast<int32_t>(k);
-    // Operands of each node, in edge (operand) order.
-    std::vector<std::vector<int32_t>> operandsOf(static_cast<size_t>(g.numNodes()));
-    for (const auto& e : g.edges())
-        if (e[0] >= 0 && e[0] < g.numNodes() && e[1] >= 0 && e[1] < g.numNodes())
-            operandsOf[static_cast<size_t>(e[0])].push_back(e[1]);
+    const std::vector<int32_t> slotOf = rowsOfNodes(g);
+    const auto operandsOf = operandLists(g);
     const int conv = schema::opcodeId("convolution"), dot = schema::opcodeId("dot"),
               reduce = schema::opcodeId("reduce");
     out.resize(configurable.size() * kLayoutSlots);

@@ -40,4 +40,20 @@ constexpr int kLayoutSlots = 3;  // output_layout, input_layout, kernel_layout
 // (the columns cannot be located).
 std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g);
 
+// A reshape or transpose whose layouts a config can change: its own (a configurable node) or its
+// operand's (owned by a configurable node through the layout flow). XLA makes it a free bitcast
+// when the element order survives the layouts in force, else a physical relayout of its bytes.
+struct RelayoutOp {
+    int32_t node = 0;
+    bool transpose = false;
+    int32_t selfRow = -1;     // its configurable row, -1 when it keeps its default layout
+    int32_t operandRow = -1;  // the row whose output layout its operand takes, -1 none
+    LayoutSlotShape in, out;       // its operand's and its own shape and default layout
+    std::array<int8_t, 6> perm{};  // transpose: output dim i is operand dim perm[i]
+    float volumeShare = 0;         // its elements over the program's
+};
+
+// Every such op of the graph; empty when node_feat is trimmed.
+std::vector<RelayoutOp> relayoutOps(const TpuGraph& g);
+
 }  // namespace tpg::nn

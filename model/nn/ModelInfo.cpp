@@ -86,6 +86,7 @@ std::string modelInfoToJson(const ModelInfo& i) {
                      {"spill_features", s.spillFeatures},
                      {"traffic_features", s.trafficFeatures},
                      {"flow_features", s.flowFeatures},
+                     {"relayout_features", s.relayoutFeatures},
                      {"pooled_head", s.pooledHead}};
     j["node_feature_width"] = i.nodeFeatureWidth;
     j["config_width"] = i.configWidth;
@@ -149,6 +150,7 @@ ModelInfo modelInfoFromJson(const std::string& text, const std::string& file) {
         i.settings.spillFeatures = s.value("spill_features", old.spillFeatures);
         i.settings.trafficFeatures = s.value("traffic_features", old.trafficFeatures);
         i.settings.flowFeatures = s.value("flow_features", old.flowFeatures);
+        i.settings.relayoutFeatures = s.value("relayout_features", old.relayoutFeatures);
         i.settings.pooledHead = s.value("pooled_head", old.pooledHead);
         where = "node_feature_width";
         i.nodeFeatureWidth = j.at("node_feature_width").get<int64_t>();

@@ -35,6 +35,9 @@ struct ModelSettings {
     // written before it.
     bool trafficFeatures = true;
     bool flowFeatures = false;     // layout, with slot features: how far layouts flow (layoutFlowFeatures)
+    // Layout, with flow features: the reshapes and transposes a configuration makes physical
+    // relayouts, and the padded elements they move (relayoutOps); off in model files written before it.
+    bool relayoutFeatures = false;
     // Layout, with the node-cost readout: the score also takes an MLP over the pooled graph
     // embedding; off (measured better on nlp, README), it is the log of the summed node costs
     // alone. On in model files written before the option.
@@ -47,7 +50,8 @@ struct ModelSettings {
                slotFeatures == o.slotFeatures && nodeCostReadout == o.nodeCostReadout &&
                boundsFeatures == o.boundsFeatures && spillFeatures == o.spillFeatures &&
                trafficFeatures == o.trafficFeatures &&
-               flowFeatures == o.flowFeatures && pooledHead == o.pooledHead;
+               flowFeatures == o.flowFeatures && relayoutFeatures == o.relayoutFeatures &&
+               pooledHead == o.pooledHead;
     }
     bool operator!=(const ModelSettings& o) const { return !(*this == o); }
 
@@ -65,7 +69,7 @@ struct ModelSettings {
     static ModelSettings beforeOptions() {
         ModelSettings m = shapedByKind();
         m.slotFeatures = m.nodeCostReadout = m.boundsFeatures = m.spillFeatures = m.trafficFeatures =
-            m.flowFeatures = false;
+            m.flowFeatures = m.relayoutFeatures = false;
         m.pooledHead = true;
         return m;
     }

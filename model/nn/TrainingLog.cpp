@@ -100,6 +100,7 @@ json settingsToJson(const TrainSettings& s) {
         {"spill_features", m.spillFeatures},
         {"traffic_features", m.trafficFeatures},
         {"flow_features", m.flowFeatures},
+        {"relayout_features", m.relayoutFeatures},
         {"pooled_head", m.pooledHead},
         {"loss", lossName(s.loss)},
         {"margin", s.margin},
@@ -148,6 +149,7 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "spill_features", m.spillFeatures, file);
     read(j, "traffic_features", m.trafficFeatures, file);
     read(j, "flow_features", m.flowFeatures, file);
+    read(j, "relayout_features", m.relayoutFeatures, file);
     read(j, "pooled_head", m.pooledHead, file);
     std::string loss = lossName(s.loss);
     read(j, "loss", loss, file);

@@ -157,6 +157,8 @@ private slots:
              file("y.tpgm"), "--pooled-head", "off", "--node-cost-readout", "off"},
             {"train", "--data", data(), "--collection", "layout:xla:random", "--out",
              file("y.tpgm"), "--pooled-head", "off", "--config-attention", "on"},
+            {"train", "--data", data(), "--collection", "layout:xla:random", "--out",
+             file("y.tpgm"), "--relayout-features", "on"},
         };
         const QStringList expected = {"expects a tile model", "not a tpugraphs cost model file",
                                       "trained for tile:xla, cannot score layout files",
@@ -165,7 +167,8 @@ private slots:
                                       "--products: expected auto, float or bfloat16, got 'half'",
                                       "--lr-schedule: expected cosine, stable-decay or constant, got 'linear'",
                                       "--pooled-head off needs --node-cost-readout on",
-                                      "act on the pooled embedding: they need --pooled-head on"};
+                                      "act on the pooled embedding: they need --pooled-head on",
+                                      "--relayout-features on needs --flow-features on"};
         for (int i = 0; i < bad.size(); ++i) {
             const Run r = tpugraphs(bad[i]);
             QVERIFY2(r.code == 1, qPrintable(bad[i].join(' ') + " -> " + QString::number(r.code)));

@@ -108,6 +108,40 @@ tpg::TpuGraph dotReduceGraph() {
     return tpg::TpuGraph(std::move(d));
 }
 
+// A transformer with random layouts, its relayout ops and their flow columns beside the synthetic
+// TPU's breakdown of each configuration.
+struct RelayoutCase {
+    tpg::TpuGraph graph;
+    std::vector<tpg::nn::RelayoutOp> ops;
+    std::vector<char> tracked;  // per node: one of ops
+    std::vector<float> rows;
+    int64_t configs = 0;
+    torch::Tensor flow;  // [C, nc, 3, flowFeatureCount(true)]
+
+    // [C, nc]: relayout column i on the output slot.
+    torch::Tensor column(int64_t i) const { return flow.select(2, 0).select(2, tpg::nn::kFlowFeatureCount + i); }
+    tpg::synth::CostBreakdown breakdown(int64_t k) const {
+        return tpg::synth::TpuCostModel(graph).explainLayout(rows.data() + k * graph.numConfigurable() * 18);
+    }
+};
+
+RelayoutCase relayoutCase() {
+    using namespace tpg::nn;
+    RelayoutCase r{tpg::synth::makeLayoutGraph(tpg::synth::Recipe::Transformer, 21, 400, 40,
+                                               tpg::synth::LayoutSearch::Random, "t", 1)};
+    r.ops = relayoutOps(r.graph);
+    r.tracked.assign(static_cast<size_t>(r.graph.numNodes()), 0);
+    for (const RelayoutOp& o : r.ops) r.tracked[static_cast<size_t>(o.node)] = 1;
+    r.configs = r.graph.numConfigs();
+    const int64_t nc = r.graph.numConfigurable();
+    r.rows.resize(static_cast<size_t>(r.configs * nc * 18));
+    r.graph.layoutConfigs()->read(0, r.configs, r.rows.data());
+    const LayoutSlotTensors slotTensors = makeLayoutSlotTensors(layoutSlotShapes(r.graph), true, r.ops);
+    r.flow = layoutFlowFeatures(torch::from_blob(r.rows.data(), {r.configs, nc, 18}, torch::kFloat), slotTensors)
+                 .view({r.configs, nc, kLayoutSlots, flowFeatureCount(true)});
+    return r;
+}
+
 // Layout flow: the dot (row 0) writes [256, 64]; multiply(constant, dot) and exponential take its
 // layout; a reshape (row 1) reads the exponential; the tuple returns the reshape and the multiply.
 tpg::TpuGraph dotFlowGraph() {
@@ -436,22 +470,25 @@ private slots:
         // Editing only the dot's output changes what arrives at the reshape's input (a copy):
         // incremental scoring must re-encode the reshape's row too.
         const tpg::TpuGraph g = dotFlowGraph();
-        ModelInfo info = infoFor(tpg::Collection::Layout, 140, 18);
-        info.settings.hidden = 16;
-        info.settings.layers = 2;
-        info.settings.flowFeatures = true;
-        info.settings.pooledHead = true;  // the figures below; without it the untrained edit moves less
-        const CostModel model = CostModel::create(info);
-        std::vector<float> row(36, -1.0f);
-        row[18 + 6] = 1, row[18 + 7] = 0;  // the reshape reads {1, 0}
-        const double before = model.scoreEdited(g, row.data());
-        row[0] = 0, row[1] = 1;  // the dot writes {0, 1}
-        const double incremental = model.scoreEdited(g, row.data());
-        const double full = model.scoreRows(g, row.data(), 1).at(0);
-        // Left stale, the reshape's row gave 1.80249 against 1.80320 here (untrained weights).
-        QVERIFY(std::abs(full - before) > 1e-4);
-        QVERIFY2(std::abs(incremental - full) <= 1e-5 * std::max(1.0, std::abs(full)),
-                 qPrintable(QStringLiteral("%1 vs %2").arg(incremental).arg(full)));
+        for (const bool relayouts : {false, true}) {  // the relayout columns read the dot's layout too
+            ModelInfo info = infoFor(tpg::Collection::Layout, 140, 18);
+            info.settings.hidden = 16;
+            info.settings.layers = 2;
+            info.settings.flowFeatures = true;
+            info.settings.relayoutFeatures = relayouts;
+            info.settings.pooledHead = true;  // the figures below; without it the untrained edit moves less
+            const CostModel model = CostModel::create(info);
+            std::vector<float> row(36, -1.0f);
+            row[18 + 6] = 1, row[18 + 7] = 0;  // the reshape reads {1, 0}
+            const double before = model.scoreEdited(g, row.data());
+            row[0] = 0, row[1] = 1;  // the dot writes {0, 1}
+            const double incremental = model.scoreEdited(g, row.data());
+            const double full = model.scoreRows(g, row.data(), 1).at(0);
+            // Left stale, the reshape's row gave 1.80249 against 1.80320 here (untrained weights).
+            QVERIFY(std::abs(full - before) > 1e-4);
+            QVERIFY2(std::abs(incremental - full) <= 1e-5 * std::max(1.0, std::abs(full)),
+                     qPrintable(QStringLiteral("%1 vs %2").arg(incremental).arg(full)));
+        }
     }
 
     void tileBoundsFeaturesDescribeTheTiles() {
@@ -720,8 +757,9 @@ private slots:
         // node per config gives.
         const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
         ModelInfo info = smallLayoutInfo();
-        info.settings.slotFeatures = true;  // every scoring path with slot and flow features
+        info.settings.slotFeatures = true;  // every scoring path with slot, flow and relayout features
         info.settings.flowFeatures = true;
+        info.settings.relayoutFeatures = true;
         CostModel model = CostModel::create(info);
         auto& impl = model.impl();
         const PreparedGraph p = impl.prepare(g);
@@ -802,6 +840,7 @@ private slots:
         ModelInfo info = smallLayoutInfo();
         info.settings.slotFeatures = true;
         info.settings.flowFeatures = flow;
+        info.settings.relayoutFeatures = flow;
         info.settings.nodeCostReadout = true;
         info.settings.pooledHead = pooledHead;
         info.settings.violationFeature = pooledHead;  // the violation feature needs the head
@@ -1071,6 +1110,54 @@ private slots:
         auto p = torch::tensor({0.0f, 0.0f}).requires_grad_(true);
         loss(p, torch::tensor({1.0f, 2.0f})).backward();
         QVERIFY(p.grad()[1].item<float>() < 0 && p.grad()[0].item<float>() > 0);
+    }
+
+    void relayoutFeaturesCountTheSyntheticTpusRelayouts() {
+        // Random layouts on a transformer: reshapes and transposes turn bitcast or relayout by the
+        // layouts of their own node and of the node whose output they read.
+        const RelayoutCase r = relayoutCase();
+        QVERIFY(std::any_of(r.ops.begin(), r.ops.end(), [](const RelayoutOp& o) { return o.transpose; }));
+        QVERIFY(std::any_of(r.ops.begin(), r.ops.end(), [](const RelayoutOp& o) { return !o.transpose; }));
+        const auto counts = r.column(0).expm1().sum(1);  // [C]
+        int64_t varied = 0;
+        for (int64_t k = 0; k < r.configs; ++k) {
+            int64_t relayouts = 0;
+            for (const auto& n : r.breakdown(k).nodes) relayouts += r.tracked[static_cast<size_t>(n.node)] && n.computeNs > 0;
+            QCOMPARE(std::lround(counts[k].item<float>()), static_cast<long>(relayouts));
+            varied += relayouts != std::lround(counts[0].item<float>());
+        }
+        QVERIFY(varied > 0);
+    }
+
+    void relayoutFeaturesPadAsTheSyntheticTpuDoes() {
+        // Where a row causes one relayout, its padded elements over its elements are the synthetic
+        // TPU's padded bytes over its bytes, read and written: (in + out padding) / 2.
+        const RelayoutCase r = relayoutCase();
+        const auto count = r.column(0).expm1(), share = r.column(1).expm1(), padded = r.column(2).expm1();
+        const double overhead = tpg::synth::TpuParameters{}.opOverheadNs;
+        int64_t checked = 0;
+        for (int64_t k = 0; k < r.configs; ++k) {
+            const tpg::synth::CostBreakdown b = r.breakdown(k);
+            for (int64_t row = 0; row < count.size(1); ++row) {
+                if (std::lround(count[k][row].item<float>()) != 1) continue;
+                int physical = 0;
+                double tpuRatio = 0;
+                for (const auto& n : b.nodes) {
+                    const bool ofRow = std::any_of(r.ops.begin(), r.ops.end(), [&](const RelayoutOp& o) {
+                        return o.node == n.node && (o.selfRow >= 0 ? o.selfRow : o.operandRow) == row;
+                    });
+                    if (!ofRow || n.computeNs <= 0) continue;
+                    ++physical;
+                    tpuRatio = (n.computeNs - overhead + n.paddingNs) / (n.computeNs - overhead);
+                }
+                QCOMPARE(physical, 1);
+                const double ratio = padded[k][row].item<float>() / share[k][row].item<float>() / 2;
+                QVERIFY2(std::abs(ratio - tpuRatio) <= 2e-3 * tpuRatio,
+                         qPrintable(QStringLiteral("config %1 row %2: %3 vs %4").arg(k).arg(row).arg(ratio).arg(tpuRatio)));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 20);
     }
 
     void listMle() {

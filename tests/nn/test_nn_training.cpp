@@ -521,6 +521,7 @@ private slots:
         s.listMleWeight = 0.03;
         s.schedule = LearningRateSchedule::StableDecay;
         s.selectBy = TrainSettings::Selection::Kendall;
+        s.model.flowFeatures = s.model.relayoutFeatures = true;
         const TrainSettings back = trainSettingsFromJson(trainSettingsToJson(s), "x");
         QCOMPARE(back.collection, s.collection);
         QCOMPARE(back.weightDecay, s.weightDecay);
@@ -538,7 +539,7 @@ private slots:
         // did not load.
         QVERIFY(!old.model.slotFeatures && !old.model.nodeCostReadout && !old.model.boundsFeatures &&
                 !old.model.spillFeatures && !old.model.trafficFeatures && !old.model.flowFeatures &&
-                old.model.pooledHead);
+                !old.model.relayoutFeatures && old.model.pooledHead);
         QCOMPARE(back.model, s.model);
         QVERIFY(throwsWith([] { trainSettingsFromJson("{\"lr_schedule\": \"step\"}", "run.json"); },
                            "run.json: key 'lr_schedule': expected cosine, stable-decay or constant, got 'step'"));
@@ -702,14 +703,16 @@ private slots:
         QTest::addColumn<bool>("attention");
         QTest::addColumn<bool>("slotFeatures");
         QTest::addColumn<bool>("flowFeatures");
+        QTest::addColumn<bool>("relayoutFeatures");
         QTest::addColumn<bool>("pooledHead");
-        QTest::newRow("1 hop") << 1 << false << false << false << false << true;
-        QTest::newRow("full graph, violation, attention") << -1 << true << true << false << false << true;
-        QTest::newRow("2 hops") << 2 << false << true << false << false << true;
-        QTest::newRow("slot features") << 1 << false << false << true << false << true;
-        QTest::newRow("flow features") << 1 << false << false << true << true << true;
-        QTest::newRow("node costs alone") << 1 << false << false << true << false << false;
-        QTest::newRow("node costs alone, full graph") << -1 << false << false << true << false << false;
+        QTest::newRow("1 hop") << 1 << false << false << false << false << false << true;
+        QTest::newRow("full graph, violation, attention") << -1 << true << true << false << false << false << true;
+        QTest::newRow("2 hops") << 2 << false << true << false << false << false << true;
+        QTest::newRow("slot features") << 1 << false << false << true << false << false << true;
+        QTest::newRow("flow features") << 1 << false << false << true << true << false << true;
+        QTest::newRow("relayout features, node costs alone") << 1 << false << false << true << true << true << false;
+        QTest::newRow("node costs alone") << 1 << false << false << true << false << false << false;
+        QTest::newRow("node costs alone, full graph") << -1 << false << false << true << false << false << false;
     }
     void editedRowsScoreIncrementallyAsAFullPass() {
         QFETCH(int, hops);
@@ -717,12 +720,14 @@ private slots:
         QFETCH(bool, attention);
         QFETCH(bool, slotFeatures);
         QFETCH(bool, flowFeatures);
+        QFETCH(bool, relayoutFeatures);
         QFETCH(bool, pooledHead);
         const TpuGraph g = tiny::layoutGraph(77, 120, 12);
         if (flowFeatures) {  // some node's operand layout comes from another configurable node
             const auto shapes = layoutSlotShapes(g);
             QVERIFY(std::any_of(shapes.begin(), shapes.end(), [](const LayoutSlotShape& s) { return s.source >= 0; }));
         }
+        if (relayoutFeatures) QVERIFY(!relayoutOps(g).empty());  // the relayout columns are not all zero
         ModelInfo info;
         info.kind = Collection::Layout;
         info.collection = "layout:xla:random";
@@ -735,6 +740,7 @@ private slots:
         info.settings.configAttention = attention;
         info.settings.slotFeatures = slotFeatures;
         info.settings.flowFeatures = flowFeatures;
+        info.settings.relayoutFeatures = relayoutFeatures;
         info.settings.nodeCostReadout = true;
         info.settings.pooledHead = pooledHead;
         info.stats = computeFeatureStats({g});

@@ -16,6 +16,7 @@ struct CostNetOptions {
     bool configAttention = false;
     bool slotFeatures = false;  // layout: LayoutSlotFeatures beside the raw config values
     bool flowFeatures = false;  // layout, with slot features: plus layoutFlowFeatures
+    bool relayoutFeatures = false;  // layout, with flow features: their relayout columns too
     bool nodeCostReadout = false;  // layout: plus log of a sum of per-node costs (runtime is a sum)
     bool pooledHead = true;        // layout, with the node-cost readout: also an MLP on pooled embeddings
     bool boundsFeatures = false;   // tile: config rows carry kTileBoundsFeatureCount extra columns

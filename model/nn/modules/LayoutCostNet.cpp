@@ -27,7 +27,8 @@ std::vector<int64_t> withFlowReaders(const LocalAdjacency& adj, const std::vecto
 LayoutCostNetImpl::LayoutCostNetImpl(const CostNetOptions& o) : options(o) {
     const int64_t h = o.hidden;
     nodeEncoder = register_module("nodeEncoder", NodeEncoder(o.nodeFeatureWidth, o.opcodeDim, h));
-    const int64_t slotWidth = o.slotFeatures ? kSlotFeatureCount + (o.flowFeatures ? kFlowFeatureCount : 0) : 0;
+    const int64_t slotWidth =
+        o.slotFeatures ? kSlotFeatureCount + (o.flowFeatures ? flowFeatureCount(o.relayoutFeatures) : 0) : 0;
     configEncoder = register_module("configEncoder", LayoutConfigEncoder(o.configWidth, h, kLayoutSlots * slotWidth));
     fuse = register_module("fuse", Mlp(2 * h, h, h));
     layers = register_module("layers", torch::nn::ModuleList());

@@ -93,7 +93,7 @@ struct LayoutCostNetImpl : torch::nn::Module {
     torch::Tensor encodeConfig(const GraphTensors& graph, const torch::Tensor& config,
                                const torch::Tensor& rows = {});
     // Encodings [C, k, H] of `picked` config rows [C, k, F] whose slot tensors are `slots`, with
-    // their flow features [C, k, 3 x kFlowFeatureCount] when the model reads them.
+    // their flow features [C, k, 3 x flowFeatureCount] when the model reads them.
     torch::Tensor encodePicked(const torch::Tensor& picked, const LayoutSlotTensors& slots,
                                const torch::Tensor& flow = {});
     // Without the node-cost readout the pooled head is the only score.

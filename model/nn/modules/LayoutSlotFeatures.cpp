@@ -1,11 +1,15 @@
 #include "LayoutSlotFeatures.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace tpg::nn {
 
 namespace {
 
 constexpr float kLanes = 128;    // TPU vector registers: the most-minor dim pads to 128 lanes
 constexpr float kSublanes = 8;   // and the second-most-minor to 8 sublanes
+constexpr double kMaxTilePadding = 8;  // beyond it the compiler picks a smaller tile shape
 
 }  // namespace
 
@@ -13,10 +17,11 @@ LayoutSlotTensors LayoutSlotTensors::rows(const torch::Tensor& index) const {
     auto pick = [&](const torch::Tensor& t) { return t.defined() ? t.index_select(0, index) : t; };
     return {pick(dims),   pick(defaults),  pick(rowMajor),   pick(reduced),     pick(rank),
             pick(preferred), pick(logVolume), pick(source), pick(layoutFree), pick(volumeShare),
-            pick(programOutputShare)};
+            pick(programOutputShare), relayoutColumns, relayouts};
 }
 
-LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes) {
+LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes, bool relayoutColumns,
+                                        std::vector<RelayoutOp> relayouts) {
     const auto nc = static_cast<int64_t>(shapes.size()) / kLayoutSlots;
     std::vector<float> dims, logVolume, volumeShare, programOutputShare;
     std::vector<int64_t> defaults, rowMajor, rank, preferred, source;
@@ -53,6 +58,8 @@ LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shap
     t.layoutFree = torch::from_blob(layoutFree.data(), {nc, kLayoutSlots}, torch::kUInt8).to(torch::kBool);
     t.volumeShare = torch::from_blob(volumeShare.data(), {nc, kLayoutSlots}, torch::kFloat).clone();
     t.programOutputShare = torch::from_blob(programOutputShare.data(), {nc, kLayoutSlots}, torch::kFloat).clone();
+    t.relayoutColumns = relayoutColumns;
+    t.relayouts = std::make_shared<const std::vector<RelayoutOp>>(std::move(relayouts));
     return t;
 }
 
@@ -97,6 +104,105 @@ SlotLayouts slotLayouts(const torch::Tensor& config, const LayoutSlotTensors& s)
     return l;
 }
 
+// The dims other than size-1 ones, minor to major: two layouts of one tensor are the same physical
+// layout when these agree (degenerate dims hold no data).
+using DimOrder = std::array<int8_t, 6>;
+DimOrder physicalOrder(const int64_t* layout, int rank, const std::array<float, 6>& dims) {
+    DimOrder o;
+    o.fill(-1);
+    int k = 0;
+    for (int i = 0; i < rank; ++i) {
+        const int64_t d = layout[i];
+        if (d >= 0 && d < rank && dims[static_cast<size_t>(d)] != 1.0f) o[static_cast<size_t>(k++)] = static_cast<int8_t>(d);
+    }
+    return o;
+}
+
+DimOrder rowMajorOrder(int rank, const std::array<float, 6>& dims) {
+    std::array<int64_t, 6> layout{};
+    for (int i = 0; i < rank; ++i) layout[static_cast<size_t>(i)] = rank - 1 - i;
+    return physicalOrder(layout.data(), rank, dims);
+}
+
+// XLA's rule: a reshape is a bitcast when both sides keep row-major element order, a transpose when
+// its output layout mapped through the permutation is the layout its operand arrives in.
+bool isBitcast(const RelayoutOp& op, const int64_t* in, const int64_t* out) {
+    if (!op.transpose)
+        return physicalOrder(in, op.in.rank, op.in.dims) == rowMajorOrder(op.in.rank, op.in.dims) &&
+               physicalOrder(out, op.out.rank, op.out.dims) == rowMajorOrder(op.out.rank, op.out.dims);
+    std::array<int64_t, 6> mapped{};
+    for (int j = 0; j < op.out.rank; ++j) {
+        const int64_t d = out[j];
+        mapped[static_cast<size_t>(j)] = d >= 0 && d < op.out.rank ? op.perm[static_cast<size_t>(d)] : -1;
+    }
+    return physicalOrder(mapped.data(), op.out.rank, op.in.dims) == physicalOrder(in, op.in.rank, op.in.dims);
+}
+
+// The (8 x 128) tile padding of a tensor under a layout, as the synthetic TPU pads it.
+double tilePadding(const int64_t* layout, int rank, const std::array<float, 6>& dims) {
+    if (rank == 0) return 1.0;
+    const DimOrder o = physicalOrder(layout, rank, dims);
+    auto padded = [&](int i, double tile) {
+        const int8_t d = o[static_cast<size_t>(i)];
+        const double size = d >= 0 ? std::max(1.0f, dims[static_cast<size_t>(d)]) : 1.0;
+        return std::ceil(size / tile) * tile / size;
+    };
+    const double r = padded(0, kLanes) * (rank >= 2 ? padded(1, kSublanes) : 1.0);
+    return std::min(r, kMaxTilePadding);
+}
+
+// The layouts a relayout op reads and writes under config k: its own slots when set, else its
+// defaults, with its operand in the layout the operand's owner row gives it.
+struct RelayoutLayouts {
+    const int64_t* in;
+    const int64_t* out;
+};
+
+// [C, nc, 3]: per row, the physical relayouts its layouts cause (count, element share, padded
+// element share), before the log scaling.
+torch::Tensor relayoutTotals(const SlotLayouts& l, const LayoutSlotTensors& s, int64_t c, int64_t nc) {
+    auto totals = torch::zeros({c, nc, kRelayoutFeatureCount});
+    if (!s.relayouts || s.relayouts->empty()) return totals;
+    const torch::Tensor effective = l.effective.contiguous(), given = l.given.contiguous();
+    const int64_t* eff = effective.data_ptr<int64_t>();
+    const bool* giv = given.data_ptr<bool>();
+    const auto rank = s.rank.accessor<int64_t, 2>();
+    auto t = totals.accessor<float, 3>();
+    auto slot = [&](int64_t k, int64_t row, int i) { return ((k * nc + row) * kLayoutSlots + i); };
+    for (const RelayoutOp& op : *s.relayouts) {
+        std::array<int64_t, 6> inDefault{}, outDefault{};
+        std::copy(op.in.defaultLayout.begin(), op.in.defaultLayout.end(), inDefault.begin());
+        std::copy(op.out.defaultLayout.begin(), op.out.defaultLayout.end(), outDefault.begin());
+        const bool operandOwned = op.operandRow >= 0 && rank[op.operandRow][0] == op.in.rank;
+        const int64_t row = op.selfRow >= 0 ? op.selfRow : op.operandRow;
+        for (int64_t k = 0; k < c; ++k) {
+            RelayoutLayouts x{inDefault.data(), outDefault.data()};
+            if (op.selfRow >= 0 && giv[slot(k, op.selfRow, 0)]) x.out = eff + slot(k, op.selfRow, 0) * 6;
+            if (op.selfRow >= 0 && giv[slot(k, op.selfRow, 1)])
+                x.in = eff + slot(k, op.selfRow, 1) * 6;
+            else if (operandOwned && giv[slot(k, op.operandRow, 0)])
+                x.in = eff + slot(k, op.operandRow, 0) * 6;
+            if (isBitcast(op, x.in, x.out)) continue;
+            const double padding = tilePadding(x.in, op.in.rank, op.in.dims) + tilePadding(x.out, op.out.rank, op.out.dims);
+            t[k][row][0] += 1;
+            t[k][row][1] += op.volumeShare;
+            t[k][row][2] += op.volumeShare * static_cast<float>(padding);
+        }
+    }
+    return totals;
+}
+
+// [C, nc, 3, kRelayoutFeatureCount]: the relayout columns, on the output slot only.
+torch::Tensor relayoutFeatures(const SlotLayouts& l, const LayoutSlotTensors& s, int64_t c, int64_t nc) {
+    const torch::Tensor totals = relayoutTotals(l, s, c, nc);
+    auto scaled = torch::stack({totals.select(2, 0).log1p(), (100 * totals.select(2, 1)).log1p(),
+                                (100 * totals.select(2, 2)).log1p()},
+                               2);  // [C, nc, 3]
+    auto onOutput = torch::zeros({c, nc, kLayoutSlots, kRelayoutFeatureCount});
+    onOutput.select(2, 0).copy_(scaled);
+    return onOutput;
+}
+
 }  // namespace
 
 torch::Tensor layoutSlotFeatures(const torch::Tensor& config, const LayoutSlotTensors& s) {
@@ -119,6 +225,10 @@ torch::Tensor layoutSlotFeatures(const torch::Tensor& config, const LayoutSlotTe
                                   f(changed), f(rowMajor), f(changed) * s.logVolume.unsqueeze(0) / 20},
                                  3);  // [C, nc, 3, 11]
     return features.view({c, nc, kLayoutSlots * kSlotFeatureCount});
+}
+
+int64_t flowFeatureCount(bool relayoutColumns) {
+    return kFlowFeatureCount + (relayoutColumns ? kRelayoutFeatureCount : 0);
 }
 
 torch::Tensor layoutFlowFeatures(const torch::Tensor& config, const LayoutSlotTensors& s) {
@@ -148,7 +258,9 @@ torch::Tensor layoutFlowFeatures(const torch::Tensor& config, const LayoutSlotTe
     auto transposed = copy & (l.minor != arriving.select(3, 0));
     auto operands = torch::stack({f(copy), f(transposed), (100 * f(copy) * share).log1p()}, 3);
     auto isOutput = (torch::arange(kLayoutSlots, torch::kLong) == 0).view({1, 1, kLayoutSlots, 1});
-    return torch::where(isOutput, outputs, operands).view({c, nc, kLayoutSlots * kFlowFeatureCount});
+    auto flow = torch::where(isOutput, outputs, operands);  // [C, nc, 3, kFlowFeatureCount]
+    if (s.relayoutColumns) flow = torch::cat({flow, relayoutFeatures(l, s, c, nc)}, 3);
+    return flow.view({c, nc, kLayoutSlots * flowFeatureCount(s.relayoutColumns)});
 }
 
 }  // namespace tpg::nn

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <memory>
 #include <vector>
 
 #include "LayoutSlotShapes.h"
@@ -22,13 +23,18 @@ struct LayoutSlotTensors {
     torch::Tensor layoutFree;   // [nc, 3] bool: the operand is made in the layout its user wants
     torch::Tensor volumeShare;  // [nc, 3] float: LayoutSlotShape::volumeShare
     torch::Tensor programOutputShare;  // [nc, 3] float: LayoutSlotShape::programOutputShare
+    // Whether the flow features carry the relayout columns, and the graph's reshapes and transposes
+    // a config can turn into relayouts (their rows name the whole graph's).
+    bool relayoutColumns = false;
+    std::shared_ptr<const std::vector<RelayoutOp>> relayouts;
 
     bool defined() const { return dims.defined(); }
     // Index into nc; `source` keeps naming rows of the whole graph.
     LayoutSlotTensors rows(const torch::Tensor& index) const;
 };
 
-LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes);
+LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes, bool relayoutColumns = false,
+                                        std::vector<RelayoutOp> relayouts = {});
 
 // Per slot, what a layout means physically on a TPU (11 values): explicit or default, log size of
 // the most-minor and second-most-minor dims, lane (128) and sublane (8) padding, the op's preferred
@@ -46,7 +52,13 @@ torch::Tensor layoutSlotFeatures(const torch::Tensor& config, const LayoutSlotTe
 // one arriving from the source row (its output slot, or the operand's default), a copy; the most
 // minor dim differs too (through the transpose unit); log1p of 100x the copied share.
 constexpr int64_t kFlowFeatureCount = 3;
-// config [C, nc, 18] of the whole graph (sources index it) -> [C, nc, 3 * kFlowFeatureCount]
+// With relayout columns, three more per slot, on the output slot (zero on the operand slots): of the
+// reshapes and transposes this node's layouts make physical relayouts instead of bitcasts (its own,
+// or those reading the layout it gives), log1p of their count, of 100x their share of the program's
+// elements and of 100x their tile-padded elements read and written over the program's.
+constexpr int64_t kRelayoutFeatureCount = 3;
+int64_t flowFeatureCount(bool relayoutColumns);
+// config [C, nc, 18] of the whole graph (sources index it) -> [C, nc, 3 * flowFeatureCount]
 torch::Tensor layoutFlowFeatures(const torch::Tensor& config, const LayoutSlotTensors& slots);
 
 }  // namespace tpg::nn
