@@ -154,9 +154,12 @@ GraphTensors CostModel::Impl::makeTensors(const PreparedGraph& p) const {
     t.dependentPos = longTensor(depPos);
     t.outsideIds = longTensor(outside);
     t.configPos = longTensor(confPos);
-    if (info.settings.slotFeatures)
-        t.slotTensors = makeLayoutSlotTensors(layoutSlotShapes(p.graph), info.settings.relayoutFeatures,
-                                              info.settings.relayoutFeatures ? relayoutOps(p.graph) : std::vector<RelayoutOp>{});
+    if (info.settings.slotFeatures) {
+        std::vector<RelayoutOp> relayouts;
+        std::vector<RelayoutOp>* wanted = info.settings.relayoutFeatures ? &relayouts : nullptr;
+        const std::vector<LayoutSlotShape> shapes = layoutSlotShapes(p.graph, wanted);
+        t.slotTensors = makeLayoutSlotTensors(shapes, wanted);
+    }
     return t;
 }
 

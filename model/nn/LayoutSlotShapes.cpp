@@ -149,9 +149,8 @@ LayoutFlow layoutFlow(const TpuGraph& g, const std::vector<int32_t>& rowOf,
     return f;
 }
 
-void addLayoutFlow(const TpuGraph& g, const std::vector<int32_t>& rowOf,
+void addLayoutFlow(const TpuGraph& g, const LayoutFlow& f, const std::vector<int32_t>& rowOf,
                    const std::vector<std::vector<int32_t>>& operandsOf, std::vector<LayoutSlotShape>& out) {
-    const LayoutFlow f = layoutFlow(g, rowOf, operandsOf);
     const std::vector<int32_t>& configurable = g.configurableNodes();
     for (size_t v = 0; v < f.owner.size(); ++v) {
         const int32_t k = f.owner[v];
@@ -204,14 +203,10 @@ RelayoutOp relayoutShapes(const TpuGraph& g, int32_t v, int32_t operand) {
     return op;
 }
 
-}  // namespace
-
-std::vector<RelayoutOp> relayoutOps(const TpuGraph& g) {
+// The reshapes and transposes whose layouts a config can change, from the graph's layout flow.
+std::vector<RelayoutOp> relayoutOps(const TpuGraph& g, const LayoutFlow& f, const std::vector<int32_t>& rowOf,
+                                    const std::vector<std::vector<int32_t>>& operandsOf) {
     std::vector<RelayoutOp> ops;
-    if (g.nodeFeatureWidth() != schema::kNodeFeatureWidth) return ops;
-    const std::vector<int32_t> rowOf = rowsOfNodes(g);
-    const auto operandsOf = operandLists(g);
-    const LayoutFlow f = layoutFlow(g, rowOf, operandsOf);
     for (size_t v = 0; v < f.cls.size(); ++v) {
         if ((f.cls[v] != OpClass::Reshape && f.cls[v] != OpClass::Transpose) || operandsOf[v].empty()) continue;
         const int32_t p = operandsOf[v][0];
@@ -227,7 +222,9 @@ std::vector<RelayoutOp> relayoutOps(const TpuGraph& g) {
     return ops;
 }
 
-std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g) {
+}  // namespace
+
+std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g, std::vector<RelayoutOp>* relayouts) {
     std::vector<LayoutSlotShape> out;
     if (g.nodeFeatureWidth() != schema::kNodeFeatureWidth) return out;
     const std::vector<int32_t>& configurable = g.configurableNodes();
@@ -261,7 +258,9 @@ std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g) {
             }
         }
     }
-    addLayoutFlow(g, slotOf, operandsOf, out);
+    const LayoutFlow flow = layoutFlow(g, slotOf, operandsOf);
+    addLayoutFlow(g, flow, slotOf, operandsOf, out);
+    if (relayouts) *relayouts = relayoutOps(g, flow, slotOf, operandsOf);
     return out;
 }
 

@@ -36,10 +36,6 @@ struct LayoutSlotShape {
 
 constexpr int kLayoutSlots = 3;  // output_layout, input_layout, kernel_layout
 
-// Per configurable node, its kLayoutSlots slots (node-major). Empty when node_feat is trimmed
-// (the columns cannot be located).
-std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g);
-
 // A reshape or transpose whose layouts a config can change: its own (a configurable node) or its
 // operand's (owned by a configurable node through the layout flow). XLA makes it a free bitcast
 // when the element order survives the layouts in force, else a physical relayout of its bytes.
@@ -53,7 +49,9 @@ struct RelayoutOp {
     float volumeShare = 0;         // its elements over the program's
 };
 
-// Every such op of the graph; empty when node_feat is trimmed.
-std::vector<RelayoutOp> relayoutOps(const TpuGraph& g);
+// Per configurable node, its kLayoutSlots slots (node-major). Empty when node_feat is trimmed
+// (the columns cannot be located). With `relayouts`, also every RelayoutOp of the graph, from the
+// same pass over its layout flow.
+std::vector<LayoutSlotShape> layoutSlotShapes(const TpuGraph& g, std::vector<RelayoutOp>* relayouts = nullptr);
 
 }  // namespace tpg::nn

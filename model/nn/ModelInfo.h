@@ -36,7 +36,7 @@ struct ModelSettings {
     bool trafficFeatures = true;
     bool flowFeatures = false;     // layout, with slot features: how far layouts flow (layoutFlowFeatures)
     // Layout, with flow features: the reshapes and transposes a configuration makes physical
-    // relayouts, and the padded elements they move (relayoutOps); off in model files written before it.
+    // relayouts, and the padded elements they move (RelayoutOp); off in model files written before it.
     bool relayoutFeatures = false;
     // Layout, with the node-cost readout: the score also takes an MLP over the pooled graph
     // embedding; off (measured better on nlp, README), it is the log of the summed node costs

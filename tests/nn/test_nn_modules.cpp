@@ -117,11 +117,12 @@ struct RelayoutCase {
     std::vector<float> rows;
     int64_t configs = 0;
     torch::Tensor flow;  // [C, nc, 3, flowFeatureCount(true)]
+    std::shared_ptr<const tpg::synth::TpuCostModel> tpu;
 
     // [C, nc]: relayout column i on the output slot.
     torch::Tensor column(int64_t i) const { return flow.select(2, 0).select(2, tpg::nn::kFlowFeatureCount + i); }
     tpg::synth::CostBreakdown breakdown(int64_t k) const {
-        return tpg::synth::TpuCostModel(graph).explainLayout(rows.data() + k * graph.numConfigurable() * 18);
+        return tpu->explainLayout(rows.data() + k * graph.numConfigurable() * 18);
     }
 };
 
@@ -129,14 +130,15 @@ RelayoutCase relayoutCase() {
     using namespace tpg::nn;
     RelayoutCase r{tpg::synth::makeLayoutGraph(tpg::synth::Recipe::Transformer, 21, 400, 40,
                                                tpg::synth::LayoutSearch::Random, "t", 1)};
-    r.ops = relayoutOps(r.graph);
-    r.tracked.assign(static_cast<size_t>(r.graph.numNodes()), 0);
-    for (const RelayoutOp& o : r.ops) r.tracked[static_cast<size_t>(o.node)] = 1;
     r.configs = r.graph.numConfigs();
     const int64_t nc = r.graph.numConfigurable();
     r.rows.resize(static_cast<size_t>(r.configs * nc * 18));
     r.graph.layoutConfigs()->read(0, r.configs, r.rows.data());
-    const LayoutSlotTensors slotTensors = makeLayoutSlotTensors(layoutSlotShapes(r.graph), true, r.ops);
+    const std::vector<LayoutSlotShape> shapes = layoutSlotShapes(r.graph, &r.ops);
+    const LayoutSlotTensors slotTensors = makeLayoutSlotTensors(shapes, &r.ops);
+    r.tracked.assign(static_cast<size_t>(r.graph.numNodes()), 0);
+    for (const RelayoutOp& o : r.ops) r.tracked[static_cast<size_t>(o.node)] = 1;
+    r.tpu = std::make_shared<const tpg::synth::TpuCostModel>(r.graph);
     r.flow = layoutFlowFeatures(torch::from_blob(r.rows.data(), {r.configs, nc, 18}, torch::kFloat), slotTensors)
                  .view({r.configs, nc, kLayoutSlots, flowFeatureCount(true)});
     return r;

@@ -17,11 +17,11 @@ LayoutSlotTensors LayoutSlotTensors::rows(const torch::Tensor& index) const {
     auto pick = [&](const torch::Tensor& t) { return t.defined() ? t.index_select(0, index) : t; };
     return {pick(dims),   pick(defaults),  pick(rowMajor),   pick(reduced),     pick(rank),
             pick(preferred), pick(logVolume), pick(source), pick(layoutFree), pick(volumeShare),
-            pick(programOutputShare), relayoutColumns, relayouts};
+            pick(programOutputShare), relayouts};
 }
 
-LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes, bool relayoutColumns,
-                                        std::vector<RelayoutOp> relayouts) {
+LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes,
+                                        const std::vector<RelayoutOp>* relayouts) {
     const auto nc = static_cast<int64_t>(shapes.size()) / kLayoutSlots;
     std::vector<float> dims, logVolume, volumeShare, programOutputShare;
     std::vector<int64_t> defaults, rowMajor, rank, preferred, source;
@@ -58,8 +58,7 @@ LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shap
     t.layoutFree = torch::from_blob(layoutFree.data(), {nc, kLayoutSlots}, torch::kUInt8).to(torch::kBool);
     t.volumeShare = torch::from_blob(volumeShare.data(), {nc, kLayoutSlots}, torch::kFloat).clone();
     t.programOutputShare = torch::from_blob(programOutputShare.data(), {nc, kLayoutSlots}, torch::kFloat).clone();
-    t.relayoutColumns = relayoutColumns;
-    t.relayouts = std::make_shared<const std::vector<RelayoutOp>>(std::move(relayouts));
+    if (relayouts) t.relayouts = std::make_shared<const std::vector<RelayoutOp>>(*relayouts);
     return t;
 }
 
@@ -162,7 +161,7 @@ struct RelayoutLayouts {
 // element share), before the log scaling.
 torch::Tensor relayoutTotals(const SlotLayouts& l, const LayoutSlotTensors& s, int64_t c, int64_t nc) {
     auto totals = torch::zeros({c, nc, kRelayoutFeatureCount});
-    if (!s.relayouts || s.relayouts->empty()) return totals;
+    if (!s.relayoutColumns() || s.relayouts->empty()) return totals;
     const torch::Tensor effective = l.effective.contiguous(), given = l.given.contiguous();
     const int64_t* eff = effective.data_ptr<int64_t>();
     const bool* giv = given.data_ptr<bool>();
@@ -259,8 +258,8 @@ torch::Tensor layoutFlowFeatures(const torch::Tensor& config, const LayoutSlotTe
     auto operands = torch::stack({f(copy), f(transposed), (100 * f(copy) * share).log1p()}, 3);
     auto isOutput = (torch::arange(kLayoutSlots, torch::kLong) == 0).view({1, 1, kLayoutSlots, 1});
     auto flow = torch::where(isOutput, outputs, operands);  // [C, nc, 3, kFlowFeatureCount]
-    if (s.relayoutColumns) flow = torch::cat({flow, relayoutFeatures(l, s, c, nc)}, 3);
-    return flow.view({c, nc, kLayoutSlots * flowFeatureCount(s.relayoutColumns)});
+    if (s.relayoutColumns()) flow = torch::cat({flow, relayoutFeatures(l, s, c, nc)}, 3);
+    return flow.view({c, nc, kLayoutSlots * flowFeatureCount(s.relayoutColumns())});
 }
 
 }  // namespace tpg::nn

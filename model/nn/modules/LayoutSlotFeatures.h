@@ -23,18 +23,19 @@ struct LayoutSlotTensors {
     torch::Tensor layoutFree;   // [nc, 3] bool: the operand is made in the layout its user wants
     torch::Tensor volumeShare;  // [nc, 3] float: LayoutSlotShape::volumeShare
     torch::Tensor programOutputShare;  // [nc, 3] float: LayoutSlotShape::programOutputShare
-    // Whether the flow features carry the relayout columns, and the graph's reshapes and transposes
-    // a config can turn into relayouts (their rows name the whole graph's).
-    bool relayoutColumns = false;
+    // The graph's reshapes and transposes a config can turn into relayouts (their rows name the
+    // whole graph's); null when the flow features carry no relayout columns.
     std::shared_ptr<const std::vector<RelayoutOp>> relayouts;
 
     bool defined() const { return dims.defined(); }
+    bool relayoutColumns() const { return relayouts != nullptr; }
     // Index into nc; `source` keeps naming rows of the whole graph.
     LayoutSlotTensors rows(const torch::Tensor& index) const;
 };
 
-LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes, bool relayoutColumns = false,
-                                        std::vector<RelayoutOp> relayouts = {});
+// With `relayouts`, the flow features carry the relayout columns.
+LayoutSlotTensors makeLayoutSlotTensors(const std::vector<LayoutSlotShape>& shapes,
+                                        const std::vector<RelayoutOp>* relayouts = nullptr);
 
 // Per slot, what a layout means physically on a TPU (11 values): explicit or default, log size of
 // the most-minor and second-most-minor dims, lane (128) and sublane (8) padding, the op's preferred
