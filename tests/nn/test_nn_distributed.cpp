@@ -296,12 +296,12 @@ private slots:
                      waiting = m.captured(3).toDouble();
         // Per step, the exchange (the least of the ranks' times) is at most rank 0's whole time,
         // but it is averaged over one step fewer (learnt a step late): so at most n / (n - 1)
-        // times the whole mean, plus the output's rounding.
+        // times the whole mean, plus the output's rounding to 0.01 ms (twice, scaled).
         const QRegularExpressionMatch counted = QRegularExpression(R"(epochs, (\d+) steps)").match(launched.out);
         QVERIFY2(counted.hasMatch(), qPrintable(launched.out));
         const double steps = counted.captured(1).toDouble();
-        QVERIFY2(steps >= 2 && exchange > 0 && exchange <= all * steps / (steps - 1) + 0.01, qPrintable(launched.out));
-        QVERIFY(waiting == 0 || std::abs(exchange + waiting - all) <= 0.011);
+        QVERIFY2(steps >= 2 && exchange > 0 && exchange <= all * steps / (steps - 1) + 0.02, qPrintable(launched.out));
+        QVERIFY(waiting == 0 || std::abs(exchange + waiting - all) <= 0.016);  // three values rounded
 
         const int port = nn::freeLoopbackPort();
         QProcess* rank1 = startCli(trainArgs("byhand.tpgm") << "--epochs" << "2", torchrunEnvironment(1, 2, port));
