@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "VectorTile.h"
 #include "graph/Schema.h"
 
 namespace tpg::nn {
@@ -12,7 +13,6 @@ namespace {
 
 constexpr int kIsRootColumn = 0;            // node_features.tsv: is_root
 constexpr int kElementBitsColumn = 1;       // element_size_in_bits
-constexpr double kLanes = 128, kSublanes = 8;  // a TPU vector register tile is (8 x 128)
 constexpr double kLogScale = 1.0 / 24;      // log2 of bytes / counts up to ~2^24 -> ~1
 
 TileOperand operandOf(const TpuGraph& g, int64_t node) {
@@ -58,10 +58,6 @@ std::array<double, 6> tileOf(const TileOperand& t, const float* bounds) {
         b[static_cast<size_t>(d)] = std::isfinite(v) && v >= 1 ? std::min(dim, std::floor(v)) : dim;
     }
     return b;
-}
-
-double padTo(double size, double quantum) {
-    return std::ceil(size / quantum) * quantum / size;
 }
 
 // The bounds features predate the padding cap; their model files keep the uncapped bytes.

@@ -37,10 +37,6 @@ void tileBoundsFeatures(const TileOperands& operands, const float* rawConfig, fl
 // network misses when it sees the working set only on a log scale (issue 14: the first picks
 // of one fresh kernel in 100 ran 3-3.4x as long as the best on three runs).
 constexpr double kOnChipMemoryBytes = 16.0 * 1024 * 1024;
-// An operand tile's (8 x 128) padding counts at most this much: beyond it the compiler takes a
-// smaller tile shape (TpuParameters::maxPaddingRatio), so the bytes never grow past it.
-constexpr double kMaxTilePadding = 8;
-
 constexpr int kTileSpillFeatureCount = 3;
 
 // Whether a tile configuration's double-buffered working set fits on-chip memory: its log bytes

@@ -3,15 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "VectorTile.h"
+
 namespace tpg::nn {
-
-namespace {
-
-constexpr float kLanes = 128;    // TPU vector registers: the most-minor dim pads to 128 lanes
-constexpr float kSublanes = 8;   // and the second-most-minor to 8 sublanes
-constexpr double kMaxTilePadding = 8;  // beyond it the compiler picks a smaller tile shape
-
-}  // namespace
 
 LayoutSlotTensors LayoutSlotTensors::rows(const torch::Tensor& index) const {
     auto pick = [&](const torch::Tensor& t) { return t.defined() ? t.index_select(0, index) : t; };
@@ -144,7 +138,7 @@ double tilePadding(const int64_t* layout, int rank, const std::array<float, 6>& 
     auto padded = [&](int i, double tile) {
         const int8_t d = o[static_cast<size_t>(i)];
         const double size = d >= 0 ? std::max(1.0f, dims[static_cast<size_t>(d)]) : 1.0;
-        return std::ceil(size / tile) * tile / size;
+        return padTo(size, tile);
     };
     const double r = padded(0, kLanes) * (rank >= 2 ? padded(1, kSublanes) : 1.0);
     return std::min(r, kMaxTilePadding);
