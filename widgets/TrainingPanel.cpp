@@ -207,7 +207,9 @@ QWidget* TrainingPanel::buildSettingsBox() {
     m_loss->addItem(tr("pairwise hinge"), QStringLiteral("hinge"));
     m_loss->addItem(tr("ListMLE"), QStringLiteral("listmle"));
     m_loss->addItem(tr("log-runtime MSE"), QStringLiteral("mse"));
-    m_loss->setToolTip(tr("Ranking losses (hinge, ListMLE) learn the order of configurations; MSE fits log runtimes"));
+    m_loss->addItem(tr("pairwise logistic"), QStringLiteral("logistic"));
+    m_loss->setToolTip(tr("Ranking losses (hinge, ListMLE, logistic) learn the order of configurations; MSE fits "
+                          "log runtimes"));
     form->addRow(tr("Loss"), m_loss);
     m_learningRate = new QDoubleSpinBox;
     m_learningRate->setDecimals(5);

@@ -167,6 +167,11 @@ void addSynthCommand(CLI::App& app) {
                   "Write true runtimes into test-split files too (default: zeros, as the real test "
                   "split; the truth "
                   "always goes to OUT/ground_truth/.../NAME.config_runtime.npy)");
+    cmd->add_option("--noise", o->synth.noiseSigma,
+                    "Measurement noise: the log-normal sigma of each compiled program's runtime (0: exact "
+                    "runtimes)")
+        ->check(CLI::Range(0.0, limits::kMaxNoiseSigma))
+        ->capture_default_str();
     cmd->add_flag("--stored", o->stored,
                   "Write stored entries (np.savez) instead of deflated (np.savez_compressed)");
     cmd->add_option("--threads", o->synth.threads,

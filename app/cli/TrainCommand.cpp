@@ -82,7 +82,7 @@ void applyOptions(TrainOptions& o) {
     if (!s.trainFile.empty() && s.heldOutConfigFraction <= 0)
         s.heldOutConfigFraction = nn::limits::kSingleFileHeldOutFraction;
     if (!nn::parseLoss(o.loss, s.loss))
-        throw FormatError("--loss: expected hinge, listmle or mse, got '" + o.loss + "'");
+        throw FormatError("--loss: expected hinge, listmle, mse or logistic, got '" + o.loss + "'");
     if (o.hops == "full")
         s.model.pruneHops = -1;
     else {
@@ -304,9 +304,13 @@ void addTrainCommand(CLI::App& app) {
            "--hops", o->hops,
            "Layout pruning: keep configurable nodes and their K-hop neighbourhood, or 'full'")
         ->capture_default_str();
-    cmd->add_option("--loss", o->loss, "hinge (pairwise), listmle or mse (log runtime)")
+    cmd->add_option("--loss", o->loss, "hinge (pairwise), listmle, mse (log runtime) or logistic (pairwise, RankNet)")
         ->capture_default_str();
     cmd->add_option("--margin", s.margin, "Pairwise hinge margin")->capture_default_str();
+    cmd->add_option("--temperature", s.temperature,
+                    "Pairwise logistic loss: the score gap (in log runtime) over which a pair's push fades")
+        ->check(CLI::Range(1e-4, 10.0))
+        ->capture_default_str();
     cmd->add_option("--listmle-weight", s.listMleWeight, "Add this many times ListMLE to the pairwise hinge")
         ->capture_default_str();
     cmd->add_option("--lr", s.learningRate, "Adam learning rate at the start (see --lr-schedule)")

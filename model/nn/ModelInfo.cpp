@@ -23,6 +23,8 @@ const char* lossName(LossKind k) {
             return "listmle";
         case LossKind::LogRuntimeMse:
             return "mse";
+        case LossKind::PairwiseLogistic:
+            return "logistic";
     }
     return "hinge";
 }
@@ -42,7 +44,7 @@ void resolveModelShape(ModelSettings& m, Collection kind) {
 }
 
 bool parseLoss(const std::string& s, LossKind& out) {
-    for (LossKind k : {LossKind::PairwiseHinge, LossKind::ListMle, LossKind::LogRuntimeMse})
+    for (LossKind k : {LossKind::PairwiseHinge, LossKind::ListMle, LossKind::LogRuntimeMse, LossKind::PairwiseLogistic})
         if (s == lossName(k)) {
             out = k;
             return true;

@@ -9,8 +9,8 @@
 
 namespace tpg::nn {
 
-enum class LossKind { PairwiseHinge, ListMle, LogRuntimeMse };
-const char* lossName(LossKind k);  // "hinge" / "listmle" / "mse"
+enum class LossKind { PairwiseHinge, ListMle, LogRuntimeMse, PairwiseLogistic };
+const char* lossName(LossKind k);  // "hinge" / "listmle" / "mse" / "logistic"
 bool parseLoss(const std::string& s, LossKind& out);
 
 // Hyperparameters of the network.

@@ -36,6 +36,8 @@ void checkSettings(const TrainSettings& st) {
     if (st.listMleWeight > 0 && st.loss != LossKind::PairwiseHinge)
         throw FormatError(std::string("train: the ListMLE weight adds ListMLE to the pairwise hinge; the loss is ") +
                           lossName(st.loss) + ", not hinge");
+    if (!(st.temperature > 0 && std::isfinite(st.temperature)))
+        throw FormatError("train: the logistic loss's temperature must be a finite number above 0");
     if (!(st.weightAverage >= 0 && st.weightAverage < 1))
         throw FormatError("train: the weight average's decay must lie in [0, 1)");
     if (st.checkpointSeconds < 0) throw FormatError("train: checkpoint seconds must be 0 (every step) or more");

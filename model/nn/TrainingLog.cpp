@@ -104,6 +104,7 @@ json settingsToJson(const TrainSettings& s) {
         {"pooled_head", m.pooledHead},
         {"loss", lossName(s.loss)},
         {"margin", s.margin},
+        {"temperature", s.temperature},
         {"lr", s.learningRate},
         {"lr_schedule", scheduleName(s.schedule)},
         {"weight_decay", s.weightDecay},
@@ -153,8 +154,9 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "pooled_head", m.pooledHead, file);
     std::string loss = lossName(s.loss);
     read(j, "loss", loss, file);
-    if (!parseLoss(loss, s.loss)) throwFormatError(file, "loss", "expected hinge, listmle or mse, got '" + loss + "'");
+    if (!parseLoss(loss, s.loss)) throwFormatError(file, "loss", "expected hinge, listmle, mse or logistic, got '" + loss + "'");
     read(j, "margin", s.margin, file);
+    read(j, "temperature", s.temperature, file);
     read(j, "lr", s.learningRate, file);
     std::string schedule = scheduleName(s.schedule);
     read(j, "lr_schedule", schedule, file);

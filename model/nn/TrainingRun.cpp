@@ -382,6 +382,11 @@ TrainingRun::TrainingRun(const TrainSettings& st, TrainingData data)
     switch (st.loss) {
         case LossKind::ListMle: m_loss = [listMle](auto& p, auto& r) { return (*listMle)(p, r); }; break;
         case LossKind::LogRuntimeMse: m_loss = [mse](auto& p, auto& r) { return (*mse)(p, r); }; break;
+        case LossKind::PairwiseLogistic: {
+            auto logistic = std::make_shared<PairwiseLogisticLoss>(st.temperature);
+            m_loss = [logistic](auto& p, auto& r) { return (*logistic)(p, r); };
+            break;
+        }
         default:
             if (st.listMleWeight > 0)
                 m_loss = [hinge, listMle, w = st.listMleWeight](auto& p, auto& r) {

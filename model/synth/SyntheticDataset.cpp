@@ -115,10 +115,16 @@ std::vector<double> rounded(const std::vector<double>& v) {
 }
 
 // Layout configurations for a structure graph: sampled, evaluated, attached.
+TpuParameters measuredWith(double noiseSigma) {
+    TpuParameters p;
+    p.noiseSigma = noiseSigma;
+    return p;
+}
+
 TpuGraphData attachLayoutConfigs(const TpuGraph& structure, int configs, LayoutSearch search,
-                                 Rng& rng, int threads,
-                                 const std::function<void(int64_t)>& progress) {
-    const TpuCostModel model(structure);
+                                 Rng& rng, int threads, const std::function<void(int64_t)>& progress,
+                                 double noiseSigma = TpuParameters{}.noiseSigma) {
+    const TpuCostModel model(structure, measuredWith(noiseSigma));
     const ConfigSampler sampler(model, structure.configurableNodes());
     const auto nc = static_cast<int64_t>(structure.numConfigurable());
     const int64_t rowSize = nc * schema::kLayoutConfigWidth;
@@ -152,8 +158,9 @@ TpuGraphData attachLayoutConfigs(const TpuGraph& structure, int configs, LayoutS
     return d;
 }
 
-TpuGraphData attachTileConfigs(const TpuGraph& structure, int configs, Rng& rng) {
-    const TpuCostModel model(structure);
+TpuGraphData attachTileConfigs(const TpuGraph& structure, int configs, Rng& rng,
+                               double noiseSigma = TpuParameters{}.noiseSigma) {
+    const TpuCostModel model(structure, measuredWith(noiseSigma));
     const ConfigSampler sampler(model, {});
     TpuGraphData d = structure.data();
     d.configFeatureWidth = schema::kTileConfigWidth;
@@ -218,6 +225,9 @@ void validate(const SynthOptions& o) {
     if (o.minNodes > o.maxNodes)
         bad("--min-nodes " + std::to_string(o.minNodes) + " is above --max-nodes " +
             std::to_string(o.maxNodes));
+    if (!(o.noiseSigma >= 0 && o.noiseSigma <= limits::kMaxNoiseSigma))
+        bad("--noise: expected a log-normal sigma in [0, " + std::to_string(limits::kMaxNoiseSigma) + "], got " +
+            std::to_string(o.noiseSigma));
     for (const auto& c : o.collections)
         if (std::find(synthCollections().begin(), synthCollections().end(), c) ==
             synthCollections().end())
@@ -294,7 +304,7 @@ std::vector<SynthFile> generateDataset(const SynthOptions& o, const Progress& pr
             f.name = f.recipe + suffix;
             if (progress) progress(finished, total, f.collection + " " + f.name);
             data = attachTileConfigs(structureOf(buildKernel(r, structureRng, f.name)), o.configs,
-                                     configRng);
+                                     configRng, o.noiseSigma);
         } else {
             const Recipe r = programRecipe(it.source == 2, structureRng);
             const auto target = static_cast<int64_t>(std::llround(structureRng.logUniform(
@@ -307,9 +317,11 @@ std::vector<SynthFile> generateDataset(const SynthOptions& o, const Progress& pr
             if (progress) progress(finished, total, detail);
             data = attachLayoutConfigs(
                 structure, o.configs, it.search == 0 ? LayoutSearch::Random : LayoutSearch::Default,
-                configRng, threads, [&](int64_t done) {
+                configRng, threads,
+                [&](int64_t done) {
                     if (progress) progress(finished + done, total, detail);
-                });
+                },
+                o.noiseSigma);
         }
         finished += o.configs;
         f.nodes = data.numNodes;

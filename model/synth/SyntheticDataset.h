@@ -7,6 +7,7 @@
 
 #include "synth/ConfigSampler.h"
 #include "synth/SyntheticRecipes.h"
+#include "synth/TpuCostModel.h"
 #include "graph/TpuGraph.h"
 
 namespace tpg::synth {
@@ -28,6 +29,8 @@ struct SynthOptions {
     bool testRuntimes = false;
     bool compressed = true;  // np.savez_compressed (deflate), else np.savez (stored)
     int threads = 0;         // configuration evaluation threads (0: hardware concurrency)
+    // The measurements' log-normal sigma (0: the exact runtimes, e.g. to see what noise costs a model).
+    double noiseSigma = TpuParameters{}.noiseSigma;
 };
 
 // Spread and ties of one graph's runtimes (the facts the real data is described by).

@@ -1114,6 +1114,27 @@ private slots:
         QVERIFY(p.grad()[1].item<float>() < 0 && p.grad()[0].item<float>() > 0);
     }
 
+    void pairwiseLogistic() {
+        // RankNet at temperature 0.1: log 2 on a tied pair, log(1 + e^-1) one temperature in order,
+        // log(1 + e) one temperature out of it; exact runtime ties count nothing.
+        PairwiseLogisticLoss loss(0.1);
+        const auto runtime = torch::tensor({1.0f, 2.0f});
+        QVERIFY(std::abs(loss(torch::tensor({0.0f, 0.0f}), runtime).item<double>() - std::log(2.0)) < 1e-6);
+        QVERIFY(std::abs(loss(torch::tensor({0.0f, 0.1f}), runtime).item<double>() - std::log1p(std::exp(-1.0))) <
+                1e-6);
+        QVERIFY(std::abs(loss(torch::tensor({0.1f, 0.0f}), runtime).item<double>() - std::log1p(std::exp(1.0))) <
+                1e-6);
+        QCOMPARE(loss(torch::tensor({0.0f, 1.0f}), torch::tensor({2.0f, 2.0f})).item<float>(), 0.0f);
+        // The mean over the ordered pairs of three configs; the push on the slower never stops.
+        const auto three = torch::tensor({1.0f, 2.0f, 3.0f});
+        auto p = torch::tensor({0.0f, 1.0f, 2.0f}).requires_grad_(true);
+        const auto l = loss(p, three);
+        const double expected = (2 * std::log1p(std::exp(-10.0)) + std::log1p(std::exp(-20.0))) / 3;
+        QVERIFY(std::abs(l.item<double>() - expected) < 1e-7);
+        l.backward();
+        QVERIFY(p.grad()[2].item<float>() < 0 && p.grad()[0].item<float>() > 0);
+    }
+
     void relayoutFeaturesCountTheSyntheticTpusRelayouts() {
         // Random layouts on a transformer: reshapes and transposes turn bitcast or relayout by the
         // layouts of their own node and of the node whose output they read.
@@ -1243,6 +1264,14 @@ private slots:
         const double listMle = stepLoss(LossKind::ListMle, 0);
         QVERIFY(hinge > 0 && listMle > 0);
         QVERIFY(std::abs(stepLoss(LossKind::PairwiseHinge, 0.5) - (hinge + 0.5 * listMle)) < 1e-5);
+        // The logistic loss at its temperature: far above the step's score gaps every pair costs
+        // about log 2 (softplus(-gap / T) = log 2 - gap / 2T + ...), far below them it does not.
+        s.temperature = 1000;
+        const double warm = stepLoss(LossKind::PairwiseLogistic, 0);
+        s.temperature = 1e-4;
+        const double cold = stepLoss(LossKind::PairwiseLogistic, 0);
+        QVERIFY2(std::abs(warm - std::log(2.0)) < 1e-3 && std::abs(cold - std::log(2.0)) > 0.1,
+                 qPrintable(QStringLiteral("%1 %2").arg(warm).arg(cold)));
     }
 
     void stepCostsCountTheNodesWithPerConfigState() {

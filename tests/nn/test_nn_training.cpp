@@ -519,6 +519,8 @@ private slots:
         s.dropout = 0.2;
         s.weightAverage = 0.99;
         s.listMleWeight = 0.03;
+        s.loss = LossKind::PairwiseLogistic;
+        s.temperature = 0.03;
         s.schedule = LearningRateSchedule::StableDecay;
         s.selectBy = TrainSettings::Selection::Kendall;
         s.model.flowFeatures = s.model.relayoutFeatures = true;
@@ -528,6 +530,8 @@ private slots:
         QCOMPARE(back.dropout, s.dropout);
         QCOMPARE(back.weightAverage, s.weightAverage);
         QCOMPARE(back.listMleWeight, s.listMleWeight);
+        QVERIFY(back.loss == LossKind::PairwiseLogistic);
+        QCOMPARE(back.temperature, s.temperature);
         QVERIFY(back.products == TrainSettings::Products::BFloat16);
         QVERIFY(back.schedule == LearningRateSchedule::StableDecay);
         QVERIFY(back.selectBy == TrainSettings::Selection::Kendall);
@@ -975,6 +979,11 @@ private slots:
             QVERIFY(throwsWith([&] { trainCostModel(s); }, "the weight average's decay must lie in [0, 1)"));
         }
         s.weightAverage = 0;
+        for (const double bad : {0.0, -0.01, std::numeric_limits<double>::infinity()}) {
+            s.temperature = bad;
+            QVERIFY(throwsWith([&] { trainCostModel(s); }, "temperature must be a finite number above 0"));
+        }
+        s.temperature = 0.01;
         s.listMleWeight = -1;
         QVERIFY(throwsWith([&] { trainCostModel(s); }, "the ListMLE weight must be a finite number, 0 or more"));
         s.listMleWeight = 0.1;

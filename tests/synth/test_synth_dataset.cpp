@@ -100,6 +100,41 @@ private slots:
             QVERIFY(loadTpuGraph(f.path, {false}).runtimesKnown());
     }
 
+    void noiseOption() {
+        // --noise 0 writes the exact runtimes of the same configurations; the default noise moves
+        // them by about its sigma in log.
+        QTemporaryDir exact, noisy;
+        SynthOptions o = small(exact.path().toStdString(), 5);
+        o.collections = {"layout:nlp:default", "tile:xla"};
+        o.noiseSigma = 0;
+        const auto fe = generateDataset(o);
+        o.outDir = noisy.path().toStdString();
+        o.noiseSigma = TpuParameters{}.noiseSigma;
+        const auto fn = generateDataset(o);
+        QCOMPARE(fe.size(), fn.size());
+        TpuParameters noiseFree;
+        noiseFree.noiseSigma = 0;
+        double sumSq = 0;
+        int64_t count = 0;
+        for (size_t i = 0; i < fe.size(); ++i) {
+            if (fe[i].split == "test") continue;
+            const TpuGraph e = loadTpuGraph(fe[i].path, {false});
+            const TpuGraph n = loadTpuGraph(fn[i].path, {false});
+            QCOMPARE(e.data().nodeFeatures, n.data().nodeFeatures);
+            const TpuCostModel m(e, noiseFree);
+            for (int64_t c = 0; c < e.numConfigs(); ++c) {
+                const double exactNs = e.runtimes()[static_cast<size_t>(c)];
+                QCOMPARE(exactNs, static_cast<double>(std::llround(m.runtime(c))));
+                sumSq += std::pow(std::log(n.runtimes()[static_cast<size_t>(c)] / exactNs), 2);
+                ++count;
+            }
+        }
+        const double sigma = std::sqrt(sumSq / static_cast<double>(count));
+        QVERIFY2(sigma > 0.0015 && sigma < 0.0035, qPrintable(QString::number(sigma)));
+        o.noiseSigma = -0.1;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateDataset(o));
+    }
+
     void deterministic() {
         QTemporaryDir a, b, c;
         const auto fa = generateDataset(small(a.path().toStdString(), 42));

@@ -202,6 +202,10 @@ private slots:
         QCOMPARE(loss->currentText(), QStringLiteral("pairwise hinge"));
         QCOMPARE(hidden->value(), 64);
         QCOMPARE(panel.formSettings().loss, nn::LossKind::PairwiseHinge);
+        nn::TrainSettings logistic = quickForm();
+        logistic.loss = nn::LossKind::PairwiseLogistic;
+        panel.setFormSettings(logistic);
+        QCOMPARE(panel.formSettings().loss, nn::LossKind::PairwiseLogistic);
     }
 
     // Patience starts at "auto" (no early stop while the learning rate decays), as the CLI's.

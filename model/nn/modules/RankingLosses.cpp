@@ -10,6 +10,14 @@ torch::Tensor PairwiseHingeLossImpl::forward(const torch::Tensor& predicted,
     return hinge.sum() / slower.sum().clamp_min(1).to(predicted.dtype());
 }
 
+torch::Tensor PairwiseLogisticLossImpl::forward(const torch::Tensor& predicted,
+                                                const torch::Tensor& runtime) {
+    auto slower = (runtime.unsqueeze(0) > runtime.unsqueeze(1)).to(predicted.dtype());  // [C, C]
+    auto gap = predicted.unsqueeze(0) - predicted.unsqueeze(1);                           // [C, C]
+    auto loss = torch::softplus(-gap / temperature) * slower;
+    return loss.sum() / slower.sum().clamp_min(1);
+}
+
 torch::Tensor ListMleLossImpl::forward(const torch::Tensor& predicted,
                                        const torch::Tensor& runtime) {
     auto order = std::get<1>(runtime.sort(0));         // fastest first

@@ -15,6 +15,16 @@ struct PairwiseHingeLossImpl : torch::nn::Module {
 };
 TORCH_MODULE(PairwiseHingeLoss);
 
+// RankNet (Burges et al. 2005): mean over pairs (i, j) with runtime_i < runtime_j of
+// log(1 + exp(-(pred_j - pred_i) / temperature)): a smooth pairwise loss whose push on a pair fades
+// with its gap but never stops, and stays bounded on a pair measured in the wrong order. -> scalar
+struct PairwiseLogisticLossImpl : torch::nn::Module {
+    explicit PairwiseLogisticLossImpl(double temperature = 0.1) : temperature(temperature) {}
+    torch::Tensor forward(const torch::Tensor& predicted, const torch::Tensor& runtime);
+    double temperature;
+};
+TORCH_MODULE(PairwiseLogisticLoss);
+
 // ListMLE (Xia et al. 2008): negative log-likelihood of the true order (fastest first) under a
 // Plackett-Luce model with utility -predicted. -> scalar (per config)
 struct ListMleLossImpl : torch::nn::Module {
