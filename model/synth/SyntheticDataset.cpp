@@ -114,13 +114,14 @@ std::vector<double> rounded(const std::vector<double>& v) {
     return r;
 }
 
-// Layout configurations for a structure graph: sampled, evaluated, attached.
+// The synthetic TPU's machine, measured with this noise.
 TpuParameters measuredWith(double noiseSigma) {
     TpuParameters p;
     p.noiseSigma = noiseSigma;
     return p;
 }
 
+// Layout configurations for a structure graph: sampled, evaluated, attached.
 TpuGraphData attachLayoutConfigs(const TpuGraph& structure, int configs, LayoutSearch search,
                                  Rng& rng, int threads, const std::function<void(int64_t)>& progress,
                                  double noiseSigma = TpuParameters{}.noiseSigma) {

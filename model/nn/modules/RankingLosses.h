@@ -17,7 +17,8 @@ TORCH_MODULE(PairwiseHingeLoss);
 
 // RankNet (Burges et al. 2005): mean over pairs (i, j) with runtime_i < runtime_j of
 // log(1 + exp(-(pred_j - pred_i) / temperature)): a smooth pairwise loss whose push on a pair fades
-// with its gap but never stops, and stays bounded on a pair measured in the wrong order. -> scalar
+// with its score gap, at a scale set by the temperature, and never stops (the hinge's stops at its
+// margin and is the same for every pair inside it). -> scalar
 struct PairwiseLogisticLossImpl : torch::nn::Module {
     explicit PairwiseLogisticLossImpl(double temperature = 0.1) : temperature(temperature) {}
     torch::Tensor forward(const torch::Tensor& predicted, const torch::Tensor& runtime);
