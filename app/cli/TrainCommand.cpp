@@ -82,7 +82,7 @@ void applyOptions(TrainOptions& o) {
     if (!s.trainFile.empty() && s.heldOutConfigFraction <= 0)
         s.heldOutConfigFraction = nn::limits::kSingleFileHeldOutFraction;
     if (!nn::parseLoss(o.loss, s.loss))
-        throw FormatError("--loss: expected hinge, listmle, mse or logistic, got '" + o.loss + "'");
+        throw FormatError(std::string("--loss: expected ") + nn::lossChoices() + ", got '" + o.loss + "'");
     if (o.hops == "full")
         s.model.pruneHops = -1;
     else {

@@ -43,6 +43,8 @@ void resolveModelShape(ModelSettings& m, Collection kind) {
     if (m.layers == 0) m.layers = best.layers;
 }
 
+const char* lossChoices() { return "hinge, listmle, mse or logistic"; }
+
 bool parseLoss(const std::string& s, LossKind& out) {
     for (LossKind k : {LossKind::PairwiseHinge, LossKind::ListMle, LossKind::LogRuntimeMse, LossKind::PairwiseLogistic})
         if (s == lossName(k)) {

@@ -12,6 +12,7 @@ namespace tpg::nn {
 enum class LossKind { PairwiseHinge, ListMle, LogRuntimeMse, PairwiseLogistic };
 const char* lossName(LossKind k);  // "hinge" / "listmle" / "mse" / "logistic"
 bool parseLoss(const std::string& s, LossKind& out);
+const char* lossChoices();  // the names parseLoss takes, for messages
 
 // Hyperparameters of the network.
 struct ModelSettings {

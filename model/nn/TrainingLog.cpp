@@ -154,7 +154,7 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "pooled_head", m.pooledHead, file);
     std::string loss = lossName(s.loss);
     read(j, "loss", loss, file);
-    if (!parseLoss(loss, s.loss)) throwFormatError(file, "loss", "expected hinge, listmle, mse or logistic, got '" + loss + "'");
+    if (!parseLoss(loss, s.loss)) throwFormatError(file, "loss", std::string("expected ") + lossChoices() + ", got '" + loss + "'");
     read(j, "margin", s.margin, file);
     read(j, "temperature", s.temperature, file);
     read(j, "lr", s.learningRate, file);
