@@ -204,6 +204,10 @@ QWidget* TrainingPanel::buildSettingsBox() {
                           "steps); 'full' keeps the whole graph"));
     form->addRow(tr("Hops"), m_hops);
     m_loss = new QComboBox;
+    m_loss->addItem(tr("auto (layout: pairwise %1, tile: pairwise %2)")
+                        .arg(QString::fromLatin1(nn::lossName(nn::defaultLoss(Collection::Layout))),
+                             QString::fromLatin1(nn::lossName(nn::defaultLoss(Collection::Tile)))),
+                    QStringLiteral("auto"));
     m_loss->addItem(tr("pairwise hinge"), QStringLiteral("hinge"));
     m_loss->addItem(tr("ListMLE"), QStringLiteral("listmle"));
     m_loss->addItem(tr("log-runtime MSE"), QStringLiteral("mse"));

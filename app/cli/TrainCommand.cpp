@@ -25,7 +25,7 @@ constexpr int kDefaultJoinSeconds = 120;
 
 struct TrainOptions {
     nn::TrainSettings settings;
-    std::string loss = "hinge";
+    std::string loss = nn::lossName(nn::TrainSettings{}.loss);
     std::string hops = "1";
     std::string violation = "off";
     std::string attention = "off";
@@ -304,14 +304,18 @@ void addTrainCommand(CLI::App& app) {
            "--hops", o->hops,
            "Layout pruning: keep configurable nodes and their K-hop neighbourhood, or 'full'")
         ->capture_default_str();
-    cmd->add_option("--loss", o->loss, "hinge (pairwise), listmle, mse (log runtime) or logistic (pairwise, RankNet)")
+    cmd->add_option("--loss", o->loss,
+                    std::string("auto (the measured best: layout ") + nn::lossName(nn::defaultLoss(Collection::Layout)) +
+                        ", tile " + nn::lossName(nn::defaultLoss(Collection::Tile)) +
+                        "), hinge (pairwise), listmle, mse (log runtime) or logistic (pairwise, RankNet)")
         ->capture_default_str();
     cmd->add_option("--margin", s.margin, "Pairwise hinge margin")->capture_default_str();
     cmd->add_option("--temperature", s.temperature,
                     "Pairwise logistic loss: the score gap (in log runtime) over which a pair's push fades")
         ->check(CLI::Range(1e-4, 10.0))
         ->capture_default_str();
-    cmd->add_option("--listmle-weight", s.listMleWeight, "Add this many times ListMLE to the pairwise hinge")
+    cmd->add_option("--listmle-weight", s.listMleWeight,
+                    "Add this many times ListMLE to the pairwise hinge (--loss hinge, or auto)")
         ->capture_default_str();
     cmd->add_option("--lr", s.learningRate, "Adam learning rate at the start (see --lr-schedule)")
         ->capture_default_str();

@@ -17,6 +17,8 @@ using nlohmann::json;
 
 const char* lossName(LossKind k) {
     switch (k) {
+        case LossKind::Auto:
+            return "auto";
         case LossKind::PairwiseHinge:
             return "hinge";
         case LossKind::ListMle:
@@ -43,10 +45,20 @@ void resolveModelShape(ModelSettings& m, Collection kind) {
     if (m.layers == 0) m.layers = best.layers;
 }
 
-const char* lossChoices() { return "hinge, listmle, mse or logistic"; }
+LossKind defaultLoss(Collection kind) {
+    return kind == Collection::Layout ? LossKind::PairwiseLogistic : LossKind::PairwiseHinge;
+}
+
+LossKind resolveLoss(LossKind k, Collection kind, double listMleWeight) {
+    if (k != LossKind::Auto) return k;
+    return listMleWeight > 0 ? LossKind::PairwiseHinge : defaultLoss(kind);
+}
+
+const char* lossChoices() { return "auto, hinge, listmle, mse or logistic"; }
 
 bool parseLoss(const std::string& s, LossKind& out) {
-    for (LossKind k : {LossKind::PairwiseHinge, LossKind::ListMle, LossKind::LogRuntimeMse, LossKind::PairwiseLogistic})
+    for (LossKind k : {LossKind::Auto, LossKind::PairwiseHinge, LossKind::ListMle, LossKind::LogRuntimeMse,
+                       LossKind::PairwiseLogistic})
         if (s == lossName(k)) {
             out = k;
             return true;

@@ -9,8 +9,9 @@
 
 namespace tpg::nn {
 
-enum class LossKind { PairwiseHinge, ListMle, LogRuntimeMse, PairwiseLogistic };
-const char* lossName(LossKind k);  // "hinge" / "listmle" / "mse" / "logistic"
+// Auto: the kind's measured best (defaultLoss), resolved once the data's kind is known.
+enum class LossKind { Auto, PairwiseHinge, ListMle, LogRuntimeMse, PairwiseLogistic };
+const char* lossName(LossKind k);  // "auto" / "hinge" / "listmle" / "mse" / "logistic"
 bool parseLoss(const std::string& s, LossKind& out);
 const char* lossChoices();  // the names parseLoss takes, for messages
 
@@ -84,6 +85,12 @@ struct ModelShape {
     int layers;
 };
 ModelShape defaultModelShape(Collection kind);
+// The loss measured best for the kind (README, Model quality): layout the pairwise logistic, tile
+// the pairwise hinge.
+LossKind defaultLoss(Collection kind);
+// The loss a run trains with: `k`, or for Auto the kind's default, or the pairwise hinge when a
+// ListMLE weight asks for the hinge and ListMLE together.
+LossKind resolveLoss(LossKind k, Collection kind, double listMleWeight);
 // Whether a layout model scores with the pooled head: asked for, or needed (without the
 // node-cost readout there is no other score; config attention and the violation feature act on
 // the pooled embedding).

@@ -33,7 +33,7 @@ void checkSettings(const TrainSettings& st) {
     if (!(st.dropout >= 0 && st.dropout < 1)) throw FormatError("train: dropout must lie in [0, 1)");
     if (!std::isfinite(st.listMleWeight) || st.listMleWeight < 0)
         throw FormatError("train: the ListMLE weight must be a finite number, 0 or more");
-    if (st.listMleWeight > 0 && st.loss != LossKind::PairwiseHinge)
+    if (st.listMleWeight > 0 && st.loss != LossKind::PairwiseHinge && st.loss != LossKind::Auto)
         throw FormatError(std::string("train: the ListMLE weight adds ListMLE to the pairwise hinge; the loss is ") +
                           lossName(st.loss) + ", not hinge");
     if (!(st.temperature > 0 && std::isfinite(st.temperature)))
@@ -252,6 +252,10 @@ public:
         const std::string trainedOn = describeTraining(data, m_st);
         m_run = std::make_unique<TrainingRun>(m_st, std::move(data));
         if (m_run->bfloat16Products()) report(TrainProgress::Phase::Preparing, "training products in bfloat16");
+        if (m_st.loss == LossKind::Auto)
+            report(TrainProgress::Phase::Preparing,
+                   std::string("loss: ") +
+                       lossName(resolveLoss(m_st.loss, m_run->data().info.kind, m_st.listMleWeight)) + " (auto)");
         std::string why;
         const bool resumed = m_run->resume(why);
         if (m_dp) m_dp->startAlike(*m_run);

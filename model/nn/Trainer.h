@@ -29,7 +29,7 @@ struct TrainSettings {
     uint64_t seed = 1;
     int threads = 0;  // torch intra-op threads; 0 = torch's default
     ModelSettings model = ModelSettings::shapedByKind();
-    LossKind loss = LossKind::PairwiseHinge;
+    LossKind loss = LossKind::Auto;  // resolveLoss: layout logistic, tile hinge
     double margin = 0.1;
     // The pairwise logistic loss's temperature, in log runtime (nlp:default's pairs lie 0.01-0.02
     // apart): the best measured of 0.003-0.1 (README, Model quality).

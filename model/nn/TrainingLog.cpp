@@ -152,7 +152,7 @@ TrainSettings settingsFromJson(const json& j, const std::string& file) {
     read(j, "flow_features", m.flowFeatures, file);
     read(j, "relayout_features", m.relayoutFeatures, file);
     read(j, "pooled_head", m.pooledHead, file);
-    std::string loss = lossName(s.loss);
+    std::string loss = lossName(LossKind::PairwiseHinge);  // a log without one predates "auto"
     read(j, "loss", loss, file);
     if (!parseLoss(loss, s.loss)) throwFormatError(file, "loss", std::string("expected ") + lossChoices() + ", got '" + loss + "'");
     read(j, "margin", s.margin, file);
@@ -269,6 +269,8 @@ TrainingLogWriter::TrainingLogWriter(const std::string& path, const TrainSetting
                         {"time", nowText()},
                         {"kind", kind == Collection::Tile ? "tile" : "layout"},
                         {"trained_on", trainedOn},
+                        // The loss trained with, where the settings may say "auto".
+                        {"loss", lossName(resolveLoss(settings.loss, kind, settings.listMleWeight))},
                         {"settings", settingsToJson(settings)}};
     writeLine(start.dump());
     flush();

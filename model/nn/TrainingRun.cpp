@@ -343,7 +343,7 @@ TrainingData loadTrainingData(const TrainSettings& st,
     info.configWidth = first.configFeatureWidth();
     if (kind == Collection::Tile) info.settings.violationFeature = false;
     info.stats = computeFeatureStats(statsGraphs);
-    info.loss = lossName(st.loss);
+    info.loss = lossName(resolveLoss(st.loss, kind, st.listMleWeight));
     info.trainGraphs = static_cast<int64_t>(d.train.size());
     info.validGraphs = static_cast<int64_t>(d.valid.size());
     info.seed = st.seed;
@@ -379,7 +379,7 @@ TrainingRun::TrainingRun(const TrainSettings& st, TrainingData data)
     auto hinge = std::make_shared<PairwiseHingeLoss>(st.margin);
     auto listMle = std::make_shared<ListMleLoss>();
     auto mse = std::make_shared<LogRuntimeMseLoss>();
-    switch (st.loss) {
+    switch (resolveLoss(st.loss, m_data.info.kind, st.listMleWeight)) {
         case LossKind::ListMle: m_loss = [listMle](auto& p, auto& r) { return (*listMle)(p, r); }; break;
         case LossKind::LogRuntimeMse: m_loss = [mse](auto& p, auto& r) { return (*mse)(p, r); }; break;
         case LossKind::PairwiseLogistic: {

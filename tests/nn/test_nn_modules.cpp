@@ -1272,6 +1272,17 @@ private slots:
         const double cold = stepLoss(LossKind::PairwiseLogistic, 0);
         QVERIFY2(std::abs(warm - std::log(2.0)) < 1e-3 && std::abs(cold - std::log(2.0)) > 0.1,
                  qPrintable(QStringLiteral("%1 %2").arg(warm).arg(cold)));
+        // Auto trains the kind's measured best: on layout the logistic, and with a ListMLE weight
+        // the hinge and ListMLE together; the model file names the loss trained with.
+        s.temperature = 0.01;
+        QCOMPARE(stepLoss(LossKind::Auto, 0), stepLoss(LossKind::PairwiseLogistic, 0));
+        QVERIFY(std::abs(stepLoss(LossKind::Auto, 0.5) - (hinge + 0.5 * listMle)) < 1e-5);
+        s.loss = LossKind::Auto;
+        s.listMleWeight = 0;
+        QCOMPARE(loadTrainingData(s, [](const std::string&) {}).info.loss, std::string("logistic"));
+        QVERIFY(resolveLoss(LossKind::Auto, tpg::Collection::Tile, 0) == LossKind::PairwiseHinge);
+        QVERIFY(resolveLoss(LossKind::ListMle, tpg::Collection::Layout, 0) == LossKind::ListMle);
+        QVERIFY(TrainSettings{}.loss == LossKind::Auto);
     }
 
     void stepCostsCountTheNodesWithPerConfigState() {

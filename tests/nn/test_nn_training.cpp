@@ -437,6 +437,15 @@ private slots:
         QCOMPARE(static_cast<int64_t>(h.steps.size()), straight.steps);
         QCOMPARE(static_cast<int>(h.epochs.size()), 2);
         QCOMPARE(h.kind, Collection::Layout);
+        {
+            // The start record names the loss trained with where the settings say "auto".
+            std::ifstream in(s.logPath);
+            std::string start;
+            std::getline(in, start);
+            const nlohmann::json j = nlohmann::json::parse(start);
+            QCOMPARE(j.at("loss").get<std::string>(), std::string("logistic"));
+            QCOMPARE(j.at("settings").at("loss").get<std::string>(), std::string("auto"));
+        }
         QVERIFY(h.bestEpochIndex() >= 0 && h.epochs[static_cast<size_t>(h.bestEpochIndex())].improved);
 
         s.outPath = path("stopped.tpgm");
@@ -538,6 +547,7 @@ private slots:
         const TrainSettings old = trainSettingsFromJson("{}", "old.json");  // older logs
         QVERIFY(old.schedule == LearningRateSchedule::Cosine);
         QVERIFY(old.selectBy == TrainSettings::Selection::Score);  // as runs before the option
+        QVERIFY(old.loss == LossKind::PairwiseHinge);  // runs before the auto loss
         // Options a log does not name were off (the pooled head on), so a run resumes as it began:
         // a tile run logged before the traffic features got them on its resume, and its checkpoint
         // did not load.

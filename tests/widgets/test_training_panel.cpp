@@ -181,7 +181,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QComboBox* loss = nullptr;
         for (QComboBox* c : panel.findChildren<QComboBox*>())
-            if (c->currentText() == QStringLiteral("pairwise hinge")) loss = c;
+            if (c->currentText().startsWith(QStringLiteral("auto (layout: pairwise logistic"))) loss = c;
         QVERIFY(loss);
         QSpinBox* hidden = nullptr;
         for (QSpinBox* sb : panel.findChildren<QSpinBox*>())
@@ -199,13 +199,16 @@ private slots:
                               Qt::NoScrollPhase, false);
             QApplication::sendEvent(w, &wheel);
         }
-        QCOMPARE(loss->currentText(), QStringLiteral("pairwise hinge"));
+        QVERIFY(loss->currentText().startsWith(QStringLiteral("auto")));
         QCOMPARE(hidden->value(), 64);
-        QCOMPARE(panel.formSettings().loss, nn::LossKind::PairwiseHinge);
-        nn::TrainSettings logistic = quickForm();
-        logistic.loss = nn::LossKind::PairwiseLogistic;
-        panel.setFormSettings(logistic);
-        QCOMPARE(panel.formSettings().loss, nn::LossKind::PairwiseLogistic);
+        // The loss starts at "auto", as the CLI's: each kind's measured best.
+        QCOMPARE(panel.formSettings().loss, nn::LossKind::Auto);
+        nn::TrainSettings chosen = quickForm();
+        for (nn::LossKind k : {nn::LossKind::PairwiseLogistic, nn::LossKind::PairwiseHinge, nn::LossKind::Auto}) {
+            chosen.loss = k;
+            panel.setFormSettings(chosen);
+            QCOMPARE(panel.formSettings().loss, k);
+        }
     }
 
     // Patience starts at "auto" (no early stop while the learning rate decays), as the CLI's.
