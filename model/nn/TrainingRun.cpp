@@ -186,6 +186,12 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
                   ": saved for a different collection, widths or network settings; starting afresh";
             return false;
         }
+        // Runs saved before "auto" (the hinge then) would otherwise go on under another loss.
+        if (saved.loss != info.loss) {
+            why = path + ": saved by a run with the " + saved.loss + " loss, where this run's is " + info.loss +
+                  " (--loss " + saved.loss + " resumes it); starting afresh";
+            return false;
+        }
         std::istringstream in(c.weights);
         torch::serialize::InputArchive archive, modelArchive, optimArchive;
         archive.load_from(in);

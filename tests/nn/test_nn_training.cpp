@@ -406,6 +406,20 @@ private slots:
         });
         QCOMPARE(firstEpoch, 2);
         QCOMPARE(r.epochsRun, 2);
+        // A state saved under another loss (a hinge run from before "auto") is not continued
+        // under this one's, and the warning says how to continue it.
+        s.loss = LossKind::PairwiseHinge;
+        s.epochs = 3;
+        firstEpoch = 0;
+        const TrainResult other = trainCostModel(s, [&](const TrainProgress& p) {
+            if (p.phase == TrainProgress::Phase::Training && firstEpoch == 0) firstEpoch = p.epoch;
+        });
+        QCOMPARE(firstEpoch, 1);
+        QVERIFY(std::any_of(other.warnings.begin(), other.warnings.end(), [](const std::string& w) {
+            return w.find("saved by a run with the logistic loss, where this run's is hinge (--loss logistic "
+                          "resumes it); starting afresh") != std::string::npos;
+        }));
+        s.loss = LossKind::Auto;
 
         CancelToken cancel;
         s.resume = false;
