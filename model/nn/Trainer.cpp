@@ -252,10 +252,8 @@ public:
         const std::string trainedOn = describeTraining(data, m_st);
         m_run = std::make_unique<TrainingRun>(m_st, std::move(data));
         if (m_run->bfloat16Products()) report(TrainProgress::Phase::Preparing, "training products in bfloat16");
-        if (m_st.loss == LossKind::Auto)
-            report(TrainProgress::Phase::Preparing,
-                   std::string("loss: ") +
-                       lossName(resolveLoss(m_st.loss, m_run->data().info.kind, m_st.listMleWeight)) + " (auto)");
+        if (m_st.loss == LossKind::Auto)  // the model info holds the loss auto resolved to
+            report(TrainProgress::Phase::Preparing, "loss: " + m_run->data().info.loss + " (auto)");
         std::string why;
         const bool resumed = m_run->resume(why);
         if (m_dp) m_dp->startAlike(*m_run);
