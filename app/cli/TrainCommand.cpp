@@ -305,8 +305,8 @@ void addTrainCommand(CLI::App& app) {
            "Layout pruning: keep configurable nodes and their K-hop neighbourhood, or 'full'")
         ->capture_default_str();
     cmd->add_option("--loss", o->loss,
-                    std::string("auto (the measured best: layout ") + nn::lossName(nn::defaultLoss(Collection::Layout)) +
-                        ", tile " + nn::lossName(nn::defaultLoss(Collection::Tile)) +
+                    std::string("auto (layout ") + nn::lossName(nn::defaultLoss(Collection::Layout)) +
+                        ", the measured best; tile " + nn::lossName(nn::defaultLoss(Collection::Tile)) +
                         "), hinge (pairwise), listmle, mse (log runtime) or logistic (pairwise, RankNet)")
         ->capture_default_str();
     cmd->add_option("--margin", s.margin, "Pairwise hinge margin")->capture_default_str();

@@ -9,7 +9,7 @@
 
 namespace tpg::nn {
 
-// Auto: the kind's measured best (defaultLoss), resolved once the data's kind is known.
+// Auto: the kind's default (defaultLoss), resolved once the data's kind is known.
 enum class LossKind { Auto, PairwiseHinge, ListMle, LogRuntimeMse, PairwiseLogistic };
 const char* lossName(LossKind k);  // "auto" / "hinge" / "listmle" / "mse" / "logistic"
 bool parseLoss(const std::string& s, LossKind& out);
@@ -85,8 +85,8 @@ struct ModelShape {
     int layers;
 };
 ModelShape defaultModelShape(Collection kind);
-// The loss measured best for the kind (README, Model quality): layout the pairwise logistic, tile
-// the pairwise hinge.
+// The kind's default loss (README, Model quality): layout the pairwise logistic, measured best
+// there; tile the pairwise hinge, the logistic not measured on it.
 LossKind defaultLoss(Collection kind);
 // The loss a run trains with: `k`, or for Auto the kind's default, or the pairwise hinge when a
 // ListMLE weight asks for the hinge and ListMLE together.
