@@ -109,6 +109,9 @@ std::string modelInfoToJson(const ModelInfo& i) {
     j["stats"] = {{"node", statsJson(i.stats.node)},
                   {"tile_config", statsJson(i.stats.tileConfig)}};
     j["training"] = {{"loss", i.loss},
+                     {"margin", i.margin},
+                     {"temperature", i.temperature},
+                     {"listmle_weight", i.listMleWeight},
                      {"train_graphs", i.trainGraphs},
                      {"train_configs", i.trainConfigs},
                      {"valid_graphs", i.validGraphs},
@@ -181,6 +184,9 @@ ModelInfo modelInfoFromJson(const std::string& text, const std::string& file) {
         where = "training";
         const json& t = j.at("training");
         i.loss = t.at("loss").get<std::string>();
+        i.margin = t.value("margin", kDefaultMargin);
+        i.temperature = t.value("temperature", kDefaultTemperature);
+        i.listMleWeight = t.value("listmle_weight", 0.0);
         i.trainGraphs = t.at("train_graphs").get<int64_t>();
         i.trainConfigs = t.at("train_configs").get<int64_t>();
         i.validGraphs = t.at("valid_graphs").get<int64_t>();

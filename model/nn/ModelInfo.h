@@ -85,8 +85,13 @@ struct ModelShape {
     int layers;
 };
 ModelShape defaultModelShape(Collection kind);
+// The pairwise hinge's margin on scores that sum to a log runtime.
+constexpr double kDefaultMargin = 0.1;
+// The pairwise logistic loss's temperature, in log runtime (nlp:default's pairs lie 0.01-0.02
+// apart): the best measured of 0.003-0.1 (README, Model quality).
+constexpr double kDefaultTemperature = 0.01;
 // The kind's default loss (README, Model quality): layout the pairwise logistic, measured best
-// there; tile the pairwise hinge, the logistic not measured on it.
+// there; tile the pairwise hinge, which ranked the fresh kernels better than the logistic.
 LossKind defaultLoss(Collection kind);
 // The loss a run trains with: `k`, or for Auto the kind's default, or the pairwise hinge when a
 // ListMLE weight asks for the hinge and ListMLE together.
@@ -116,6 +121,11 @@ struct ModelInfo {
     FeatureStats stats;
     // Training summary
     std::string loss = "hinge";
+    // The loss's parameters as trained (`tune` fine-tunes with them); files written before they were
+    // recorded read the defaults, which those runs used unless told otherwise.
+    double margin = kDefaultMargin;
+    double temperature = kDefaultTemperature;
+    double listMleWeight = 0;
     int64_t trainGraphs = 0, trainConfigs = 0, validGraphs = 0;
     int epochs = 0;
     double trainSeconds = 0;

@@ -10,8 +10,9 @@
 namespace tpg::nn {
 
 // Fine-tunes a private copy of a cost model on configurations measured during a search (as
-// Ansor does between rounds): a few optimiser steps of the pairwise hinge loss over the measured
-// rows of ONE graph. The base model is never modified; model() scores with the tuned weights.
+// Ansor does between rounds): a few optimiser steps of the loss the model was trained with (its
+// file records it) over the measured rows of ONE graph. The base model is never modified; model()
+// scores with the tuned weights.
 class OnlineFineTuner {
 public:
     explicit OnlineFineTuner(const CostModel& base);

@@ -30,10 +30,8 @@ struct TrainSettings {
     int threads = 0;  // torch intra-op threads; 0 = torch's default
     ModelSettings model = ModelSettings::shapedByKind();
     LossKind loss = LossKind::Auto;  // resolveLoss: layout logistic, tile hinge
-    double margin = 0.1;
-    // The pairwise logistic loss's temperature, in log runtime (nlp:default's pairs lie 0.01-0.02
-    // apart): the best measured of 0.003-0.1 (README, Model quality).
-    double temperature = 0.01;
+    double margin = kDefaultMargin;
+    double temperature = kDefaultTemperature;
     // The pairwise hinge plus this many times ListMLE (the two losses together); 0 = the hinge alone.
     double listMleWeight = 0;
     double learningRate = 2e-3;

@@ -350,6 +350,9 @@ TrainingData loadTrainingData(const TrainSettings& st,
     if (kind == Collection::Tile) info.settings.violationFeature = false;
     info.stats = computeFeatureStats(statsGraphs);
     info.loss = lossName(resolveLoss(st.loss, kind, st.listMleWeight));
+    info.margin = st.margin;
+    info.temperature = st.temperature;
+    info.listMleWeight = st.listMleWeight;
     info.trainGraphs = static_cast<int64_t>(d.train.size());
     info.validGraphs = static_cast<int64_t>(d.valid.size());
     info.seed = st.seed;
@@ -382,26 +385,8 @@ TrainingRun::TrainingRun(const TrainSettings& st, TrainingData data)
     m_optimizer = std::make_unique<torch::optim::Adam>(
         m_parameters, torch::optim::AdamOptions(st.learningRate).weight_decay(st.weightDecay));
     m_cache = std::make_unique<PreparedGraphCache>(net, st.cacheBytes);
-    auto hinge = std::make_shared<PairwiseHingeLoss>(st.margin);
-    auto listMle = std::make_shared<ListMleLoss>();
-    auto mse = std::make_shared<LogRuntimeMseLoss>();
-    switch (resolveLoss(st.loss, m_data.info.kind, st.listMleWeight)) {
-        case LossKind::ListMle: m_loss = [listMle](auto& p, auto& r) { return (*listMle)(p, r); }; break;
-        case LossKind::LogRuntimeMse: m_loss = [mse](auto& p, auto& r) { return (*mse)(p, r); }; break;
-        case LossKind::PairwiseLogistic: {
-            auto logistic = std::make_shared<PairwiseLogisticLoss>(st.temperature);
-            m_loss = [logistic](auto& p, auto& r) { return (*logistic)(p, r); };
-            break;
-        }
-        default:
-            if (st.listMleWeight > 0)
-                m_loss = [hinge, listMle, w = st.listMleWeight](auto& p, auto& r) {
-                    return (*hinge)(p, r) + w * (*listMle)(p, r);
-                };
-            else
-                m_loss = [hinge](auto& p, auto& r) { return (*hinge)(p, r); };
-            break;
-    }
+    m_loss = makeRankingLoss(resolveLoss(st.loss, m_data.info.kind, st.listMleWeight), st.margin, st.temperature,
+                             st.listMleWeight);
 }
 
 TrainingRun::~TrainingRun() = default;

@@ -19,6 +19,7 @@
 #include "Evaluation.h"
 #include "Trainer.h"
 #include "graph/DatasetIndex.h"
+#include "modules/RankingLosses.h"
 
 namespace tpg::nn {
 
@@ -38,9 +39,6 @@ struct PreparationCancelled {};
 TrainingData loadTrainingData(const TrainSettings& settings,
                               const std::function<void(const std::string&)>& say,
                               const CancelToken* cancel = nullptr);
-
-// A ranking loss: scores [C], runtimes [C] -> scalar.
-using RankingLoss = std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&)>;
 
 // Forward and backward of a layout model over configs `ids` of one graph in chunks of `chunk`
 // configs, checking `cancel` between chunks. Each chunk's graph is kept; the loss over all scores

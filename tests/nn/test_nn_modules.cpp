@@ -9,6 +9,7 @@
 #include "CostModel.h"
 #include "CostModelImpl.h"
 #include "NnLimits.h"
+#include "OnlineFineTuner.h"
 #include "TinyGraphs.h"
 #include "graph/GraphFile.h"
 #include "graph/OpClass.h"
@@ -1283,6 +1284,49 @@ private slots:
         QVERIFY(resolveLoss(LossKind::Auto, tpg::Collection::Tile, 0) == LossKind::PairwiseHinge);
         QVERIFY(resolveLoss(LossKind::ListMle, tpg::Collection::Layout, 0) == LossKind::ListMle);
         QVERIFY(TrainSettings{}.loss == LossKind::Auto);
+    }
+
+    void fineTuningTrainsWithTheLossTheModelWasTrainedWith() {
+        const tpg::TpuGraph g = tiny::layoutGraph(6, 30, 12);
+        std::vector<float> rows;
+        for (int64_t c = 0; c < g.numConfigs(); ++c) {
+            const auto row = g.layoutConfigs()->config(c);
+            rows.insert(rows.end(), row.begin(), row.end());
+        }
+        const std::vector<float> measured(g.runtimes().begin(), g.runtimes().end());
+        const torch::Tensor runtime = torch::tensor(measured);
+        // The first step reports the loss before any update: the recorded loss, with its recorded
+        // parameters, of the base model's scores.
+        struct FirstStep {
+            double reported, expected;
+            bool baseKept, copyMoved;
+        };
+        auto firstStep = [&](LossKind kind, double margin, double temperature) {
+            ModelInfo info = smallLayoutInfo();
+            info.settings.violationFeature = false;
+            info.loss = lossName(kind);
+            info.margin = margin;
+            info.temperature = temperature;
+            torch::manual_seed(3);
+            const CostModel base = CostModel::create(info);
+            const std::vector<double> before = base.scoreRows(g, rows.data(), g.numConfigs());
+            std::vector<float> scores(before.begin(), before.end());
+            FirstStep r{};
+            r.expected = makeRankingLoss(kind, margin, temperature, 0)(torch::tensor(scores), runtime).item<double>();
+            OnlineFineTuner tuner(base);
+            r.reported = tuner.train(g, rows.data(), g.runtimes(), 1);
+            r.baseKept = base.scoreRows(g, rows.data(), g.numConfigs()) == before;
+            r.copyMoved = tuner.model().scoreRows(g, rows.data(), 1)[0] != before[0];
+            return r;
+        };
+        const FirstStep hinge = firstStep(LossKind::PairwiseHinge, 0.3, kDefaultTemperature);
+        const FirstStep logistic = firstStep(LossKind::PairwiseLogistic, kDefaultMargin, 0.05);
+        for (const FirstStep& r : {hinge, logistic}) {
+            QVERIFY2(std::abs(r.reported - r.expected) < 1e-3 * std::max(1.0, r.expected),
+                     qPrintable(QStringLiteral("%1 %2").arg(r.reported).arg(r.expected)));
+            QVERIFY(r.baseKept && r.copyMoved);
+        }
+        QVERIFY(std::abs(hinge.reported - logistic.reported) > 0.01);  // the two really differ here
     }
 
     void stepCostsCountTheNodesWithPerConfigState() {

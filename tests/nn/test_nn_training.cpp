@@ -364,6 +364,31 @@ private slots:
         QCOMPARE(modelInfoFromJson(modelInfoToJson(info), "new.tpgm").settings, info.settings);
     }
 
+    void modelFilesRecordTheLossParameters() {
+        ModelInfo info;
+        info.stats = computeFeatureStats({tiny::layoutGraph(5, 20, 4)});
+        info.nodeFeatureWidth = schema::kNodeFeatureWidth;
+        info.configWidth = schema::kLayoutConfigWidth;
+        info.loss = "hinge";
+        info.margin = 0.3;
+        info.temperature = 0.05;
+        info.listMleWeight = 0.5;
+        std::string json = modelInfoToJson(info);
+        const ModelInfo read = modelInfoFromJson(json, "new.tpgm");
+        QCOMPARE(read.margin, 0.3);
+        QCOMPARE(read.temperature, 0.05);
+        QCOMPARE(read.listMleWeight, 0.5);
+        for (const char* key : {"\"margin\": ", "\"temperature\": ", "\"listmle_weight\": "}) {
+            const size_t at = json.find(key);  // files from before the keys: the defaults they trained with
+            QVERIFY2(at != std::string::npos, key);
+            json.erase(at, json.find(',', at) + 1 - at);
+        }
+        const ModelInfo old = modelInfoFromJson(json, "old.tpgm");
+        QCOMPARE(old.margin, kDefaultMargin);
+        QCOMPARE(old.temperature, kDefaultTemperature);
+        QCOMPARE(old.listMleWeight, 0.0);
+    }
+
     void badModelFilesGiveOneClearMessage() {
         QVERIFY(throwsWith([&] { CostModel::load(path("missing.tpgm")); }, "no such model file"));
         { std::ofstream(path("garbage.tpgm")) << "hello, not a model"; }

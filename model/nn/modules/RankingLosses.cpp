@@ -33,4 +33,21 @@ torch::Tensor LogRuntimeMseLossImpl::forward(const torch::Tensor& predicted,
     return torch::mse_loss(predicted - predicted.mean(), target - target.mean());
 }
 
+RankingLoss makeRankingLoss(LossKind kind, double margin, double temperature, double listMleWeight) {
+    switch (kind) {
+        case LossKind::ListMle:
+            return [loss = ListMleLoss()](auto& p, auto& r) mutable { return loss(p, r); };
+        case LossKind::LogRuntimeMse:
+            return [loss = LogRuntimeMseLoss()](auto& p, auto& r) mutable { return loss(p, r); };
+        case LossKind::PairwiseLogistic:
+            return [loss = PairwiseLogisticLoss(temperature)](auto& p, auto& r) mutable { return loss(p, r); };
+        default: break;
+    }
+    PairwiseHingeLoss hinge(margin);
+    if (listMleWeight <= 0) return [hinge](auto& p, auto& r) mutable { return hinge(p, r); };
+    return [hinge, listMle = ListMleLoss(), listMleWeight](auto& p, auto& r) mutable {
+        return hinge(p, r) + listMleWeight * listMle(p, r);
+    };
+}
+
 }  // namespace tpg::nn

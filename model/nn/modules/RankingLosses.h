@@ -2,6 +2,10 @@
 
 #include <torch/torch.h>
 
+#include <functional>
+
+#include "ModelInfo.h"
+
 // Losses over the configs of ONE graph. `predicted` holds scores where lower = faster,
 // `runtime` the measured (tile: normalised) runtimes, both [C].
 namespace tpg::nn {
@@ -39,5 +43,12 @@ struct LogRuntimeMseLossImpl : torch::nn::Module {
     torch::Tensor forward(const torch::Tensor& predicted, const torch::Tensor& runtime);
 };
 TORCH_MODULE(LogRuntimeMseLoss);
+
+// A ranking loss: scores [C], runtimes [C] -> scalar.
+using RankingLoss = std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&)>;
+
+// The loss `kind` (resolved, not Auto) with its parameters, as training and fine-tuning use it; the
+// hinge with a ListMLE weight W is the hinge plus W x ListMLE.
+RankingLoss makeRankingLoss(LossKind kind, double margin, double temperature, double listMleWeight);
 
 }  // namespace tpg::nn
