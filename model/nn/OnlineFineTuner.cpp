@@ -13,20 +13,12 @@ namespace {
 // Large enough that a few steps on a few dozen measured rows move the ranking near the search's
 // incumbent (3e-4 and 1e-3 barely did: measured on the sample's layout graphs).
 constexpr double kLearningRate = 3e-3;
-
-// The loss the model was trained with, so fine-tuning asks for what training did (a file naming
-// no loss this build knows: the pairwise hinge).
-RankingLoss trainedLoss(const ModelInfo& info) {
-    LossKind kind = LossKind::PairwiseHinge;
-    if (!parseLoss(info.loss, kind) || kind == LossKind::Auto) kind = LossKind::PairwiseHinge;
-    return makeRankingLoss(kind, info.margin, info.temperature, info.listMleWeight);
-}
 }  // namespace
 
 struct OnlineFineTuner::Optimiser {
     explicit Optimiser(CostModel::Impl& net)
         : parameters(net.module().parameters()), adam(parameters, torch::optim::AdamOptions(kLearningRate)),
-          loss(trainedLoss(net.info)) {}
+          loss(rankingLossOf(net.info)) {}  // what training asked for
     std::vector<torch::Tensor> parameters;
     torch::optim::Adam adam;
     RankingLoss loss;

@@ -385,8 +385,7 @@ TrainingRun::TrainingRun(const TrainSettings& st, TrainingData data)
     m_optimizer = std::make_unique<torch::optim::Adam>(
         m_parameters, torch::optim::AdamOptions(st.learningRate).weight_decay(st.weightDecay));
     m_cache = std::make_unique<PreparedGraphCache>(net, st.cacheBytes);
-    m_loss = makeRankingLoss(resolveLoss(st.loss, m_data.info.kind, st.listMleWeight), st.margin, st.temperature,
-                             st.listMleWeight);
+    m_loss = rankingLossOf(m_data.info);  // as the model file records it, for `tune` to fine-tune with
 }
 
 TrainingRun::~TrainingRun() = default;

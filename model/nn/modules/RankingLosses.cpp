@@ -50,4 +50,10 @@ RankingLoss makeRankingLoss(LossKind kind, double margin, double temperature, do
     };
 }
 
+RankingLoss rankingLossOf(const ModelInfo& info) {
+    LossKind kind = LossKind::PairwiseHinge;
+    if (!parseLoss(info.loss, kind) || kind == LossKind::Auto) kind = LossKind::PairwiseHinge;
+    return makeRankingLoss(kind, info.margin, info.temperature, info.listMleWeight);
+}
+
 }  // namespace tpg::nn

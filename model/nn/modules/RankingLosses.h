@@ -50,5 +50,8 @@ using RankingLoss = std::function<torch::Tensor(const torch::Tensor&, const torc
 // The loss `kind` (resolved, not Auto) with its parameters, as training and fine-tuning use it; the
 // hinge with a ListMLE weight W is the hinge plus W x ListMLE.
 RankingLoss makeRankingLoss(LossKind kind, double margin, double temperature, double listMleWeight);
+// The loss a model's info records, resolved with its parameters: what a run trains and `tune`
+// fine-tunes with (a name this build does not know: the pairwise hinge).
+RankingLoss rankingLossOf(const ModelInfo& info);
 
 }  // namespace tpg::nn
