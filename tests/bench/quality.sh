@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Ranking quality of the cost model against its baselines (issue 14), on the real executable:
 #   tests/bench/quality.sh [--minutes M] [--build DIR] [--work DIR] [--collections LIST] [--jobs J]
-#                          [--threads T] [--label TEXT] [--programs XLA[,NLP]] [--eval-only] [-- TRAIN_ARGS...]
+#                          [--threads T] [--label TEXT] [--programs XLA[,NLP]] [--eval-only]
+#                          [--seeds N[,N...]] [-- TRAIN_ARGS...]
 # Generates a fixed synthetic dataset (seed 2024, 100-5,000 nodes, 1,000 configurations each) with
 # as many programs per layout source as the real collections hold (--programs 80,240: layout:xla
 # has 84 / 76 programs in its random / default search, layout:nlp 244 / 235; one number sets
@@ -21,6 +22,11 @@
 # (default: /tmp/tpg-quality), so later runs with other TRAIN_ARGS reuse them; --eval-only re-evaluates
 # the models a run with the same label already trained. Runs with different labels may share the folder
 # at the same time.
+# --seeds 1,2,3 runs the whole benchmark once per training seed (labels LABEL-s1, LABEL-s2, ...; each
+# adds `--seed N` to TRAIN_ARGS), prints each run's table, then one summary (quality-report.py): per
+# collection and split, the GNN's figure (layout Kendall, tile top-5 slowdown) and its lead over the
+# baseline as mean, min and max over the seeds, and on how many seeds each target of issue 14 is met.
+# One seed's figure is one draw: single runs of the same settings differ by a few thousandths.
 set -euo pipefail
 minutes=10
 build=build
@@ -31,22 +37,38 @@ label=default
 programs=80,240
 threads=
 eval_only=0
+seeds=
+passed=()  # the options a run per seed passes on (all but --label and --seeds)
 while [ $# -gt 0 ]; do
     case $1 in
-        --minutes) minutes=$2; shift 2 ;;
-        --build) build=$2; shift 2 ;;
-        --work) work=$2; shift 2 ;;
-        --collections) collections=$2; shift 2 ;;
-        --jobs) jobs=$2; shift 2 ;;
+        --minutes) minutes=$2; passed+=("$1" "$2"); shift 2 ;;
+        --build) build=$2; passed+=("$1" "$2"); shift 2 ;;
+        --work) work=$2; passed+=("$1" "$2"); shift 2 ;;
+        --collections) collections=$2; passed+=("$1" "$2"); shift 2 ;;
+        --jobs) jobs=$2; passed+=("$1" "$2"); shift 2 ;;
         --label) label=$2; shift 2 ;;
-        --threads) threads=$2; shift 2 ;;
-        --programs) programs=$2; shift 2 ;;
-        --eval-only) eval_only=1; shift ;;
+        --threads) threads=$2; passed+=("$1" "$2"); shift 2 ;;
+        --programs) programs=$2; passed+=("$1" "$2"); shift 2 ;;
+        --eval-only) eval_only=1; passed+=("$1"); shift ;;
+        --seeds) seeds=$2; shift 2 ;;
         --) shift; break ;;
         *) echo "quality.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
     esac
 done
 train_args=("$@")
+if [ -n "$seeds" ]; then
+    fail() { echo "quality.sh: $1" >&2; exit 2; }
+    [[ $seeds =~ ^[0-9]+(,[0-9]+)*$ ]] || fail "--seeds wants numbers separated by commas, not '$seeds'"
+    for a in "${train_args[@]}"; do
+        [ "$a" != --seed ] || fail "--seeds sets each run's --seed; leave it out of TRAIN_ARGS"
+    done
+    IFS=, read -r -a seed_list <<< "$seeds"
+    for n in "${seed_list[@]}"; do
+        bash "$0" "${passed[@]}" --label "$label-s$n" -- "${train_args[@]}" --seed "$n"
+        echo
+    done
+    exec /usr/bin/python3 "$(dirname "$0")/quality-report.py" summary "$work" "$label" "$seeds" "$collections"
+fi
 tpg=$(cd "$build" && pwd)/app/tpugraphs
 [ -x "$tpg" ] || { echo "quality.sh: $tpg not built" >&2; exit 1; }
 [ -n "$threads" ] || threads=$(( $(nproc) / jobs )); [ "$threads" -ge 1 ] || threads=1
@@ -142,50 +164,5 @@ for c in "${colls[@]}"; do
 done
 wait
 
-/usr/bin/python3 - "$run" "$base" "$minutes" "$label" "${train_args[*]:-}" "$programs" "${colls[@]}" <<'PY'
-import os, re, sys
-run, base, minutes, label, args, programs = sys.argv[1:7]
-colls = sys.argv[7:]
-
-def mean(path):
-    for line in open(path):
-        if line.startswith("mean ("):
-            m = re.match(r"mean \((\d+) graphs\)\s+(\d+)\s+(.*)", line)
-            return int(m.group(1)), [float(v) for v in m.group(3).split()]
-    raise SystemExit("quality.sh: no mean line in " + path)
-
-xla, _, nlp = programs.partition(",")
-print("### quality: %s (%s min per collection, %s xla and %s nlp programs; train args: %s)"
-      % (label, minutes, xla, nlp or xla, args or "defaults"))
-print()
-print("| collection | split | graphs | GNN Kendall | GNN OPA | baseline | baseline Kendall | baseline OPA | GNN - baseline | ceiling Kendall |")
-print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
-SPLITS = (("valid", "held-out graphs (valid)", "graph-blind"),
-          ("fresh", "fresh-seed graphs (test)", "graph-blind"),
-          ("heldout", "seen graphs, held-out configs", "per-graph linear"))
-
-def rows(c):
-    """Per split: its name, the baseline's name, graphs, and the GNN's, baseline's, ceiling's means."""
-    s = c.replace(":", "_")
-    for split, name, bname in SPLITS:
-        n, g = mean(os.path.join(run, "%s.%s.txt" % (s, split)))
-        _, b = mean(os.path.join(base, "%s.%s.txt" % (s, split)))
-        _, top = mean(os.path.join(base, "%s.%s.ceiling.txt" % (s, split)))
-        yield name, bname, n, g, b, top
-
-tiles = [c for c in colls if c.startswith("tile")]
-for c in colls:
-    if c in tiles:
-        continue
-    for name, bname, n, g, b, top in rows(c):
-        print("| %s | %s | %d | %.3f | %.3f | %s | %.3f | %.3f | %+.3f | %.3f |" % (
-            c, name, n, g[1], g[0], bname, b[1], b[0], g[1] - b[1], top[1]))
-if tiles:
-    print()
-    print("| collection | split | graphs | GNN top-1 | GNN top-5 | GNN score | baseline | baseline top-1 | baseline top-5 | baseline score | ceiling top-5 |")
-    print("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
-    for c in tiles:
-        for name, bname, n, g, b, top in rows(c):
-            print("| %s | %s | %d | %.2f%% | %.2f%% | %.4f | %s | %.2f%% | %.2f%% | %.4f | %.2f%% |" % (
-                c, name, n, 100 * g[0], 100 * g[1], g[3], bname, 100 * b[0], 100 * b[1], b[3], 100 * top[1]))
-PY
+/usr/bin/python3 "$(dirname "$0")/quality-report.py" table "$run" "$base" "$minutes" "$label" "${train_args[*]:-}" \
+    "$programs" "${colls[@]}"
