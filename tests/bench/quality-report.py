@@ -2,7 +2,7 @@
 """The quality benchmark's report (tests/bench/quality.sh): one run's tables, or a summary over seeds.
 
   quality-report.py table RUN BASE MINUTES LABEL ARGS PROGRAMS COLLECTION...
-  quality-report.py summary WORK LABEL SEEDS COLLECTIONS
+  quality-report.py summary BASE LABEL SEEDS COLLECTIONS RUN...  (a run folder per seed, in order)
 """
 import os, re, statistics, sys
 
@@ -100,9 +100,7 @@ def summary_row(c, split, name, runs):
         "-" if met[0] is None else "%d of %d" % (sum(met), len(met)))
 
 
-def summary(work, label, seeds, colls):
-    base = os.path.join(work, "baselines-program-ties")
-    runs = [os.path.join(work, "runs", "%s-s%s" % (label, n)) for n in seeds]
+def summary(base, label, seeds, colls, runs):
     print("### quality over %d seed%s: %s (%s)"
           % (len(seeds), "" if len(seeds) == 1 else "s", label, ",".join(seeds)))
     print()
@@ -118,7 +116,10 @@ def summary(work, label, seeds, colls):
 if __name__ == "__main__":
     if len(sys.argv) >= 8 and sys.argv[1] == "table":
         table(*sys.argv[2:8], sys.argv[8:])
-    elif len(sys.argv) == 6 and sys.argv[1] == "summary":
-        summary(sys.argv[2], sys.argv[3], sys.argv[4].split(","), sys.argv[5].split(","))
+    elif len(sys.argv) >= 7 and sys.argv[1] == "summary":
+        seeds, run_dirs = sys.argv[4].split(","), sys.argv[6:]
+        if len(seeds) != len(run_dirs):
+            raise SystemExit(__doc__)
+        summary(sys.argv[2], sys.argv[3], seeds, sys.argv[5].split(","), run_dirs)
     else:
         raise SystemExit(__doc__)

@@ -56,6 +56,12 @@ while [ $# -gt 0 ]; do
     esac
 done
 train_args=("$@")
+report=$(dirname "$0")/quality-report.py
+# Scored as eval scores by default: configs of one program share a score (`eval --program-ties`),
+# the baselines too; figures cached before that rule (in baselines/) are not reused. Held-out
+# configurations go with their duplicates since 2026-11-26 (nn::heldOutConfigs): the seen-graph
+# figures are *.heldout.txt, those of the rule before (*.seen.txt) are not reused.
+base=$work/baselines-program-ties
 if [ -n "$seeds" ]; then
     fail() { echo "quality.sh: $1" >&2; exit 2; }
     [[ $seeds =~ ^[0-9]+(,[0-9]+)*$ ]] || fail "--seeds wants numbers separated by commas, not '$seeds'"
@@ -63,11 +69,13 @@ if [ -n "$seeds" ]; then
         [ "$a" != --seed ] || fail "--seeds sets each run's --seed; leave it out of TRAIN_ARGS"
     done
     IFS=, read -r -a seed_list <<< "$seeds"
+    seed_runs=()
     for n in "${seed_list[@]}"; do
         bash "$0" "${passed[@]}" --label "$label-s$n" -- "${train_args[@]}" --seed "$n"
+        seed_runs+=("$work/runs/$label-s$n")
         echo
     done
-    exec /usr/bin/python3 "$(dirname "$0")/quality-report.py" summary "$work" "$label" "$seeds" "$collections"
+    exec /usr/bin/python3 "$report" summary "$base" "$label" "$seeds" "$collections" "${seed_runs[@]}"
 fi
 tpg=$(cd "$build" && pwd)/app/tpugraphs
 [ -x "$tpg" ] || { echo "quality.sh: $tpg not built" >&2; exit 1; }
@@ -140,11 +148,6 @@ evaluate() {
     "$tpg" eval --threads "$threads" "$@" > "$tmp" 2>&1 || { cat "$tmp" >&2; rm -f "$tmp"; return 1; }
     mv "$tmp" "$out"
 }
-# Scored as eval scores by default: configs of one program share a score (`eval --program-ties`),
-# the baselines too; figures cached before that rule (in baselines/) are not reused. Held-out
-# configurations go with their duplicates since 2026-11-26 (nn::heldOutConfigs): the seen-graph
-# figures are *.heldout.txt, those of the rule before (*.seen.txt) are not reused.
-base=$work/baselines-program-ties
 mkdir -p "$base"
 for c in "${colls[@]}"; do
     s=$(slug "$c")
@@ -164,5 +167,5 @@ for c in "${colls[@]}"; do
 done
 wait
 
-/usr/bin/python3 "$(dirname "$0")/quality-report.py" table "$run" "$base" "$minutes" "$label" "${train_args[*]:-}" \
+/usr/bin/python3 "$report" table "$run" "$base" "$minutes" "$label" "${train_args[*]:-}" \
     "$programs" "${colls[@]}"

@@ -53,7 +53,8 @@ def main():
     assert row(table, "layout:nlp:default", "fresh")[8] == "+0.150", table
     assert row(table, "tile:xla", "fresh")[4] == "0.32%", table
 
-    summary = report("summary", work, "L", "1,2", "layout:nlp:default,tile:xla")
+    runs = [os.path.join(work, "runs", "L-s%d" % seed) for seed in (1, 2)]
+    summary = report("summary", base, "L", "1,2", "layout:nlp:default,tile:xla", *runs)
     fresh = row(summary, "layout:nlp:default", "fresh")
     assert fresh[2:] == ["Kendall", "0.7503", "0.7502 - 0.7504", "+0.1499", "+0.1498", "+0.1500",
                          "margin >= +0.15", "1 of 2"], fresh
@@ -65,8 +66,8 @@ def main():
     assert row(summary, "tile:xla", "seen graphs")[-1] == "1 of 2", summary
 
     # A missing run names the file it needed.
-    done = subprocess.run([sys.executable, REPORT, "summary", work, "L", "1,3", "tile:xla"],
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, REPORT, "summary", base, "L", "1,3", "tile:xla", runs[0],
+                           os.path.join(work, "runs", "L-s3")], capture_output=True, text=True)
     assert done.returncode != 0 and "L-s3" in done.stderr and "Traceback" not in done.stderr, done.stderr
     print("quality-report: ok")
 
