@@ -7,7 +7,7 @@ packages=(
     build-essential cmake ninja-build ccache pkg-config
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libxkbcommon-dev
     libgraphviz-dev graphviz
-    libtorch-dev libgloo-dev
+    libtorch-dev libgloo-dev libgoogle-perftools-dev
     libzip-dev zlib1g-dev
     nlohmann-json3-dev libcli11-dev
 )

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "io/Error.h"
+#include "TensorMemory.h"
 
 namespace tpg::nn {
 
@@ -269,6 +270,7 @@ TrainingLogWriter::TrainingLogWriter(const std::string& path, const TrainSetting
                         {"time", nowText()},
                         {"kind", kind == Collection::Tile ? "tile" : "layout"},
                         {"trained_on", trainedOn},
+                        {"allocator", allocatorName()},
                         // The loss trained with, where the settings may say "auto".
                         {"loss", lossName(resolveLoss(settings.loss, kind, settings.listMleWeight))},
                         {"settings", settingsToJson(settings)}};

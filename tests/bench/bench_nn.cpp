@@ -110,8 +110,8 @@ int main(int argc, char** argv) {
     const char* modelPath = std::getenv("TPG_BENCH_MODEL");     // --latency: score with this model
     const char* threadsEnv = std::getenv("TPG_BENCH_THREADS");  // e.g. 1 to compare
     nn::setThreads(threadsEnv ? std::atoi(threadsEnv) : 2);
-    std::printf("bench_nn: hidden 64, 3 GraphSAGE layers, %s torch threads%s\n",
-                threadsEnv ? threadsEnv : "2", quick ? " (quick)" : "");
+    std::printf("bench_nn: hidden 64, 3 GraphSAGE layers, %s torch threads, %s malloc%s\n",
+                threadsEnv ? threadsEnv : "2", nn::allocatorName().c_str(), quick ? " (quick)" : "");
     if (latencyOnly) {
         for (int64_t n : {400, 5000, 40000})
             benchLatency(

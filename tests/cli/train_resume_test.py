@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`tpugraphs train` survives kill -9: a run killed mid-epoch (twice, once while it checkpoints after
 every step) resumes with --resume and ends with exactly the optimiser steps of an uninterrupted run,
-its --log holding every step and epoch once, and a model `predict` can load.
-Usage: train_resume_test.py TPUGRAPHS_BINARY SAMPLE_DATA_DIR WORK_DIR"""
+its --log holding every step and epoch once, and a model `predict` can load. With ALLOCATOR
+(tcmalloc or glibc, what the build linked) the log's start record must name that malloc.
+Usage: train_resume_test.py TPUGRAPHS_BINARY SAMPLE_DATA_DIR WORK_DIR [ALLOCATOR]"""
 import glob
 import json
 import os
@@ -13,6 +14,7 @@ import sys
 import time
 
 exe, data, work = sys.argv[1], sys.argv[2], sys.argv[3]
+allocator = sys.argv[4] if len(sys.argv) > 4 else None
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 failures = []
@@ -68,6 +70,10 @@ train("straight")
 total = steps_of("straight")
 if not total or total < 3 * EPOCHS:
     failures.append("uninterrupted run logged %r steps" % total)
+starts = [r for r in read_log(os.path.join(work, "straight.jsonl")) if r["type"] == "start"]
+if allocator and not (starts and starts[0].get("allocator", "").split(" ")[0] == allocator):
+    failures.append("the log's start record names allocator %r, the build linked %s"
+                    % (starts[0].get("allocator") if starts else None, allocator))
 else:
     # Mid-epoch 2 with a checkpoint every 0.2 s; then in epoch 3 with one after every step (the
     # kill then likely lands inside a checkpoint write: the state must still be whole).
