@@ -62,6 +62,7 @@ report=$(dirname "$0")/quality-report.py
 # configurations go with their duplicates since 2026-11-26 (nn::heldOutConfigs): the seen-graph
 # figures are *.heldout.txt, those of the rule before (*.seen.txt) are not reused.
 base=$work/baselines-program-ties
+run_of() { echo "$work/runs/$1"; }  # a run's folder, from its label
 if [ -n "$seeds" ]; then
     fail() { echo "quality.sh: $1" >&2; exit 2; }
     [[ $seeds =~ ^[0-9]+(,[0-9]+)*$ ]] || fail "--seeds wants numbers separated by commas, not '$seeds'"
@@ -72,7 +73,7 @@ if [ -n "$seeds" ]; then
     seed_runs=()
     for n in "${seed_list[@]}"; do
         bash "$0" "${passed[@]}" --label "$label-s$n" -- "${train_args[@]}" --seed "$n"
-        seed_runs+=("$work/runs/$label-s$n")
+        seed_runs+=("$(run_of "$label-s$n")")
         echo
     done
     exec /usr/bin/python3 "$report" summary "$base" "$label" "$seeds" "$collections" "${seed_runs[@]}"
@@ -82,7 +83,7 @@ tpg=$(cd "$build" && pwd)/app/tpugraphs
 [ -n "$threads" ] || threads=$(( $(nproc) / jobs )); [ "$threads" -ge 1 ] || threads=1
 mkdir -p "$work"
 data=$work/data fresh=$work/fresh-seed tree=$work/fresh-tree
-run=$work/runs/$label
+run=$(run_of "$label")
 mkdir -p "$run"
 
 IFS=, read -r xla_programs nlp_programs <<< "$programs"
