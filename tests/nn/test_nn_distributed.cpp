@@ -239,6 +239,9 @@ private slots:
             s.outPath = file("split" + QString::number(g.rank()) + ".tpgm").toStdString();
             nn::TrainingRun run(s, nn::loadTrainingData(s, [](const std::string&) {}));
             nn::DataParallelTraining dp(g);
+            // The timed steps start together: a rank that reached them late (a thread descheduled
+            // on a loaded machine) would otherwise count in the other's first all-reduce time.
+            g.barrier("the test's start barrier");
             for (int step = 0; step < kSteps; ++step) {
                 if (g.rank() == 1)
                     std::this_thread::sleep_for(std::chrono::duration<double>(kLate));
