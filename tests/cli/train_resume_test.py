@@ -68,12 +68,12 @@ def steps_of(name):
 
 train("straight")
 total = steps_of("straight")
+starts = [r for r in read_log(os.path.join(work, "straight.jsonl")) if r["type"] == "start"]
+named = starts[0].get("allocator") if starts else None
+if allocator and (named or "").split(" ")[0] != allocator:
+    failures.append("the log's start record names allocator %r, the build linked %s" % (named, allocator))
 if not total or total < 3 * EPOCHS:
     failures.append("uninterrupted run logged %r steps" % total)
-starts = [r for r in read_log(os.path.join(work, "straight.jsonl")) if r["type"] == "start"]
-if allocator and not (starts and starts[0].get("allocator", "").split(" ")[0] == allocator):
-    failures.append("the log's start record names allocator %r, the build linked %s"
-                    % (starts[0].get("allocator") if starts else None, allocator))
 else:
     # Mid-epoch 2 with a checkpoint every 0.2 s; then in epoch 3 with one after every step (the
     # kill then likely lands inside a checkpoint write: the state must still be whole).
