@@ -16,6 +16,10 @@ namespace {
 constexpr int kMiniMapWidth = 220;
 constexpr int kMiniMapHeight = 150;
 constexpr int kMiniMapMargin = 10;
+// The overview takes at most this share of the view's width and height (a short view, beside the
+// Training tab, was two thirds covered), and never less than this scale of its full size.
+constexpr double kMiniMapMaxViewShare = 0.3;
+constexpr double kMiniMapMinScale = 0.4;
 constexpr double kMiniMapOpacity = 0.7;  // the drawing shows through; opaque under the mouse
 constexpr double kWheelStep = 1.0015;  // per wheel angle unit: one notch (120) is ~1.2x
 }  // namespace
@@ -172,8 +176,13 @@ void GraphView::scrollContentsBy(int dx, int dy) {
 
 void GraphView::placeMiniMap() {
     const QRect vp = viewport()->geometry();
-    m_miniMap->move(vp.right() - kMiniMapWidth - kMiniMapMargin,
-                    vp.bottom() - kMiniMapHeight - kMiniMapMargin);
+    const double scale = std::clamp(std::min(kMiniMapMaxViewShare * vp.width() / kMiniMapWidth,
+                                             kMiniMapMaxViewShare * vp.height() / kMiniMapHeight),
+                                    kMiniMapMinScale, 1.0);
+    const QSize size(static_cast<int>(std::lround(kMiniMapWidth * scale)),
+                     static_cast<int>(std::lround(kMiniMapHeight * scale)));
+    if (m_miniMap->size() != size) m_miniMap->setFixedSize(size);  // refits the drawing
+    m_miniMap->move(vp.right() - size.width() - kMiniMapMargin, vp.bottom() - size.height() - kMiniMapMargin);
     m_miniMap->raise();
     m_miniMapToggle->adjustSize();
     const QPoint corner = m_miniMapCollapsed

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -70,6 +71,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     m_table->verticalHeader()->setDefaultSectionSize(20);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
+    m_table->viewport()->installEventFilter(this);
     m_details = new QTreeWidget(this);
     m_details->setColumnCount(5);
     m_details->setRootIsDecorated(false);
@@ -163,6 +165,19 @@ void ConfigPanel::showFilterState() {
     const int row = m_model->rowOf(m_config);
     if (row >= 0) m_table->selectRow(row);
     updateSummary();
+}
+
+// A table made shorter (the agreement line appearing above it, the dock resized) keeps the chosen
+// row in view if it was: else the fastest configuration, chosen at start-up, sat just below.
+bool ConfigPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize) {
+        const QRect row = m_table->visualRect(m_table->currentIndex());
+        const int oldHeight = static_cast<QResizeEvent*>(event)->oldSize().height();
+        if (row.isValid() && row.top() >= 0 && row.bottom() < oldHeight)
+            // After the view has taken its new size and scroll range.
+            QTimer::singleShot(0, m_table, [this] { m_table->scrollTo(m_table->currentIndex()); });
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString ConfigPanel::agreementText() const { return m_agreement->isHidden() ? QString() : m_agreement->text(); }

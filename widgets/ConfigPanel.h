@@ -48,6 +48,9 @@ signals:
     void nodeMarksChanged(const QHash<int32_t, QString>& marks);
     void nodeActivated(int node);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void showDetails();
     // The filter's outcome where the user looks: a reddish line edit and the reason when refused,

@@ -23,6 +23,7 @@
 #include <QWheelEvent>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QThread>
 #include <QVBoxLayout>
 #include <cmath>
@@ -41,6 +42,18 @@ namespace {
 
 // The run list's item data: index into m_saved.
 constexpr int kRunIndexRole = Qt::UserRole + 1;
+// Characters a long choice (a collection, the loss, the figure kept by) keeps in a narrow form
+// column; its list shows it whole.
+constexpr int kNarrowChoiceChars = 18;
+
+// A combo for a long choice: narrow columns elide it. Set before any layout asks its minimum
+// size, which the combo caches.
+QComboBox* newLongChoice() {
+    auto* choice = new QComboBox;
+    choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    choice->setMinimumContentsLength(kNarrowChoiceChars);
+    return choice;
+}
 
 QString grouped(double n) { return QLocale(QLocale::English).toString(n, 'f', 0); }
 
@@ -94,8 +107,9 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     auto* scroll = new QScrollArea;
     scroll->setWidget(side);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(330);
     m_scroll = scroll;
+    side->installEventFilter(this);
+    fitFormColumn();
     // Scrolling the form must not change the setting under the mouse: fields take the wheel
     // only once focused.
     for (QWidget* field : side->findChildren<QWidget*>())
@@ -132,7 +146,18 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     updateButtons();
 }
 
+// The column is as wide as the form's fields need beside a vertical scroll bar, so it never
+// scrolls sideways (a scroll area's size hint leaves that bar out).
+void TrainingPanel::fitFormColumn() {
+    const int bar = m_scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_scroll);
+    m_scroll->setMinimumWidth(m_scroll->widget()->minimumSizeHint().width() + bar + 2 * m_scroll->frameWidth());
+}
+
 bool TrainingPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_scroll->widget()) {
+        if (event->type() == QEvent::LayoutRequest) fitFormColumn();
+        return QWidget::eventFilter(watched, event);
+    }
     auto* field = qobject_cast<QWidget*>(watched);
     if (event->type() == QEvent::Wheel && field && !field->hasFocus()) {
         QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
@@ -153,7 +178,7 @@ QWidget* TrainingPanel::buildDataBox() {
     m_useDataset = new QRadioButton(tr("Dataset collection:"));
     m_useDataset->setToolTip(tr("Train on the collection's train split and validate on its valid split "
                                 "(or, without one, on held-out configurations)"));
-    m_collection = new QComboBox;
+    m_collection = newLongChoice();
     m_datasetLabel = new QLabel(tr("No dataset folder open"));
     m_datasetLabel->setWordWrap(true);
     m_useFile = new QRadioButton(tr("This file only"));
@@ -203,7 +228,7 @@ QWidget* TrainingPanel::buildSettingsBox() {
     m_hops->setToolTip(tr("Layout: keep the configurable nodes and their k-hop neighbourhood (smaller graphs, faster "
                           "steps); 'full' keeps the whole graph"));
     form->addRow(tr("Hops"), m_hops);
-    m_loss = new QComboBox;
+    m_loss = newLongChoice();
     m_loss->addItem(tr("auto (layout: pairwise %1, tile: pairwise %2)")
                         .arg(QString::fromLatin1(nn::lossName(nn::defaultLoss(Collection::Layout))),
                              QString::fromLatin1(nn::lossName(nn::defaultLoss(Collection::Tile)))),
@@ -236,7 +261,7 @@ QWidget* TrainingPanel::buildSettingsBox() {
                       tr("Stop after this many epochs without a better validation score. Auto: never while the "
                          "learning rate decays over the run (its low-rate end brings the gains)"));
     m_patience->setSpecialValueText(tr("auto"));
-    m_selectBy = new QComboBox;
+    m_selectBy = newLongChoice();
     m_selectBy->addItem(tr("score (layout: Kendall; tile: the competition's)"),
                         QStringLiteral("score"));
     m_selectBy->addItem(tr("Kendall"), QStringLiteral("kendall"));

@@ -107,6 +107,7 @@ private:
     void showProgress(const nn::TrainProgress& p);
     void updateComparison();
     void updateButtons();
+    void fitFormColumn();
     void listRuns();
     void fillCollections(const std::vector<DatasetFile>& files);
     void fillRunList();

@@ -192,6 +192,17 @@ private slots:
         QVERIFY(view.miniMapToggle()->isVisible());  // a button brings it back
         QTest::mouseClick(static_cast<QAbstractButton*>(view.miniMapToggle()), Qt::LeftButton);
         QVERIFY(view.miniMap()->isVisible());
+        // In a short view it shrinks, keeping its shape, so the drawing stays mostly in sight.
+        const QSize full = view.miniMap()->size();
+        const QSize tall = view.size();
+        view.resize(tall.width(), 260);
+        QVERIFY(view.miniMap()->height() <= 0.3 * view.viewport()->height() + 1);
+        QVERIFY(view.miniMap()->height() < full.height());
+        QVERIFY(std::abs(view.miniMap()->width() * full.height() - view.miniMap()->height() * full.width()) <=
+                full.width() + full.height());
+        QVERIFY(view.viewport()->rect().contains(view.miniMap()->geometry().translated(-view.viewport()->pos())));
+        view.resize(tall);
+        QCOMPARE(view.miniMap()->size(), full);
         view.setMiniMapVisible(false);  // View › Mini-map off
         QVERIFY(!view.miniMap()->isVisible() && !view.miniMapToggle()->isVisible());
     }

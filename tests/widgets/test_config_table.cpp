@@ -3,6 +3,7 @@
 // ties share a rank, the histogram counts every configuration and marks the chosen one.
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QtTest>
 
 #include "ConfigFilter.h"
@@ -344,6 +345,32 @@ private slots:
         panel.chooseConfig(7);
         QCOMPARE(h->marked(), 7);
         QVERIFY(!h->caption().contains(QStringLiteral("Predicted")));
+    }
+
+    // The chosen configuration's row stays in view when the predictions' agreement line appears
+    // above the table and shortens it (at start-up the fastest one's row ended up just below).
+    void theChosenRowStaysInViewWhenPredictionsArrive() {
+        ConfigPanel panel;
+        panel.resize(700, 330);
+        panel.setGraph(m_layout);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const int64_t chosen = m_layout.numConfigs() - 12;
+        panel.chooseConfig(chosen);
+        QTableView* table = panel.table();
+        const auto inView = [table] {
+            const QRect row = table->visualRect(table->currentIndex());
+            return row.isValid() && table->viewport()->rect().contains(row);
+        };
+        QVERIFY(inView());
+        JobRunner runner(QStringLiteral("model"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("t.npz"), m_layout));
+        QVERIFY(QTest::qWaitFor([&] { return panel.agreementText().size() > 0 && panel.isVisible(); }));
+        QTest::qWait(50);  // the layout settles
+        QCOMPARE(panel.model()->configAt(table->currentIndex().row()), chosen);
+        QVERIFY2(inView(), qPrintable(QStringLiteral("row at y %1, view %2 high")
+                                          .arg(table->visualRect(table->currentIndex()).y())
+                                          .arg(table->viewport()->height())));
     }
 
     void aTestSplitHistogramSaysWhatItShows() {

@@ -7,6 +7,8 @@
 #include <QWheelEvent>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -208,6 +210,30 @@ private slots:
             chosen.loss = k;
             panel.setFormSettings(chosen);
             QCOMPARE(panel.formSettings().loss, k);
+        }
+    }
+
+    // The form column is never narrower than its fields: at the main window's default size its
+    // buttons were cut off behind a horizontal scroll bar, the vertical bar's width short.
+    void theFormFitsItsColumnWithoutSidewaysScrolling() {
+        for (const QSize size : {QSize(1300, 420), QSize(900, 300), QSize(700, 600)}) {
+            TrainingPanel panel;
+            panel.resize(size);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QScrollArea* form = panel.findChild<QScrollArea*>();
+            QVERIFY(form);
+            QVERIFY(form->verticalScrollBar()->isVisible() || size.height() >= 600);
+            QVERIFY2(!form->horizontalScrollBar()->isVisible(),
+                     qPrintable(QStringLiteral("at %1 x %2 the form column is %3 px, its fields need %4")
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(form->viewport()->width())
+                                    .arg(form->widget()->minimumSizeHint().width())));
+            // The long choices shrink with the column rather than widening it; their full text
+            // stays in the list.
+            for (QComboBox* c : form->widget()->findChildren<QComboBox*>())
+                QVERIFY2(c->minimumSizeHint().width() <= 260, qPrintable(c->currentText()));
         }
     }
 
