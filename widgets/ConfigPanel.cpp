@@ -127,7 +127,10 @@ void ConfigPanel::setGraph(const TpuGraph& graph) {
     m_filter->clear();
     m_filter->blockSignals(false);
     m_model->setGraph(graph);
-    m_histogram->setRuntimes(graph.runtimesKnown() ? graph.runtimes() : std::vector<double>{}, false);
+    if (graph.isNull())
+        m_histogram->clear();
+    else
+        m_histogram->setRuntimes(graph.runtimesKnown() ? graph.runtimes() : std::vector<double>{}, false);
     m_histogram->setBest(m_model->bestConfig());
     m_histogram->setMarked(-1);
     m_agreement->hide();
@@ -148,7 +151,7 @@ void ConfigPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
     m_agreement->setVisible(predictions != nullptr);
     if (predictions)
         m_agreement->setText(tr("%1 — %2").arg(predictions->modelName, predictions->agreementText()));
-    if (!m_graph.runtimesKnown()) {
+    if (!m_graph.isNull() && !m_graph.runtimesKnown()) {
         m_histogram->setRuntimes(predictions ? predictions->predictedNs : std::vector<double>{}, predictions != nullptr);
         m_histogram->setMarked(m_config);
     }

@@ -1,5 +1,6 @@
 #include "RuntimeHistogram.h"
 
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -39,6 +40,7 @@ void RuntimeHistogram::setRuntimes(const std::vector<double>& values, bool predi
     m_min = m_max = 0;
     m_log = false;
     m_predicted = predicted;
+    m_fileOpen = true;
     const bool known = !values.empty() &&
                        std::all_of(values.begin(), values.end(), [](double v) { return v > 0 && std::isfinite(v); });
     if (known) {
@@ -52,6 +54,11 @@ void RuntimeHistogram::setRuntimes(const std::vector<double>& values, bool predi
         for (double v : m_values) ++m_counts[static_cast<size_t>(binOf(v))];
     }
     update();
+}
+
+void RuntimeHistogram::clear() {
+    setRuntimes({}, false);
+    m_fileOpen = false;
 }
 
 void RuntimeHistogram::setMarked(int64_t config) {
@@ -104,12 +111,13 @@ int RuntimeHistogram::binAt(double x) const {
 }
 
 QString RuntimeHistogram::caption() const {
+    if (!m_fileOpen) return tr("No graph open.");
     if (m_counts.empty())
         return m_predicted ? tr("No predicted runtimes: without measured runtimes the model's scores are not in ns")
                            : tr("No runtimes to show (none measured: a test split)");
     QString text = tr("%1 of %2 configurations: %3 to %4%5")
                        .arg(m_predicted ? tr("Predicted runtimes") : tr("Runtimes"))
-                       .arg(m_values.size())
+                       .arg(QLocale(QLocale::English).toString(static_cast<qulonglong>(m_values.size())))
                        .arg(ns(m_min), ns(m_max), m_log ? tr(" (log scale)") : QString());
     if (m_best >= 0 && static_cast<size_t>(m_best) < m_values.size())
         text += tr(" · green: best, configuration %1 (%2)").arg(m_best).arg(ns(m_values[static_cast<size_t>(m_best)]));
@@ -118,12 +126,20 @@ QString RuntimeHistogram::caption() const {
     return text;
 }
 
+QRectF RuntimeHistogram::captionRect() const {
+    return {static_cast<double>(kMargin), static_cast<double>(height() - kCaptionHeight),
+            static_cast<double>(width() - 2 * kMargin), static_cast<double>(kCaptionHeight)};
+}
+
+QString RuntimeHistogram::shownCaption() const {
+    return fontMetrics().elidedText(caption(), Qt::ElideRight, static_cast<int>(captionRect().width()));
+}
+
 void RuntimeHistogram::paintEvent(QPaintEvent* /*event*/) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(kMargin, height() - kCaptionHeight, width() - 2 * kMargin, kCaptionHeight),
-               Qt::AlignLeft | Qt::AlignVCenter, caption());
+    p.drawText(captionRect(), Qt::AlignLeft | Qt::AlignVCenter, shownCaption());
     if (m_counts.empty()) return;
     const double tallest = static_cast<double>(*std::max_element(m_counts.begin(), m_counts.end()));
     for (int i = 0; i < kBins; ++i) {
@@ -155,6 +171,10 @@ void RuntimeHistogram::drawMarker(QPainter& p, int64_t config, const QColor& col
 
 void RuntimeHistogram::mouseMoveEvent(QMouseEvent* event) {
     const int bin = binAt(event->position().x());
+    if (captionRect().contains(event->position()) && shownCaption() != caption()) {
+        QToolTip::showText(event->globalPosition().toPoint(), caption(), this);
+        return;
+    }
     if (bin < 0) {
         QToolTip::hideText();
         return;

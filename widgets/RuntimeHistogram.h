@@ -19,6 +19,8 @@ public:
     // Unknown runtimes (empty, or any not positive) show a caption instead of bars. The best is
     // the fastest value until setBest says otherwise.
     void setRuntimes(const std::vector<double>& ns, bool predicted);
+    // No file open: no bars, and a caption that says so (not that none were measured).
+    void clear();
     void setMarked(int64_t config);  // -1: none
     // Tile files rank by normalised runtime, so their best need not have the fastest raw runtime.
     void setBest(int64_t config);    // -1: none
@@ -35,6 +37,8 @@ public:
     double maximum() const { return m_max; }
     bool isLogScale() const { return m_log; }
     QString caption() const;
+    // The caption as drawn: elided to the widget's width (hovering it shows it whole).
+    QString shownCaption() const;
 
 signals:
     // A non-empty bin was clicked: [fromNs, toNs), or [fromNs, toNs] for the last bin.
@@ -49,6 +53,7 @@ private:
     int binAt(double x) const;
     double fractionOf(double v) const;  // 0 at the minimum, 1 at the maximum, on the axis' scale
     QRectF plotRect() const;
+    QRectF captionRect() const;
     // A vertical line at the config's value, its id and value beside it on text row `labelRow`
     // (-1: no label).
     void drawMarker(QPainter& p, int64_t config, const QColor& colour, int labelRow) const;
@@ -56,7 +61,7 @@ private:
     std::vector<double> m_values;
     std::vector<int64_t> m_counts;
     double m_min = 0, m_max = 0;
-    bool m_log = false, m_predicted = false;
+    bool m_log = false, m_predicted = false, m_fileOpen = false;
     int64_t m_marked = -1, m_best = -1;
 };
 

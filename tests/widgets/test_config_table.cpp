@@ -303,6 +303,16 @@ private slots:
                  qPrintable(panel.summaryText()));
         QCOMPARE(h->marked(), 5);
         QCOMPARE(h->best(), panel.model()->bestConfig());
+        // Too long for a narrow panel, the caption is drawn elided (it had been cut off mid-figure),
+        // and whole where it fits.
+        h->resize(300, h->height());
+        QVERIFY2(h->shownCaption().endsWith(QChar(0x2026)) && h->shownCaption().size() < h->caption().size(),
+                 qPrintable(h->shownCaption()));
+        h->resize(3000, h->height());
+        QCOMPARE(h->shownCaption(), h->caption());
+        RuntimeHistogram many;  // counts are grouped, as in the summary below the table
+        many.setRuntimes(std::vector<double>(1500, 2.0e6), false);
+        QVERIFY2(many.caption().startsWith(QStringLiteral("Runtimes of 1,500 configurations")), qPrintable(many.caption()));
     }
 
     // Whole-nanosecond runtimes sit exactly on the edges of round bins, and the last bin holds the
@@ -371,6 +381,21 @@ private slots:
         QVERIFY2(inView(), qPrintable(QStringLiteral("row at y %1, view %2 high")
                                           .arg(table->visualRect(table->currentIndex()).y())
                                           .arg(table->viewport()->height())));
+    }
+
+    // With no file open the histogram says so, not that a test split has no runtimes; a failed
+    // open leaves the panel that way.
+    void withNoFileTheHistogramSaysSo() {
+        ConfigPanel panel;
+        QCOMPARE(panel.histogram()->caption(), QStringLiteral("No graph open."));
+        panel.setPredictions(nullptr);
+        QCOMPARE(panel.histogram()->caption(), QStringLiteral("No graph open."));
+        panel.setGraph(withoutRuntimes(m_tile));
+        QVERIFY2(panel.histogram()->caption().contains(QStringLiteral("test split")),
+                 qPrintable(panel.histogram()->caption()));
+        panel.setGraph(TpuGraph());
+        QCOMPARE(panel.histogram()->caption(), QStringLiteral("No graph open."));
+        QCOMPARE(panel.summaryText(), QStringLiteral("No graph open."));
     }
 
     void aTestSplitHistogramSaysWhatItShows() {
