@@ -30,6 +30,7 @@
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
 #include "io/CompactMatrix.h"
+#include "synth/TpuCostModel.h"
 #include "io/Error.h"
 
 Q_DECLARE_METATYPE(tpg::whatif::WhatIfReport)
@@ -41,6 +42,7 @@ namespace {
 
 constexpr int kSlots = 3;
 constexpr int kTileGroupWidth = 8;  // bounds 0-5, sum, product
+constexpr int kLargestTileCandidate = 4096;  // the largest tile size the compiler tries
 const QString kFormat = QStringLiteral("tpugraphs-whatif");
 constexpr int kFormatVersion = 1;
 
@@ -57,13 +59,19 @@ std::vector<std::vector<int>> permutations(int rank) {
     return out;
 }
 
-// Sizes a tile bound can take: the compiler's candidates (powers of two, lane multiples), the
-// current value, and 0 for the whole dimension.
-std::vector<int> tileSizes(int current) {
-    std::vector<int> s = {0};
-    for (int v = 1; v <= 4096; v *= 2) s.push_back(v);
-    for (int v = 384; v <= 4096; v += 128) s.push_back(v);
-    s.push_back(current);
+// Sizes a tile bound can take: the compiler's candidates (powers of two, lane multiples) below the
+// dimension, the dimension itself (a larger bound tiles it whole), the current value, and 0 for the
+// whole dimension. `dimension` 0: not known (every candidate); -1: no such dimension.
+std::vector<int> tileSizes(int current, int64_t dimension) {
+    std::vector<int> s = {0, current};
+    auto offer = [&](int v) {
+        if (dimension == 0 || v < dimension) s.push_back(v);
+    };
+    if (dimension >= 0) {
+        for (int v = 1; v <= kLargestTileCandidate; v *= 2) offer(v);
+        for (int v = 384; v <= kLargestTileCandidate; v += 128) offer(v);
+        if (dimension > 0) s.push_back(static_cast<int>(std::min<int64_t>(dimension, kLargestTileCandidate)));
+    }
     std::sort(s.begin(), s.end());
     s.erase(std::unique(s.begin(), s.end()), s.end());
     return s;
@@ -415,6 +423,25 @@ bool WhatIfPanel::setLayout(int32_t node, whatif::LayoutSlot slot, const std::ve
     return pushEdit(row, describeLayoutEdit(node, slot, minorToMajor), node);
 }
 
+int64_t WhatIfPanel::tileBoundDimension(int column) const {
+    const auto& names = schema::tileConfigFeatureNames();
+    if (!m_predictor || isLayoutFile() || column < 0 || column >= static_cast<int>(names.size()) ||
+        !isTileBound(column))
+        return 0;
+    const synth::TpuCostModel::TileTensors t = m_predictor->synthTpu().tileTensors();
+    const std::string& name = names[static_cast<size_t>(column)];
+    const std::vector<int64_t>& dims = name.rfind("kernel", 0) == 0   ? t.kernel
+                                       : name.rfind("output", 0) == 0 ? t.output
+                                                                      : t.input;
+    const auto i = static_cast<size_t>(column % kTileGroupWidth);
+    return i < dims.size() ? dims[i] : -1;
+}
+
+std::vector<int> WhatIfPanel::tileSizeChoices(int column) const {
+    if (column < 0 || column >= static_cast<int>(m_row.size())) return {};
+    return tileSizes(static_cast<int>(m_row[static_cast<size_t>(column)]), tileBoundDimension(column));
+}
+
 bool WhatIfPanel::setTileBound(int column, float value) {
     if (!m_predictor || isLayoutFile() || column < 0 || column >= static_cast<int>(m_row.size()) ||
         !isTileBound(column) || value < 0) {
@@ -446,7 +473,7 @@ void WhatIfPanel::sweep(int slot) {
         m_sweepLabel = tr("#%1 %2").arg(m_node).arg(QLatin1String(whatif::slotName(s)));
     } else {
         if (!isTileBound(m_node)) return;
-        for (int v : tileSizes(static_cast<int>(m_row[static_cast<size_t>(m_node)]))) {
+        for (int v : tileSizeChoices(m_node)) {
             std::vector<float> row = m_row;
             whatif::applyTileEdit(row, {m_node, static_cast<float>(v)});
             rows.push_back(std::move(row));
@@ -527,7 +554,7 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
                 item->setText(1, QString::fromStdString(m_graph.opcodeName(node)));
             }
         } else {
-            m_nodes->setHeaderLabels({tr("Tile bound"), tr("Value")});
+            m_nodes->setHeaderLabels({tr("Tile bound"), tr("Value"), tr("Dimension")});
             const auto& names = schema::tileConfigFeatureNames();
             for (int c = 0; c < static_cast<int>(names.size()); ++c)
                 if (isTileBound(c)) {
@@ -548,6 +575,11 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
             item->setToolTip(0, edited.value(key));
         } else if (key < static_cast<int>(m_row.size())) {
             item->setText(1, QString::number(m_row[static_cast<size_t>(key)]));
+            const int64_t dimension = tileBoundDimension(key);
+            item->setText(2, dimension > 0 ? QString::number(dimension) : dimension < 0 ? tr("–") : QString());
+            item->setToolTip(2, dimension > 0   ? tr("The size of the dimension this bound tiles")
+                                : dimension < 0 ? tr("Its tensor has no such dimension: the bound changes nothing")
+                                                : QString());
             bold = !m_startRow.empty() && m_row[static_cast<size_t>(key)] != m_startRow[static_cast<size_t>(key)];
         }
         if (item->font(0).bold() != bold) {
@@ -583,12 +615,15 @@ void WhatIfPanel::refreshEditor() {
     }
     if (!layout) {
         const int current = static_cast<int>(m_row[static_cast<size_t>(m_node)]);
-        m_editorTitle->setText(tr("%1 (0 = the whole dimension)")
-                                   .arg(QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(m_node)])));
+        const QString name = QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(m_node)]);
+        const int64_t dimension = tileBoundDimension(m_node);
+        m_editorTitle->setText(dimension < 0   ? tr("%1: its tensor has no such dimension, so it changes nothing").arg(name)
+                               : dimension > 0 ? tr("%1, of a dimension of %2 (0 = the whole dimension)").arg(name).arg(dimension)
+                                               : tr("%1 (0 = the whole dimension)").arg(name));
         m_slotLabels[0]->setText(tr("size"));
         const QSignalBlocker block(m_slotBoxes[0]);
         m_slotBoxes[0]->clear();
-        for (int v : tileSizes(current)) {
+        for (int v : tileSizeChoices(m_node)) {
             m_slotBoxes[0]->addItem(v == 0 ? tr("0 (whole)") : QString::number(v), v);
             if (v == current) m_slotBoxes[0]->setCurrentIndex(m_slotBoxes[0]->count() - 1);
         }

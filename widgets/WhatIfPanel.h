@@ -56,6 +56,13 @@ public:
     // Edits (each one undoable). Return false with the reason in lastError() when refused.
     bool setLayout(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& minorToMajor);
     bool setTileBound(int column, float value);
+    // The size of the dimension a tile bound tiles, as the synthetic TPU reads the kernel (exact
+    // on synthetic files, an estimate on real ones): -1 when its tensor has no such dimension,
+    // 0 when not known (no predictions yet, or not a bound).
+    int64_t tileBoundDimension(int column) const;
+    // The sizes the editor and a sweep offer for a bound: none above its dimension but the
+    // dimension itself, and the current value.
+    std::vector<int> tileSizeChoices(int column) const;
     void selectNode(int32_t node);
     // Predicts every value of one slot of the selected node (tile: the selected bound; slot 0)
     // with everything else fixed, and draws them in the sweep chart.

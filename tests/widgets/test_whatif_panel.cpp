@@ -15,7 +15,9 @@
 #include "SweepChart.h"
 #include "WhatIfPanel.h"
 #include "graph/GraphFile.h"
+#include "graph/Schema.h"
 #include "synth/SyntheticDataset.h"
+#include "synth/TpuCostModel.h"
 
 using namespace tpg;
 using namespace tpg::whatif;
@@ -217,6 +219,49 @@ private slots:
         panel.selectNode(8);  // no effect on a tile file: the bound is chosen in the list
         panel.sweep(0);       // nothing selected yet: no sweep
         QCOMPARE(swept.count(), 0);
+    }
+
+    // A bound is offered sizes up to its dimension (a larger one tiles it whole, as the synthetic
+    // TPU clamps it), and none for a dimension its tensor lacks: the list had offered up to 4096
+    // for a kernel dimension of 3.
+    void tileSizesStopAtTheDimension() {
+        const TpuGraph tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 60, "k");
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(tile, QStringLiteral("k.npz"));
+        QCOMPARE(panel.tileBoundDimension(0), int64_t{0});  // no predictions yet: not known
+        const auto predictions = predictedFile(runner, QStringLiteral("k.npz"), tile);
+        panel.setPredictions(predictions);
+        QVERIFY(waitEvaluated(panel));
+        const synth::TpuCostModel::TileTensors t = predictions->predictor->synthTpu().tileTensors();
+        const auto& names = schema::tileConfigFeatureNames();
+        int limited = 0, absent = 0;
+        for (int column = 0; column < static_cast<int>(names.size()); ++column) {
+            const std::string& name = names[static_cast<size_t>(column)];
+            const size_t dim = name.back() - '0';
+            if (name.find("_bounds_") == std::string::npos || name.back() < '0' || name.back() > '5') {
+                QCOMPARE(panel.tileBoundDimension(column), int64_t{0});  // a sum or a product
+                continue;
+            }
+            const std::vector<int64_t>& dims = name.rfind("kernel", 0) == 0   ? t.kernel
+                                               : name.rfind("output", 0) == 0 ? t.output
+                                                                              : t.input;
+            const int current = static_cast<int>(panel.currentRow()[static_cast<size_t>(column)]);
+            const std::vector<int> sizes = panel.tileSizeChoices(column);
+            QVERIFY(std::find(sizes.begin(), sizes.end(), 0) != sizes.end());
+            QVERIFY(std::find(sizes.begin(), sizes.end(), current) != sizes.end());
+            if (dim >= dims.size()) {
+                QCOMPARE(panel.tileBoundDimension(column), int64_t{-1});
+                QVERIFY(sizes.size() <= 2);
+                ++absent;
+                continue;
+            }
+            QCOMPARE(panel.tileBoundDimension(column), dims[dim]);
+            const int largest = std::max(current, static_cast<int>(std::min<int64_t>(dims[dim], 4096)));
+            QCOMPARE(sizes.back(), largest);
+            if (dims[dim] < 4096) ++limited;
+        }
+        QVERIFY(limited > 0 && absent > 0);
     }
 };
 
