@@ -30,6 +30,7 @@ namespace {
 
 // Nodes and copies listed: the ones that explain most of a runtime.
 constexpr size_t kListed = 25;
+constexpr int kNodeLayoutColumn = 3;  // hidden on tile files, which have no layouts
 
 QString ms(double ns) { return QString::fromStdString(explain::nsText(ns)); }
 
@@ -156,6 +157,8 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_compareBox->setRange(0, static_cast<int>(std::max<int64_t>(0, graph.numConfigs() - 1)));
     m_bestButton->setEnabled(graph.runtimesKnown());
     m_worstButton->setEnabled(graph.runtimesKnown());
+    m_copies->setVisible(graph.isLayout());  // a tile kernel has no layouts, so no copies
+    m_nodes->setColumnHidden(kNodeLayoutColumn, !graph.isLayout());
     m_header->setText(tr("Choose a configuration to see why it is fast or slow."));
     m_details->clear();
     m_comparison->clear();
@@ -200,7 +203,17 @@ void ExplainPanel::compareWith(int64_t config) {
 }
 
 void ExplainPanel::request() {
-    if (!m_predictions || (m_row.empty() && (m_config < 0 || m_config >= m_graph.numConfigs()))) return;
+    const bool haveA = !m_row.empty() || (m_config >= 0 && m_config < m_graph.numConfigs());
+    if (!haveA) {  // say why Compare, Best or Worst showed nothing
+        const QString b = m_compare >= 0         ? tr("configuration %1").arg(m_compare)
+                          : m_compareRow.empty() ? QString()
+                                                 : m_compareLabel;
+        m_header->setText(b.isEmpty() ? tr("Choose a configuration to see why it is fast or slow.")
+                                      : tr("B = %1. Choose configuration A in the Configurations table (or edit "
+                                           "one in What-if) to compare the two.")
+                                            .arg(b));
+    }
+    if (!m_predictions || !haveA) return;
     const TpuGraph graph = m_graph;
     const auto predictions = m_predictions;
     const int64_t a = m_config, b = m_compare;

@@ -145,6 +145,33 @@ private slots:
         QVERIFY(explained.wait(30000));
         QVERIFY(panel.explanation()->summaryA.categoryNs("tile launch") > 0);
         QVERIFY(panel.explanation()->overlay.isEmpty());  // no layouts or copies on a tile graph
+        QVERIFY(panel.copyList()->isHidden());
+        QVERIFY(panel.nodeList()->isColumnHidden(3));  // Layout
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        QVERIFY(!panel.copyList()->isHidden());
+        QVERIFY(!panel.nodeList()->isColumnHidden(3));
+    }
+
+    // Best, Worst and Compare with no configuration A chosen said nothing at all; now the header
+    // says what B is and what to do.
+    void comparingWithoutAConfigurationSaysWhy() {
+        JobRunner runner(QStringLiteral("model"));
+        ExplainPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        const int64_t best = extreme(m_layout, true);
+        panel.compareWith(best);
+        QVERIFY2(panel.headerText().contains(QStringLiteral("B = configuration %1").arg(best)) &&
+                     panel.headerText().contains(QStringLiteral("Choose configuration A")),
+                 qPrintable(panel.headerText()));
+        QVERIFY(!panel.busy());
+        panel.compareWith(-1);  // Clear
+        QVERIFY2(panel.headerText().startsWith(QStringLiteral("Choose a configuration")), qPrintable(panel.headerText()));
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.setChosenConfig(3);  // then A arrives: the two are compared
+        panel.compareWith(best);
+        QVERIFY(explained.wait(30000));
+        QVERIFY2(panel.headerText().contains(QStringLiteral("A = configuration 3")), qPrintable(panel.headerText()));
     }
 };
 
