@@ -45,7 +45,7 @@ ModelSession::ModelSession(QObject* parent) : QObject(parent) {
             m_loadJob = 0;
             const auto model = result.value<nn::CostModel>();
             m_loaded[model.kind()] = model;
-            emit modelChanged(QString::fromStdString(model.label()));
+            emit modelChanged(model.kind(), QString::fromStdString(model.label()));
             if (!m_loadTarget.isNull() && m_loadTarget.collection() == model.kind()) predict(m_file, m_loadTarget);
         }
     });
@@ -120,7 +120,7 @@ void ModelSession::setProgramTies(bool on, const QString& file, const TpuGraph& 
 
 void ModelSession::useBuiltIn(Collection kind, const QString& file, const TpuGraph& current) {
     m_loaded.erase(kind);
-    emit modelChanged(modelName(kind, file));
+    emit modelChanged(kind, modelName(kind, file));
     if (!current.isNull() && current.collection() == kind) predict(file, current);
 }
 

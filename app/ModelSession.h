@@ -47,7 +47,8 @@ signals:
     void progressed(double fraction, const QString& what);
     void predictionFailed(const QString& message);
     void predictionCancelled();
-    void modelChanged(const QString& name);
+    // The model for files of `kind` is now `name` (another kind's file may be open).
+    void modelChanged(tpg::Collection kind, const QString& name);
     void modelRejected(const QString& message);
 
 private:
