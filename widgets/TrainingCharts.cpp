@@ -45,6 +45,11 @@ namespace {
 constexpr int kSmoothingSteps = 99;
 // About this many ticks per axis: readable in a dock a few hundred pixels wide.
 constexpr double kTargetTicks = 5;
+// Qt Charts lists a dynamic axis' labels by adding the tick interval to a value until it passes
+// the range; an interval below the values' precision never advances, and the labels fill memory
+// (a loss flat at log 2 but for one ulp did that). Ticks are never finer than this share of the
+// values' magnitude.
+constexpr double kMinRelativeTick = 1e-9;
 // Hidden series keep a faint legend entry, still visible enough to click again.
 constexpr double kHiddenMarkerAlpha = 0.25;
 // The raw loss is context for the smoothed curve, so it is drawn faint.
@@ -139,6 +144,16 @@ double roundTickInterval(double span) {
     return unit * magnitude;
 }
 
+// The tick interval for an axis over [lo, hi]: round, at least `minTick`, and coarse enough to
+// advance at the values' magnitude (kMinRelativeTick).
+double tickIntervalFor(double lo, double hi, double minTick) {
+    const double magnitude = std::max(std::abs(lo), std::abs(hi));
+    const double finest = !std::isfinite(magnitude) ? 1.0
+                          : magnitude > 0           ? roundTickInterval(magnitude * kMinRelativeTick * kTargetTicks)
+                                                    : 0.0;
+    return std::max({minTick, roundTickInterval(hi - lo), finest});
+}
+
 // Index of the value of ascending `xs` nearest to `x`; -1 when empty.
 int nearestIndex(const std::vector<double>& xs, double x) {
     if (xs.empty()) return -1;
@@ -226,7 +241,8 @@ void fadeMarker(QLegendMarker* marker, const QXYSeries* series) {
 // Sets the range and its round tick interval in the order that never lays out a wide range with
 // a narrow interval's labels (each label is a text item: thousands of them take seconds).
 void setRangeAndTicks(QValueAxis* axis, double lo, double hi, double minTick) {
-    const double tick = std::max(minTick, roundTickInterval(hi - lo));
+    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo) return;  // keep the last good range
+    const double tick = tickIntervalFor(lo, hi, minTick);
     if (tick >= axis->tickInterval()) {
         axis->setTickInterval(tick);
         axis->setRange(lo, hi);
@@ -274,7 +290,7 @@ std::pair<double, double> padded(double lo, double hi, double fraction) {
 // the range unchanged while new data stays inside it: every range change redraws every curve.
 std::pair<double, double> roundedOut(double lo, double hi, double minTick) {
     if (hi <= lo) hi = lo + std::max({minTick, std::abs(lo) * 0.1, 1e-9});
-    const double tick = std::max(minTick, roundTickInterval(hi - lo));
+    const double tick = tickIntervalFor(lo, hi, minTick);
     return {std::floor(lo / tick) * tick, std::ceil(hi / tick) * tick};
 }
 
@@ -480,7 +496,7 @@ QValueAxis* TrainingCharts::addValueAxis(QChart* chart, Qt::Alignment side, doub
     axis->setTitleFont(small);
     // Round ticks at any zoom: the interval follows the visible span.
     connect(axis, &QValueAxis::rangeChanged, axis, [axis, minTick](qreal lo, qreal hi) {
-        axis->setTickInterval(std::max(minTick, roundTickInterval(hi - lo)));
+        axis->setTickInterval(tickIntervalFor(lo, hi, minTick));
     });
     chart->addAxis(axis, side);
     return axis;

@@ -60,7 +60,7 @@ class TestMainWindow : public QObject {
 
     QString write(const QString& relative, const testing::HloGraphSpec& spec,
                   bool compressed = false) {
-        const QString path = m_dir.filePath(relative);
+        QString path = m_dir.filePath(relative);
         QDir().mkpath(QFileInfo(path).absolutePath());
         saveTpuGraph(testing::makeHloGraph(spec), path.toStdString(), compressed);
         return path;

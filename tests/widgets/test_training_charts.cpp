@@ -484,6 +484,35 @@ private slots:
         QCOMPARE(marker->labelBrush().color().alphaF(), shownLabel.alphaF());
     }
 
+    // A loss flat at log 2 but for one ulp (a run whose first scores are all equal) gave the axis a
+    // tick interval below the values' precision: Qt Charts then listed labels without end, froze
+    // the window and took all memory. The axes are checked before any layout runs.
+    void aFlatLossStillGetsTicksThatAdvance() {
+        const double flat = 0.6929565668106078, next = std::nextafter(flat, 1.0);
+        const auto advances = [](const QValueAxis* axis) {
+            return axis && axis->min() + axis->tickInterval() > axis->min() &&
+                   (axis->max() - axis->min()) / axis->tickInterval() <= 100;
+        };
+        TrainingCharts charts;
+        nn::TrainingHistory h;
+        h.kind = Collection::Layout;
+        h.steps = stepRecords(1, 6, [](int64_t s) { return s % 2 ? 0.6929565668106078 : std::nextafter(0.6929565668106078, 1.0); });
+        h.epochs.push_back(epochRecord(1, 0.25, true));
+        charts.showHistory(QStringLiteral("flat"), h);
+        auto* lossY = qobject_cast<QValueAxis*>(charts.lossChart()->axes(Qt::Vertical).value(0));
+        QVERIFY2(advances(lossY), qPrintable(QStringLiteral("%1 to %2 by %3")
+                                                 .arg(lossY->min(), 0, 'g', 17)
+                                                 .arg(lossY->max(), 0, 'g', 17)
+                                                 .arg(lossY->tickInterval(), 0, 'g', 17)));
+        QVERIFY(lossY->min() <= flat && lossY->max() >= next);
+        // A rubber-band zoom down to one ulp: the interval follows the range, as coarse.
+        lossY->setRange(flat, next);
+        QVERIFY(advances(lossY));
+        auto* validationY = qobject_cast<QValueAxis*>(charts.validationChart()->axes(Qt::Vertical).value(0));
+        validationY->setRange(0.25, std::nextafter(0.25, 1.0));
+        QVERIFY(advances(validationY));
+    }
+
     void hoverShowsTheNearestExactValue() {
         QCOMPARE(TrainingCharts::tooltipText(QStringLiteral("step"), 1234, QStringLiteral("loss"),
                                              0.04213),
