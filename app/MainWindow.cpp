@@ -358,16 +358,18 @@ void MainWindow::connectModelSession() {
         setStatus(tr("Prediction cancelled."));
     });
     // The label names the open file's model; one loaded for the other kind of file waits for it.
-    connect(m_models, &ModelSession::modelChanged, this, [this](Collection kind, const QString& name) {
-        const Collection open = m_graph.isNull() ? Collection::Layout : m_graph.collection();
-        const QString inUse = m_models->modelName(open, m_currentFile);
-        m_modelLabel->setText(tr("Model: %1").arg(inUse));
-        if (kind == open)
-            setStatus(tr("Model in use: %1").arg(name));
-        else
-            setStatus(tr("%1 will score %2 files; this %3 file keeps %4")
-                          .arg(name, QString::fromLatin1(collectionName(kind)), QString::fromLatin1(collectionName(open)), inUse));
-    });
+    connect(
+        m_models, &ModelSession::modelChanged, this, [this](Collection kind, const QString& name) {
+            const Collection open = m_graph.isNull() ? Collection::Layout : m_graph.collection();
+            const QString inUse = m_models->modelName(open, m_currentFile);
+            m_modelLabel->setText(tr("Model: %1").arg(inUse));
+            if (kind == open)
+                setStatus(tr("Model in use: %1").arg(name));
+            else
+                setStatus(tr("%1 will score %2 files; this %3 file keeps %4")
+                              .arg(name, QString::fromLatin1(collectionName(kind)),
+                                   QString::fromLatin1(collectionName(open)), inUse));
+        });
     connect(m_models, &ModelSession::modelRejected, this, [this](const QString& message) {
         showError(tr("Cannot use that model"), message + tr("\n\nThe previous model stays in use."));
     });

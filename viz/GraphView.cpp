@@ -182,7 +182,8 @@ void GraphView::placeMiniMap() {
     const QSize size(static_cast<int>(std::lround(kMiniMapWidth * scale)),
                      static_cast<int>(std::lround(kMiniMapHeight * scale)));
     if (m_miniMap->size() != size) m_miniMap->setFixedSize(size);  // refits the drawing
-    m_miniMap->move(vp.right() - size.width() - kMiniMapMargin, vp.bottom() - size.height() - kMiniMapMargin);
+    m_miniMap->move(vp.right() - size.width() - kMiniMapMargin,
+                    vp.bottom() - size.height() - kMiniMapMargin);
     m_miniMap->raise();
     m_miniMapToggle->adjustSize();
     const QPoint corner = m_miniMapCollapsed

@@ -1,7 +1,5 @@
 #include "ConfigPanel.h"
 
-#include "RuntimeHistogram.h"
-
 #include <QColor>
 #include <QHeaderView>
 #include <QLabel>
@@ -16,8 +14,9 @@
 
 #include "ConfigTableModel.h"
 #include "FilePredictions.h"
-#include "graph/Schema.h"
+#include "RuntimeHistogram.h"
 #include "TensorText.h"
+#include "graph/Schema.h"
 
 namespace tpg {
 
@@ -130,7 +129,8 @@ void ConfigPanel::setGraph(const TpuGraph& graph) {
     if (graph.isNull())
         m_histogram->clear();
     else
-        m_histogram->setRuntimes(graph.runtimesKnown() ? graph.runtimes() : std::vector<double>{}, false);
+        m_histogram->setRuntimes(graph.runtimesKnown() ? graph.runtimes() : std::vector<double>{},
+                                 false);
     m_histogram->setBest(m_model->bestConfig());
     m_histogram->setMarked(-1);
     m_agreement->hide();

@@ -208,10 +208,11 @@ void ExplainPanel::request() {
         const QString b = m_compare >= 0         ? tr("configuration %1").arg(m_compare)
                           : m_compareRow.empty() ? QString()
                                                  : m_compareLabel;
-        m_header->setText(b.isEmpty() ? tr("Choose a configuration to see why it is fast or slow.")
-                                      : tr("B = %1. Choose configuration A in the Configurations table (or edit "
-                                           "one in What-if) to compare the two.")
-                                            .arg(b));
+        m_header->setText(
+            b.isEmpty() ? tr("Choose a configuration to see why it is fast or slow.")
+                        : tr("B = %1. Choose configuration A in the Configurations table (or edit "
+                             "one in What-if) to compare the two.")
+                              .arg(b));
     }
     if (!m_predictions || !haveA) return;
     const TpuGraph graph = m_graph;

@@ -115,10 +115,11 @@ QString RuntimeHistogram::caption() const {
     if (m_counts.empty())
         return m_predicted ? tr("No predicted runtimes: without measured runtimes the model's scores are not in ns")
                            : tr("No runtimes to show (none measured: a test split)");
-    QString text = tr("%1 of %2 configurations: %3 to %4%5")
-                       .arg(m_predicted ? tr("Predicted runtimes") : tr("Runtimes"))
-                       .arg(QLocale(QLocale::English).toString(static_cast<qulonglong>(m_values.size())))
-                       .arg(ns(m_min), ns(m_max), m_log ? tr(" (log scale)") : QString());
+    QString text =
+        tr("%1 of %2 configurations: %3 to %4%5")
+            .arg(m_predicted ? tr("Predicted runtimes") : tr("Runtimes"))
+            .arg(QLocale(QLocale::English).toString(static_cast<qulonglong>(m_values.size())))
+            .arg(ns(m_min), ns(m_max), m_log ? tr(" (log scale)") : QString());
     if (m_best >= 0 && static_cast<size_t>(m_best) < m_values.size())
         text += tr(" · green: best, configuration %1 (%2)").arg(m_best).arg(ns(m_values[static_cast<size_t>(m_best)]));
     if (m_marked >= 0 && static_cast<size_t>(m_marked) < m_values.size())
@@ -132,7 +133,8 @@ QRectF RuntimeHistogram::captionRect() const {
 }
 
 QString RuntimeHistogram::shownCaption() const {
-    return fontMetrics().elidedText(caption(), Qt::ElideRight, static_cast<int>(captionRect().width()));
+    return fontMetrics().elidedText(caption(), Qt::ElideRight,
+                                    static_cast<int>(captionRect().width()));
 }
 
 void RuntimeHistogram::paintEvent(QPaintEvent* /*event*/) {

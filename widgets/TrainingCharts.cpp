@@ -149,8 +149,9 @@ double roundTickInterval(double span) {
 double tickIntervalFor(double lo, double hi, double minTick) {
     const double magnitude = std::max(std::abs(lo), std::abs(hi));
     const double finest = !std::isfinite(magnitude) ? 1.0
-                          : magnitude > 0           ? roundTickInterval(magnitude * kMinRelativeTick * kTargetTicks)
-                                                    : 0.0;
+                          : magnitude > 0
+                              ? roundTickInterval(magnitude * kMinRelativeTick * kTargetTicks)
+                              : 0.0;
     return std::max({minTick, roundTickInterval(hi - lo), finest});
 }
 

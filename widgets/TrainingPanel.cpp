@@ -2,6 +2,7 @@
 
 #include <QButtonGroup>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -19,13 +20,12 @@
 #include <QRadioButton>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QCoreApplication>
-#include <QWheelEvent>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
 #include <QThread>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 #include <cmath>
 #include <map>
 
@@ -150,7 +150,8 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
 // scrolls sideways (a scroll area's size hint leaves that bar out).
 void TrainingPanel::fitFormColumn() {
     const int bar = m_scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_scroll);
-    m_scroll->setMinimumWidth(m_scroll->widget()->minimumSizeHint().width() + bar + 2 * m_scroll->frameWidth());
+    m_scroll->setMinimumWidth(m_scroll->widget()->minimumSizeHint().width() + bar +
+                              2 * m_scroll->frameWidth());
 }
 
 bool TrainingPanel::eventFilter(QObject* watched, QEvent* event) {

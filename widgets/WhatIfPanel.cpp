@@ -30,8 +30,8 @@
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
 #include "io/CompactMatrix.h"
-#include "synth/TpuCostModel.h"
 #include "io/Error.h"
+#include "synth/TpuCostModel.h"
 
 Q_DECLARE_METATYPE(tpg::whatif::WhatIfReport)
 Q_DECLARE_METATYPE(std::vector<tpg::SweepChart::Point>)
@@ -70,7 +70,8 @@ std::vector<int> tileSizes(int current, int64_t dimension) {
     if (dimension >= 0) {
         for (int v = 1; v <= kLargestTileCandidate; v *= 2) offer(v);
         for (int v = 384; v <= kLargestTileCandidate; v += 128) offer(v);
-        if (dimension > 0) s.push_back(static_cast<int>(std::min<int64_t>(dimension, kLargestTileCandidate)));
+        if (dimension > 0)
+            s.push_back(static_cast<int>(std::min<int64_t>(dimension, kLargestTileCandidate)));
     }
     std::sort(s.begin(), s.end());
     s.erase(std::unique(s.begin(), s.end()), s.end());
@@ -439,7 +440,8 @@ int64_t WhatIfPanel::tileBoundDimension(int column) const {
 
 std::vector<int> WhatIfPanel::tileSizeChoices(int column) const {
     if (column < 0 || column >= static_cast<int>(m_row.size())) return {};
-    return tileSizes(static_cast<int>(m_row[static_cast<size_t>(column)]), tileBoundDimension(column));
+    return tileSizes(static_cast<int>(m_row[static_cast<size_t>(column)]),
+                     tileBoundDimension(column));
 }
 
 bool WhatIfPanel::setTileBound(int column, float value) {
@@ -576,10 +578,14 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
         } else if (key < static_cast<int>(m_row.size())) {
             item->setText(1, QString::number(m_row[static_cast<size_t>(key)]));
             const int64_t dimension = tileBoundDimension(key);
-            item->setText(2, dimension > 0 ? QString::number(dimension) : dimension < 0 ? tr("–") : QString());
-            item->setToolTip(2, dimension > 0   ? tr("The size of the dimension this bound tiles")
-                                : dimension < 0 ? tr("Its tensor has no such dimension: the bound changes nothing")
-                                                : QString());
+            item->setText(2, dimension > 0   ? QString::number(dimension)
+                             : dimension < 0 ? tr("–")
+                                             : QString());
+            item->setToolTip(2,
+                             dimension > 0 ? tr("The size of the dimension this bound tiles")
+                             : dimension < 0
+                                 ? tr("Its tensor has no such dimension: the bound changes nothing")
+                                 : QString());
             bold = !m_startRow.empty() && m_row[static_cast<size_t>(key)] != m_startRow[static_cast<size_t>(key)];
         }
         if (item->font(0).bold() != bold) {
@@ -615,11 +621,15 @@ void WhatIfPanel::refreshEditor() {
     }
     if (!layout) {
         const int current = static_cast<int>(m_row[static_cast<size_t>(m_node)]);
-        const QString name = QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(m_node)]);
+        const QString name =
+            QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(m_node)]);
         const int64_t dimension = tileBoundDimension(m_node);
-        m_editorTitle->setText(dimension < 0   ? tr("%1: its tensor has no such dimension, so it changes nothing").arg(name)
-                               : dimension > 0 ? tr("%1, of a dimension of %2 (0 = the whole dimension)").arg(name).arg(dimension)
-                                               : tr("%1 (0 = the whole dimension)").arg(name));
+        m_editorTitle->setText(
+            dimension < 0
+                ? tr("%1: its tensor has no such dimension, so it changes nothing").arg(name)
+            : dimension > 0
+                ? tr("%1, of a dimension of %2 (0 = the whole dimension)").arg(name).arg(dimension)
+                : tr("%1 (0 = the whole dimension)").arg(name));
         m_slotLabels[0]->setText(tr("size"));
         const QSignalBlocker block(m_slotBoxes[0]);
         m_slotBoxes[0]->clear();

@@ -551,8 +551,9 @@ private slots:
         w.errorDialog()->close();
     }
 
-    // A model loaded for the other kind of file waits for such a file: the status bar goes on naming
-    // the open file's model (it had named a tile model over a layout file the layout one scored).
+    // A model loaded for the other kind of file waits for such a file: the status bar goes on
+    // naming the open file's model (it had named a tile model over a layout file the layout one
+    // scored).
     void aModelForTheOtherKindWaitsForItsFiles() {
         const QString tileModel = m_dir.filePath(QStringLiteral("tile-own.tpgm"));
         nn::defaultModel(Collection::Tile).save(tileModel.toStdString());
@@ -566,11 +567,13 @@ private slots:
         QVERIFY(changed.wait(30000));
         QCOMPARE(changed.first().at(0).value<Collection>(), Collection::Tile);
         QCOMPARE(w.modelLabelText(), layoutLabel);
-        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("will score tile files; this layout file keeps")),
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("will score tile files; this layout file keeps")),
                  qPrintable(w.statusBar()->currentMessage()));
         w.openFile(m_tileFile);
         QVERIFY(waitLoaded(w, m_tileFile));
-        QVERIFY2(w.modelLabelText().contains(QStringLiteral("tile-own.tpgm")), qPrintable(w.modelLabelText()));
+        QVERIFY2(w.modelLabelText().contains(QStringLiteral("tile-own.tpgm")),
+                 qPrintable(w.modelLabelText()));
     }
 
     void guiKeepsRunningWhileABigFileIsScored() {

@@ -198,9 +198,10 @@ private slots:
         view.resize(tall.width(), 260);
         QVERIFY(view.miniMap()->height() <= 0.3 * view.viewport()->height() + 1);
         QVERIFY(view.miniMap()->height() < full.height());
-        QVERIFY(std::abs(view.miniMap()->width() * full.height() - view.miniMap()->height() * full.width()) <=
-                full.width() + full.height());
-        QVERIFY(view.viewport()->rect().contains(view.miniMap()->geometry().translated(-view.viewport()->pos())));
+        QVERIFY(std::abs(view.miniMap()->width() * full.height() -
+                         view.miniMap()->height() * full.width()) <= full.width() + full.height());
+        QVERIFY(view.viewport()->rect().contains(
+            view.miniMap()->geometry().translated(-view.viewport()->pos())));
         view.resize(tall);
         QCOMPARE(view.miniMap()->size(), full);
         view.setMiniMapVisible(false);  // View › Mini-map off

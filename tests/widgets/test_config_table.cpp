@@ -303,16 +303,18 @@ private slots:
                  qPrintable(panel.summaryText()));
         QCOMPARE(h->marked(), 5);
         QCOMPARE(h->best(), panel.model()->bestConfig());
-        // Too long for a narrow panel, the caption is drawn elided (it had been cut off mid-figure),
-        // and whole where it fits.
+        // Too long for a narrow panel, the caption is drawn elided (it had been cut off
+        // mid-figure), and whole where it fits.
         h->resize(300, h->height());
-        QVERIFY2(h->shownCaption().endsWith(QChar(0x2026)) && h->shownCaption().size() < h->caption().size(),
+        QVERIFY2(h->shownCaption().endsWith(QChar(0x2026)) &&
+                     h->shownCaption().size() < h->caption().size(),
                  qPrintable(h->shownCaption()));
         h->resize(3000, h->height());
         QCOMPARE(h->shownCaption(), h->caption());
         RuntimeHistogram many;  // counts are grouped, as in the summary below the table
         many.setRuntimes(std::vector<double>(1500, 2.0e6), false);
-        QVERIFY2(many.caption().startsWith(QStringLiteral("Runtimes of 1,500 configurations")), qPrintable(many.caption()));
+        QVERIFY2(many.caption().startsWith(QStringLiteral("Runtimes of 1,500 configurations")),
+                 qPrintable(many.caption()));
     }
 
     // Whole-nanosecond runtimes sit exactly on the edges of round bins, and the last bin holds the
@@ -375,7 +377,8 @@ private slots:
         QVERIFY(inView());
         JobRunner runner(QStringLiteral("model"));
         panel.setPredictions(predictedFile(runner, QStringLiteral("t.npz"), m_layout));
-        QVERIFY(QTest::qWaitFor([&] { return panel.agreementText().size() > 0 && panel.isVisible(); }));
+        QVERIFY(
+            QTest::qWaitFor([&] { return panel.agreementText().size() > 0 && panel.isVisible(); }));
         QTest::qWait(50);  // the layout settles
         QCOMPARE(panel.model()->configAt(table->currentIndex().row()), chosen);
         QVERIFY2(inView(), qPrintable(QStringLiteral("row at y %1, view %2 high")

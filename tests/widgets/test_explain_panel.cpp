@@ -166,12 +166,14 @@ private slots:
                  qPrintable(panel.headerText()));
         QVERIFY(!panel.busy());
         panel.compareWith(-1);  // Clear
-        QVERIFY2(panel.headerText().startsWith(QStringLiteral("Choose a configuration")), qPrintable(panel.headerText()));
+        QVERIFY2(panel.headerText().startsWith(QStringLiteral("Choose a configuration")),
+                 qPrintable(panel.headerText()));
         QSignalSpy explained(&panel, &ExplainPanel::explained);
         panel.setChosenConfig(3);  // then A arrives: the two are compared
         panel.compareWith(best);
         QVERIFY(explained.wait(30000));
-        QVERIFY2(panel.headerText().contains(QStringLiteral("A = configuration 3")), qPrintable(panel.headerText()));
+        QVERIFY2(panel.headerText().contains(QStringLiteral("A = configuration 3")),
+                 qPrintable(panel.headerText()));
     }
 };
 

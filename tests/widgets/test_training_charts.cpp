@@ -496,7 +496,9 @@ private slots:
         TrainingCharts charts;
         nn::TrainingHistory h;
         h.kind = Collection::Layout;
-        h.steps = stepRecords(1, 6, [](int64_t s) { return s % 2 ? 0.6929565668106078 : std::nextafter(0.6929565668106078, 1.0); });
+        h.steps = stepRecords(1, 6, [](int64_t s) {
+            return s % 2 ? 0.6929565668106078 : std::nextafter(0.6929565668106078, 1.0);
+        });
         h.epochs.push_back(epochRecord(1, 0.25, true));
         charts.showHistory(QStringLiteral("flat"), h);
         auto* lossY = qobject_cast<QValueAxis*>(charts.lossChart()->axes(Qt::Vertical).value(0));
@@ -508,7 +510,8 @@ private slots:
         // A rubber-band zoom down to one ulp: the interval follows the range, as coarse.
         lossY->setRange(flat, next);
         QVERIFY(advances(lossY));
-        auto* validationY = qobject_cast<QValueAxis*>(charts.validationChart()->axes(Qt::Vertical).value(0));
+        auto* validationY =
+            qobject_cast<QValueAxis*>(charts.validationChart()->axes(Qt::Vertical).value(0));
         validationY->setRange(0.25, std::nextafter(0.25, 1.0));
         QVERIFY(advances(validationY));
     }

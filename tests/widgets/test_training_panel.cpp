@@ -3,14 +3,14 @@
 // new panel (overlay, resume), and a "this file only" run is compared with the general model.
 #include <QComboBox>
 #include <QLineSeries>
-#include <QSpinBox>
-#include <QWheelEvent>
 #include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include "DefaultModels.h"
@@ -224,12 +224,13 @@ private slots:
             QScrollArea* form = panel.findChild<QScrollArea*>();
             QVERIFY(form);
             QVERIFY(form->verticalScrollBar()->isVisible() || size.height() >= 600);
-            QVERIFY2(!form->horizontalScrollBar()->isVisible(),
-                     qPrintable(QStringLiteral("at %1 x %2 the form column is %3 px, its fields need %4")
-                                    .arg(size.width())
-                                    .arg(size.height())
-                                    .arg(form->viewport()->width())
-                                    .arg(form->widget()->minimumSizeHint().width())));
+            QVERIFY2(
+                !form->horizontalScrollBar()->isVisible(),
+                qPrintable(QStringLiteral("at %1 x %2 the form column is %3 px, its fields need %4")
+                               .arg(size.width())
+                               .arg(size.height())
+                               .arg(form->viewport()->width())
+                               .arg(form->widget()->minimumSizeHint().width())));
             // The long choices shrink with the column rather than widening it; their full text
             // stays in the list.
             for (QComboBox* c : form->widget()->findChildren<QComboBox*>())

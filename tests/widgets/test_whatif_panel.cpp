@@ -239,7 +239,8 @@ private slots:
         for (int column = 0; column < static_cast<int>(names.size()); ++column) {
             const std::string& name = names[static_cast<size_t>(column)];
             const size_t dim = name.back() - '0';
-            if (name.find("_bounds_") == std::string::npos || name.back() < '0' || name.back() > '5') {
+            if (name.find("_bounds_") == std::string::npos || name.back() < '0' ||
+                name.back() > '5') {
                 QCOMPARE(panel.tileBoundDimension(column), int64_t{0});  // a sum or a product
                 continue;
             }
@@ -257,7 +258,8 @@ private slots:
                 continue;
             }
             QCOMPARE(panel.tileBoundDimension(column), dims[dim]);
-            const int largest = std::max(current, static_cast<int>(std::min<int64_t>(dims[dim], 4096)));
+            const int largest =
+                std::max(current, static_cast<int>(std::min<int64_t>(dims[dim], 4096)));
             QCOMPARE(sizes.back(), largest);
             if (dims[dim] < 4096) ++limited;
         }
