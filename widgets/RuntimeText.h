@@ -13,6 +13,12 @@ inline QString nsText(double v, const QString& unknown) {
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(v))) + QStringLiteral(" ns");
 }
 
+// "≤ " or "≥ " before a predicted runtime the fit clamped at its fastest or slowest end
+// (WhatIfReport::beyondFit): the model scored the configuration beyond every measured one.
+inline QString boundPrefix(int beyondFit) {
+    return beyondFit < 0 ? QStringLiteral("≤ ") : beyondFit > 0 ? QStringLiteral("≥ ") : QString();
+}
+
 // "+12.3%" / "-4.0%": `now` against `reference`; "–" when either is not a runtime.
 inline QString changeText(double now, double reference) {
     if (now < 0 || reference <= 0) return QStringLiteral("–");

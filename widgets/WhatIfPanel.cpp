@@ -49,6 +49,14 @@ constexpr int kFormatVersion = 1;
 QString ns(double v) { return nsText(v, QObject::tr("unknown")); }
 QString change(double now, double reference) { return changeText(now, reference); }
 
+// `now` against `before`: in percent of the fitted runtimes, or by the scores where either lies
+// beyond the fit (clamped there, equal runtimes need not mean equal predictions).
+QString predictedChange(const whatif::WhatIfReport& now, const whatif::WhatIfReport& before) {
+    if ((now.beyondFit != 0 || before.beyondFit != 0) && now.score != before.score && now.predictedNs >= 0)
+        return now.score < before.score ? QObject::tr("faster (by score)") : QObject::tr("slower (by score)");
+    return change(now.predictedNs, before.predictedNs);
+}
+
 // Every permutation of 0..rank-1 in lexicographic order (rank 6: 720).
 std::vector<std::vector<int>> permutations(int rank) {
     std::vector<int> p(static_cast<size_t>(rank));
@@ -687,15 +695,16 @@ void WhatIfPanel::showReport(const whatif::WhatIfReport& r) {
     const QString label = m_pendingLabel;
     m_report = r;
     if (!m_startReport) m_startReport = r;
-    const double previous = m_runs.empty() ? -1 : m_runs.back().report.predictedNs;
+    const std::optional<whatif::WhatIfReport> previous =
+        m_runs.empty() ? std::nullopt : std::optional(m_runs.back().report);
     m_runs.push_back({label, m_row, r, false});
     const int index = static_cast<int>(m_runs.size()) - 1;
     auto* item = new QTreeWidgetItem(m_runList);
     item->setData(0, Qt::UserRole, index);
     item->setText(0, QString::number(index + 1));
     item->setText(1, label);
-    item->setText(2, ns(r.predictedNs < 0 ? -1 : r.predictedNs));
-    item->setText(3, previous < 0 ? QStringLiteral("–") : change(r.predictedNs, previous));
+    item->setText(2, r.predictedNs < 0 ? ns(-1) : boundPrefix(r.beyondFit) + ns(r.predictedNs));
+    item->setText(3, previous ? predictedChange(r, *previous) : QStringLiteral("–"));
     item->setText(4, QString::number(r.rank));
     item->setCheckState(5, Qt::Unchecked);
     m_runList->scrollToItem(item);
@@ -708,10 +717,15 @@ QString WhatIfPanel::resultText() const {
     if (!m_report || !m_predictor) return {};
     const whatif::WhatIfReport& r = *m_report;
     QStringList lines;
-    const QString predicted = r.predictedNs >= 0 ? ns(r.predictedNs) : tr("score %1 (runtimes unknown)").arg(r.score, 0, 'f', 4);
-    lines << tr("<b>Predicted %1</b> · %2 vs start · %3 vs best measured (%4)")
-                 .arg(predicted, m_startReport ? change(r.predictedNs, m_startReport->predictedNs) : QStringLiteral("–"),
-                      change(r.predictedNs, m_predictor->bestMeasuredNs()), ns(m_predictor->bestMeasuredNs()));
+    const QString predicted = r.predictedNs >= 0 ? boundPrefix(r.beyondFit) + ns(r.predictedNs)
+                                                 : tr("score %1 (runtimes unknown)").arg(r.score, 0, 'f', 4);
+    // Clamped at the fit's fastest end, a change against the best would read +0.0%.
+    const QString vsBest = r.predictedNs >= 0 && r.beyondFit < 0
+                               ? tr("faster than every measured configuration (%1)").arg(ns(m_predictor->bestMeasuredNs()))
+                               : tr("%1 vs best measured (%2)")
+                                     .arg(change(r.predictedNs, m_predictor->bestMeasuredNs()), ns(m_predictor->bestMeasuredNs()));
+    lines << tr("<b>Predicted %1</b> · %2 vs start · %3")
+                 .arg(predicted, m_startReport ? predictedChange(r, *m_startReport) : QStringLiteral("–"), vsBest);
     lines << tr("Would rank <b>%1 of %2</b> among this file's configurations (by predicted score)")
                  .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(r.rank)),
                       QLocale(QLocale::English).toString(static_cast<qlonglong>(r.configs)));

@@ -39,6 +39,7 @@ nlohmann::json entryJson(const tune::TunedConfig& t) {
             {"score", r.score},
             {"rank", r.rank},
             {"predicted_ns", orNull(r.predictedNs)},
+            {"predicted_beyond_fit", r.beyondFit},
             {"synthetic_tpu_ns", r.synthNs},
             {"measured", t.measured},
             {"matching_config", r.matchingRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRow)},
@@ -74,11 +75,11 @@ void printResult(const tune::TuneResult& r, const whatif::WhatIfPredictor& p) {
         const tune::TunedConfig& t = r.top[i];
         std::printf("%3zu %16s %9s %13s %16s %8lld %9s  %s\n", i + 1, ns(t.report.synthNs).c_str(),
                     change(t.report.synthNs, startNs).c_str(), change(t.report.synthNs, p.bestMeasuredNs()).c_str(),
-                    ns(t.report.predictedNs).c_str(), static_cast<long long>(t.report.rank), t.measured ? "yes" : "no",
+                    (boundPrefix(t.report.beyondFit) + ns(t.report.predictedNs)).c_str(), static_cast<long long>(t.report.rank), t.measured ? "yes" : "no",
                     t.label.c_str());
     }
     std::printf("%3s %16s %9s %13s %16s %8lld %9s  %s\n", "", ns(startNs).c_str(), "", change(startNs, p.bestMeasuredNs()).c_str(),
-                ns(r.start.report.predictedNs).c_str(), static_cast<long long>(r.start.report.rank), "", r.start.label.c_str());
+                (boundPrefix(r.start.report.beyondFit) + ns(r.start.report.predictedNs)).c_str(), static_cast<long long>(r.start.report.rank), "", r.start.label.c_str());
     std::printf("synthetic TPU: %s\n", p.synthIsGroundTruth()
                                             ? "ground truth (this file is synthetic)"
                                             : "an analytic estimate, not this file's hardware: measure the suggestions on a TPU");

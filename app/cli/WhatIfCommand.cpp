@@ -31,9 +31,22 @@ std::string ns(double v) { return v < 0 ? "unknown" : withCommas(std::llround(v)
 
 std::string change(double now, double reference) { return percentChange(now, reference, ""); }
 
+// A predicted runtime, "<= " or ">= " where the fit clamped it (WhatIfReport::beyondFit).
+std::string predictedText(const whatif::WhatIfReport& r) {
+    return (r.predictedNs < 0 ? "" : boundPrefix(r.beyondFit)) + ns(r.predictedNs);
+}
+
+// `now` against `before` in percent, or by score where either lies beyond the fit.
+std::string predictedChange(const whatif::WhatIfReport& now, const whatif::WhatIfReport& before) {
+    if ((now.beyondFit != 0 || before.beyondFit != 0) && now.score != before.score)
+        return now.score < before.score ? "faster (by score)" : "slower (by score)";
+    return change(now.predictedNs, before.predictedNs);
+}
+
 nlohmann::json reportJson(const whatif::WhatIfReport& r) {
     return {{"score", r.score},
             {"predicted_ns", r.predictedNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.predictedNs)},
+            {"predicted_beyond_fit", r.beyondFit},
             {"rank", r.rank},
             {"configs", r.configs},
             {"synthetic_tpu_ns", r.synthNs},
@@ -53,9 +66,11 @@ void printReport(const char* label, const whatif::WhatIfReport& r, const whatif:
     const bool one = r.nearestDistance == 1;
     const char* unit = p.graph().isLayout() ? (one ? "node differs" : "nodes differ") : (one ? "bound differs" : "bounds differ");
     std::printf("%s\n", label);
-    std::printf("  %-14s %s (score %.4f)", "predicted", ns(r.predictedNs).c_str(), r.score);
-    if (start && r.predictedNs >= 0) std::printf("  %s vs start", change(r.predictedNs, start->predictedNs).c_str());
-    if (r.predictedNs >= 0 && p.bestMeasuredNs() > 0)
+    std::printf("  %-14s %s (score %.4f)", "predicted", predictedText(r).c_str(), r.score);
+    if (start && r.predictedNs >= 0) std::printf("  %s vs start", predictedChange(r, *start).c_str());
+    if (r.predictedNs >= 0 && p.bestMeasuredNs() > 0 && r.beyondFit < 0)
+        std::printf("  faster than every measured configuration (by score)");
+    else if (r.predictedNs >= 0 && p.bestMeasuredNs() > 0)
         std::printf("  %s vs best measured", change(r.predictedNs, p.bestMeasuredNs()).c_str());
     std::printf("\n  %-14s would rank %lld of %lld (by predicted score)\n", "rank", static_cast<long long>(r.rank),
                 static_cast<long long>(r.configs));

@@ -11,6 +11,10 @@ IsotonicFit::IsotonicFit(const std::vector<double>& x, const std::vector<double>
     for (size_t i = 0; i < x.size() && i < y.size(); ++i)
         if (std::isfinite(x[i]) && std::isfinite(y[i])) order.push_back(i);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x[a] < x[b]; });
+    if (!order.empty()) {
+        m_xMin = x[order.front()];
+        m_xMax = x[order.back()];
+    }
     struct Block {
         double sumX = 0, sumY = 0, n = 0;
         double mean() const { return sumY / n; }
@@ -38,6 +42,11 @@ IsotonicFit::IsotonicFit(const std::vector<double>& x, const std::vector<double>
         m_x.push_back(b.sumX / b.n);
         m_y.push_back(b.mean());
     }
+}
+
+int IsotonicFit::side(double x) const {
+    if (m_x.empty()) return 0;
+    return x < m_xMin ? -1 : x > m_xMax ? 1 : 0;
 }
 
 double IsotonicFit::operator()(double x) const {

@@ -14,9 +14,13 @@ public:
 
     bool empty() const { return m_x.empty(); }
     double operator()(double x) const;
+    // -1 below every fitted x, +1 above every one, 0 within: outside, the map is clamped to its
+    // end value, an upper (below) or lower (above) bound rather than an estimate.
+    int side(double x) const;
 
 private:
     std::vector<double> m_x, m_y;  // block centres (mean x) and block values, x increasing
+    double m_xMin = 0, m_xMax = 0;  // the fitted data's extent
 };
 
 }  // namespace tpg::metrics

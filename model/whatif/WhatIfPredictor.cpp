@@ -242,6 +242,7 @@ WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
     const int64_t scoredRow = r.matchingRow >= 0 ? r.matchingRow : r.sameProgramRow;
     r.score = scoredRow >= 0 ? m_scores[static_cast<size_t>(scoredRow)] : m_model.scoreEdited(g, edited.data());
     r.predictedNs = predictedNs(r.score);
+    r.beyondFit = m_fit.side(r.score);
     r.rank = 1 + (std::lower_bound(m_sortedScores.begin(), m_sortedScores.end(), r.score) - m_sortedScores.begin());
     if (g.runtimesKnown()) {
         if (r.matchingRow >= 0) r.matchingRuntimeNs = g.runtimes()[static_cast<size_t>(r.matchingRow)];

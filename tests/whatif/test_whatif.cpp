@@ -163,6 +163,11 @@ private slots:
         QCOMPARE(edited.synthNs, synth::TpuCostModel(g).layoutRuntime(row.data()));
         QVERIFY(edited.predictedNs > 0);
         QVERIFY(edited.rank >= 1 && edited.rank <= g.numConfigs() + 1);
+        // A configuration scored beyond every row of the file says so: its runtime is the fit's end.
+        const auto [lo, hi] = std::minmax_element(p.scores().begin(), p.scores().end());
+        QCOMPARE(r.beyondFit, 0);
+        for (const WhatIfReport& x : {edited, p.evaluate(p.defaultRow())})
+            QCOMPARE(x.beyondFit, x.score < *lo ? -1 : x.score > *hi ? 1 : 0);
         // The score-to-runtime map is monotone.
         QVERIFY(p.predictedNs(-10) <= p.predictedNs(0) && p.predictedNs(0) <= p.predictedNs(10));
         // Start points.
@@ -258,6 +263,12 @@ private slots:
         QCOMPARE(fit(9), 50.0);
         QVERIFY(fit(2) <= fit(3) && fit(3) <= fit(4));
         QVERIFY(std::isnan(metrics::IsotonicFit()(1.0)));
+        // Beyond the fitted scores the map is clamped, and says so.
+        QCOMPARE(fit.side(0.5), -1);
+        QCOMPARE(fit.side(1), 0);
+        QCOMPARE(fit.side(5), 0);
+        QCOMPARE(fit.side(5.5), 1);
+        QCOMPARE(metrics::IsotonicFit().side(1), 0);
     }
 };
 

@@ -202,6 +202,40 @@ private slots:
         QVERIFY(panel.resultText().contains(QStringLiteral("Would rank")));
     }
 
+    // A configuration the model scores beyond every measured one gets the fit's end runtime: the
+    // text says "≤" and "faster than every measured configuration", where it had read "+0.0% vs
+    // best measured", and a change against the start goes by the scores.
+    void aPredictionBeyondTheFitSaysSo() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        QVERIFY(waitEvaluated(panel));
+        panel.startFrom(StartPoint::parse("default"));
+        QVERIFY(waitEvaluated(panel));
+        int beyond = 0, within = 0;
+        for (int32_t node : m_layout.configurableNodes()) {
+            const int rank = slotTensor(m_layout, node, LayoutSlot::Output).rank();
+            if (rank < 2) continue;
+            if (!panel.setLayout(node, LayoutSlot::Output, reversed(rank))) continue;
+            QVERIFY(waitEvaluated(panel));
+            const whatif::WhatIfReport& r = panel.report();
+            const QString text = panel.resultText();
+            if (r.beyondFit < 0) {
+                ++beyond;
+                QVERIFY2(text.contains(QStringLiteral("Predicted ≤ ")) &&
+                             text.contains(QStringLiteral("faster than every measured configuration")) &&
+                             !text.contains(QStringLiteral("vs best measured")),
+                         qPrintable(text));
+            } else {
+                within += r.beyondFit == 0;
+                QVERIFY2(text.contains(QStringLiteral("vs best measured")), qPrintable(text));
+            }
+            if (beyond > 0 && within > 0) break;
+        }
+        QVERIFY2(beyond > 0 && within > 0, "expected edits on both sides of the fit's fastest end");
+    }
+
     void tileBoundsEdit() {
         const TpuGraph tile = synth::makeTileGraph(synth::Recipe::DotKernel, 4, 80, "k");
         JobRunner runner(QStringLiteral("model"));
