@@ -52,8 +52,10 @@ QString change(double now, double reference) { return changeText(now, reference)
 // `now` against `before`: in percent of the fitted runtimes, or by the scores where either lies
 // beyond the fit (clamped there, equal runtimes need not mean equal predictions).
 QString predictedChange(const whatif::WhatIfReport& now, const whatif::WhatIfReport& before) {
-    if ((now.beyondFit != 0 || before.beyondFit != 0) && now.score != before.score && now.predictedNs >= 0)
-        return now.score < before.score ? QObject::tr("faster (by score)") : QObject::tr("slower (by score)");
+    if ((now.beyondFit != 0 || before.beyondFit != 0) && now.score != before.score &&
+        now.predictedNs >= 0)
+        return now.score < before.score ? QObject::tr("faster (by score)")
+                                        : QObject::tr("slower (by score)");
     return change(now.predictedNs, before.predictedNs);
 }
 
@@ -717,15 +719,20 @@ QString WhatIfPanel::resultText() const {
     if (!m_report || !m_predictor) return {};
     const whatif::WhatIfReport& r = *m_report;
     QStringList lines;
-    const QString predicted = r.predictedNs >= 0 ? boundPrefix(r.beyondFit) + ns(r.predictedNs)
-                                                 : tr("score %1 (runtimes unknown)").arg(r.score, 0, 'f', 4);
+    const QString predicted = r.predictedNs >= 0
+                                  ? boundPrefix(r.beyondFit) + ns(r.predictedNs)
+                                  : tr("score %1 (runtimes unknown)").arg(r.score, 0, 'f', 4);
     // Clamped at the fit's fastest end, a change against the best would read +0.0%.
     const QString vsBest = r.predictedNs >= 0 && r.beyondFit < 0
-                               ? tr("faster than every measured configuration (%1)").arg(ns(m_predictor->bestMeasuredNs()))
+                               ? tr("faster than every measured configuration (%1)")
+                                     .arg(ns(m_predictor->bestMeasuredNs()))
                                : tr("%1 vs best measured (%2)")
-                                     .arg(change(r.predictedNs, m_predictor->bestMeasuredNs()), ns(m_predictor->bestMeasuredNs()));
+                                     .arg(change(r.predictedNs, m_predictor->bestMeasuredNs()),
+                                          ns(m_predictor->bestMeasuredNs()));
     lines << tr("<b>Predicted %1</b> · %2 vs start · %3")
-                 .arg(predicted, m_startReport ? predictedChange(r, *m_startReport) : QStringLiteral("–"), vsBest);
+                 .arg(predicted,
+                      m_startReport ? predictedChange(r, *m_startReport) : QStringLiteral("–"),
+                      vsBest);
     lines << tr("Would rank <b>%1 of %2</b> among this file's configurations (by predicted score)")
                  .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(r.rank)),
                       QLocale(QLocale::English).toString(static_cast<qlonglong>(r.configs)));

@@ -10,6 +10,8 @@ std::string withCommas(int64_t v);
 // "+12.3%" / "-4.0%": `now` against `reference`; `unknown` when either is not a runtime.
 std::string percentChange(double now, double reference, const std::string& unknown);
 // "<= " / ">= " before a predicted runtime the fit clamped (WhatIfReport::beyondFit), else "".
-inline const char* boundPrefix(int beyondFit) { return beyondFit < 0 ? "<= " : beyondFit > 0 ? ">= " : ""; }
+inline const char* boundPrefix(int beyondFit) {
+    return beyondFit < 0 ? "<= " : beyondFit > 0 ? ">= " : "";
+}
 
 }  // namespace tpg::cli

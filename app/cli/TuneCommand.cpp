@@ -42,8 +42,10 @@ nlohmann::json entryJson(const tune::TunedConfig& t) {
             {"predicted_beyond_fit", r.beyondFit},
             {"synthetic_tpu_ns", r.synthNs},
             {"measured", t.measured},
-            {"matching_config", r.matchingRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRow)},
-            {"same_program_config", r.sameProgramRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.sameProgramRow)},
+            {"matching_config",
+             r.matchingRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRow)},
+            {"same_program_config",
+             r.sameProgramRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.sameProgramRow)},
             {"pinned", false}};
 }
 
@@ -74,12 +76,16 @@ void printResult(const tune::TuneResult& r, const whatif::WhatIfPredictor& p) {
     for (size_t i = 0; i < r.top.size(); ++i) {
         const tune::TunedConfig& t = r.top[i];
         std::printf("%3zu %16s %9s %13s %16s %8lld %9s  %s\n", i + 1, ns(t.report.synthNs).c_str(),
-                    change(t.report.synthNs, startNs).c_str(), change(t.report.synthNs, p.bestMeasuredNs()).c_str(),
-                    (boundPrefix(t.report.beyondFit) + ns(t.report.predictedNs)).c_str(), static_cast<long long>(t.report.rank), t.measured ? "yes" : "no",
+                    change(t.report.synthNs, startNs).c_str(),
+                    change(t.report.synthNs, p.bestMeasuredNs()).c_str(),
+                    (boundPrefix(t.report.beyondFit) + ns(t.report.predictedNs)).c_str(),
+                    static_cast<long long>(t.report.rank), t.measured ? "yes" : "no",
                     t.label.c_str());
     }
-    std::printf("%3s %16s %9s %13s %16s %8lld %9s  %s\n", "", ns(startNs).c_str(), "", change(startNs, p.bestMeasuredNs()).c_str(),
-                (boundPrefix(r.start.report.beyondFit) + ns(r.start.report.predictedNs)).c_str(), static_cast<long long>(r.start.report.rank), "", r.start.label.c_str());
+    std::printf("%3s %16s %9s %13s %16s %8lld %9s  %s\n", "", ns(startNs).c_str(), "",
+                change(startNs, p.bestMeasuredNs()).c_str(),
+                (boundPrefix(r.start.report.beyondFit) + ns(r.start.report.predictedNs)).c_str(),
+                static_cast<long long>(r.start.report.rank), "", r.start.label.c_str());
     std::printf("synthetic TPU: %s\n", p.synthIsGroundTruth()
                                             ? "ground truth (this file is synthetic)"
                                             : "an analytic estimate, not this file's hardware: measure the suggestions on a TPU");

@@ -45,17 +45,21 @@ std::string predictedChange(const whatif::WhatIfReport& now, const whatif::WhatI
 
 nlohmann::json reportJson(const whatif::WhatIfReport& r) {
     return {{"score", r.score},
-            {"predicted_ns", r.predictedNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.predictedNs)},
+            {"predicted_ns",
+             r.predictedNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.predictedNs)},
             {"predicted_beyond_fit", r.beyondFit},
             {"rank", r.rank},
             {"configs", r.configs},
             {"synthetic_tpu_ns", r.synthNs},
-            {"matching_config", r.matchingRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRow)},
-            {"matching_runtime_ns",
-             r.matchingRuntimeNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRuntimeNs)},
-            {"same_program_config", r.sameProgramRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.sameProgramRow)},
-            {"same_program_runtime_ns",
-             r.sameProgramRuntimeNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.sameProgramRuntimeNs)},
+            {"matching_config",
+             r.matchingRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.matchingRow)},
+            {"matching_runtime_ns", r.matchingRuntimeNs < 0 ? nlohmann::json(nullptr)
+                                                            : nlohmann::json(r.matchingRuntimeNs)},
+            {"same_program_config",
+             r.sameProgramRow < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.sameProgramRow)},
+            {"same_program_runtime_ns", r.sameProgramRuntimeNs < 0
+                                            ? nlohmann::json(nullptr)
+                                            : nlohmann::json(r.sameProgramRuntimeNs)},
             {"nearest_config", r.nearestRow},
             {"nearest_distance", r.nearestDistance},
             {"extrapolating", r.extrapolating}};
@@ -67,7 +71,8 @@ void printReport(const char* label, const whatif::WhatIfReport& r, const whatif:
     const char* unit = p.graph().isLayout() ? (one ? "node differs" : "nodes differ") : (one ? "bound differs" : "bounds differ");
     std::printf("%s\n", label);
     std::printf("  %-14s %s (score %.4f)", "predicted", predictedText(r).c_str(), r.score);
-    if (start && r.predictedNs >= 0) std::printf("  %s vs start", predictedChange(r, *start).c_str());
+    if (start && r.predictedNs >= 0)
+        std::printf("  %s vs start", predictedChange(r, *start).c_str());
     if (r.predictedNs >= 0 && p.bestMeasuredNs() > 0 && r.beyondFit < 0)
         std::printf("  faster than every measured configuration (by score)");
     else if (r.predictedNs >= 0 && p.bestMeasuredNs() > 0)

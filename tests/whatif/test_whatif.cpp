@@ -163,7 +163,8 @@ private slots:
         QCOMPARE(edited.synthNs, synth::TpuCostModel(g).layoutRuntime(row.data()));
         QVERIFY(edited.predictedNs > 0);
         QVERIFY(edited.rank >= 1 && edited.rank <= g.numConfigs() + 1);
-        // A configuration scored beyond every row of the file says so: its runtime is the fit's end.
+        // A configuration scored beyond every row of the file says so: its runtime is the fit's
+        // end.
         const auto [lo, hi] = std::minmax_element(p.scores().begin(), p.scores().end());
         QCOMPARE(r.beyondFit, 0);
         for (const WhatIfReport& x : {edited, p.evaluate(p.defaultRow())})

@@ -223,10 +223,11 @@ private slots:
             const QString text = panel.resultText();
             if (r.beyondFit < 0) {
                 ++beyond;
-                QVERIFY2(text.contains(QStringLiteral("Predicted ≤ ")) &&
-                             text.contains(QStringLiteral("faster than every measured configuration")) &&
-                             !text.contains(QStringLiteral("vs best measured")),
-                         qPrintable(text));
+                QVERIFY2(
+                    text.contains(QStringLiteral("Predicted ≤ ")) &&
+                        text.contains(QStringLiteral("faster than every measured configuration")) &&
+                        !text.contains(QStringLiteral("vs best measured")),
+                    qPrintable(text));
             } else {
                 within += r.beyondFit == 0;
                 QVERIFY2(text.contains(QStringLiteral("vs best measured")), qPrintable(text));
