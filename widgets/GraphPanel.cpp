@@ -567,7 +567,8 @@ int GraphPanel::search(const QString& text) {
         }
         m_scene->setSearchMatches({});
         m_matches.clear();
-        emit statusMessage(tr("No drawn node matches \"%1\"").arg(t));
+        const QString error = parseNodeQuery(t).error;  // a bad /regex/ matches nothing: say why
+        emit statusMessage(error.isEmpty() ? tr("No drawn node matches \"%1\"").arg(t) : error);
         return 0;
     }
     if (matches == m_matches)

@@ -234,11 +234,16 @@ private slots:
         panel.search(QStringLiteral("/^#(12|13) /"));
         QVERIFY(searched.wait(10000));
         QCOMPARE(panel.searchResults()->topLevelItemCount(), 2);
+        QSignalSpy status(&panel, &GraphPanel::statusMessage);
         panel.search(QStringLiteral("/conv(/"));
         QVERIFY(searched.wait(10000));
         QCOMPARE(panel.searchResults()->topLevelItemCount(), 0);
         QVERIFY2(panel.searchResultsText().contains(QStringLiteral("Not a regular expression")),
                  qPrintable(panel.searchResultsText()));
+        // The status bar says the same (it had said no drawn node matched).
+        QVERIFY(!status.isEmpty());
+        QVERIFY2(status.first().at(0).toString().startsWith(QStringLiteral("Not a regular expression")),
+                 qPrintable(status.first().at(0).toString()));
     }
 };
 
