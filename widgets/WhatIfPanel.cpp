@@ -52,11 +52,14 @@ QString change(double now, double reference) { return changeText(now, reference)
 // `now` against `before`: in percent of the fitted runtimes, or by the scores where either lies
 // beyond the fit (clamped there, equal runtimes need not mean equal predictions).
 QString predictedChange(const whatif::WhatIfReport& now, const whatif::WhatIfReport& before) {
-    if ((now.beyondFit != 0 || before.beyondFit != 0) && now.score != before.score &&
-        now.predictedNs >= 0)
-        return now.score < before.score ? QObject::tr("faster (by score)")
-                                        : QObject::tr("slower (by score)");
-    return change(now.predictedNs, before.predictedNs);
+    switch (whatif::changeByScoreOnly(now, before)) {
+        case -1:
+            return QObject::tr("faster (by score)");
+        case 1:
+            return QObject::tr("slower (by score)");
+        default:
+            return change(now.predictedNs, before.predictedNs);
+    }
 }
 
 // Every permutation of 0..rank-1 in lexicographic order (rank 6: 720).
@@ -435,17 +438,8 @@ bool WhatIfPanel::setLayout(int32_t node, whatif::LayoutSlot slot, const std::ve
 }
 
 int64_t WhatIfPanel::tileBoundDimension(int column) const {
-    const auto& names = schema::tileConfigFeatureNames();
-    if (!m_predictor || isLayoutFile() || column < 0 || column >= static_cast<int>(names.size()) ||
-        !isTileBound(column))
-        return 0;
-    const synth::TpuCostModel::TileTensors t = m_predictor->synthTpu().tileTensors();
-    const std::string& name = names[static_cast<size_t>(column)];
-    const std::vector<int64_t>& dims = name.rfind("kernel", 0) == 0   ? t.kernel
-                                       : name.rfind("output", 0) == 0 ? t.output
-                                                                      : t.input;
-    const auto i = static_cast<size_t>(column % kTileGroupWidth);
-    return i < dims.size() ? dims[i] : -1;
+    if (!m_predictor || isLayoutFile()) return 0;
+    return m_predictor->synthTpu().tileBoundDimension(column);
 }
 
 std::vector<int> WhatIfPanel::tileSizeChoices(int column) const {

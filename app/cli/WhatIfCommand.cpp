@@ -38,9 +38,10 @@ std::string predictedText(const whatif::WhatIfReport& r) {
 
 // `now` against `before` in percent, or by score where either lies beyond the fit.
 std::string predictedChange(const whatif::WhatIfReport& now, const whatif::WhatIfReport& before) {
-    if ((now.beyondFit != 0 || before.beyondFit != 0) && now.score != before.score)
-        return now.score < before.score ? "faster (by score)" : "slower (by score)";
-    return change(now.predictedNs, before.predictedNs);
+    const int byScore = whatif::changeByScoreOnly(now, before);
+    return byScore < 0   ? "faster (by score)"
+           : byScore > 0 ? "slower (by score)"
+                         : change(now.predictedNs, before.predictedNs);
 }
 
 nlohmann::json reportJson(const whatif::WhatIfReport& r) {

@@ -236,6 +236,19 @@ std::vector<float> TpuCostModel::defaultTileConfig() const {
     return best;
 }
 
+int64_t TpuCostModel::tileBoundDimension(int column) const {
+    const Impl& m = *m_impl;
+    if (m.configWidth != schema::kTileConfigWidth) return 0;  // a layout file
+    for (const auto& [first, node] :
+         {std::pair{m.outputBounds, m.tileOut}, std::pair{m.inputBounds, m.tileIn},
+          std::pair{m.kernelBounds, m.tileKernel}}) {
+        const int i = column - first;
+        if (i < 0 || i >= schema::kMaxRank) continue;
+        return node >= 0 && i < m.at(node).rank ? m.at(node).dims[static_cast<size_t>(i)] : -1;
+    }
+    return 0;
+}
+
 TpuCostModel::TileTensors TpuCostModel::tileTensors() const {
     const Impl& m = *m_impl;
     auto dims = [&](int32_t node) {

@@ -123,6 +123,10 @@ public:
         std::vector<int> outputLayout, inputLayout, kernelLayout;  // their default layouts
     };
     TileTensors tileTensors() const;
+    // The size of the dimension tile config column `column` bounds, as tileRuntime reads it; -1
+    // when that tensor has no such dimension (the bound does nothing), 0 when the column is not a
+    // bound (a sum or a product) or the file is not a tile file.
+    int64_t tileBoundDimension(int column) const;
 
     // Configuration `c` of the graph itself (layout or tile, by collection).
     double runtime(int64_t c) const;

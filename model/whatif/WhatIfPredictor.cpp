@@ -72,6 +72,11 @@ WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn
 
 WhatIfPredictor::~WhatIfPredictor() = default;
 
+int changeByScoreOnly(const WhatIfReport& now, const WhatIfReport& before) {
+    if ((now.beyondFit == 0 && before.beyondFit == 0) || now.score == before.score) return 0;
+    return now.score < before.score ? -1 : 1;
+}
+
 double WhatIfPredictor::predictedNs(double score) const { return m_fit.empty() ? -1.0 : m_fit(score); }
 
 double WhatIfPredictor::synthRuntime(const std::vector<float>& row, uint64_t* programKey) const {

@@ -42,6 +42,11 @@ struct WhatIfReport {
     bool extrapolating = false;   // further from every measured config than they are from each other
 };
 
+// How `now` compares with `before` where their runtimes cannot tell (either lies beyond the fit,
+// clamped there, so equal runtimes need not mean equal predictions): -1 faster by score, +1 slower
+// by score; 0 when the runtimes compare them.
+int changeByScoreOnly(const WhatIfReport& now, const WhatIfReport& before);
+
 // Where a what-if session starts: a row of the file, the compiler default, the best measured or
 // the best predicted configuration. Parsed from "C", "default", "best" or "predicted-best".
 struct StartPoint {
