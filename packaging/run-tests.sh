@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fresh Debian 12 -> every test run: install, configure, build, CTest; then the reader tests again
-# under AddressSanitizer + UndefinedBehaviorSanitizer, and a minute of fuzzing the reader.
+# under AddressSanitizer + UndefinedBehaviorSanitizer, and a minute each of fuzzing the reader and
+# a model file's weights.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/packaging/install-deps.sh" --tests
@@ -18,6 +19,6 @@ cmake --build "$asan" -j "$jobs"
 (cd "$asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j "$jobs" -L reader)
 
-# And a minute of coverage-guided fuzzing of the reader (libFuzzer, ASan + UBSan; longer runs:
-# tests/fuzz/run-fuzz.sh SECONDS).
+# And a minute each of coverage-guided fuzzing of the reader and the weights (libFuzzer, ASan +
+# UBSan; longer runs: tests/fuzz/run-fuzz.sh SECONDS).
 TPUGRAPHS_FUZZ_DIR="${build}-fuzz" bash "$root/tests/fuzz/run-fuzz.sh" 60

@@ -1,15 +1,18 @@
 #include "CostModel.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <sstream>
 
 #include "CostModelImpl.h"
-#include "io/Error.h"
 #include "LayoutSlotShapes.h"
-#include "TileBoundsFeatures.h"
 #include "NnLimits.h"
+#include "TensorArchive.h"
+#include "TileBoundsFeatures.h"
+#include "TorchArchiveIntegrity.h"
 #include "graph/Schema.h"
+#include "io/Error.h"
 #include "synth/SameProgramScores.h"
 
 namespace tpg::nn {
@@ -44,8 +47,21 @@ GraphEdges makeEdges(const std::vector<std::array<int32_t, 2>>& edges,
     return e;
 }
 
+// The first non-blank line: LibTorch's script errors begin with a line break.
 std::string firstLine(const std::string& s) {
-    return s.substr(0, s.find('\n'));
+    const size_t begin = std::min(s.find_first_not_of(" \n"), s.size());
+    return s.substr(begin, s.find('\n', begin) - begin);
+}
+
+// A diverged run's NaN, or a damaged file, must not load as a model that ranks at random.
+void requireFiniteWeights(torch::nn::Module& module, const std::string& label) {
+    for (const auto& group : {module.named_parameters(), module.named_buffers()})
+        for (const auto& t : group)
+            if (!torch::isfinite(t.value()).all().item<bool>())
+                throwFormatError(
+                    label, "weights",
+                    "tensor '" + t.key() +
+                        "' holds NaN or infinite values (a training run that diverged?)");
 }
 
 }  // namespace
@@ -309,12 +325,74 @@ int64_t CostModel::parameterCount() const {
 
 namespace {
 
+// Parameters and buffers by their dotted names, as Module::save names them.
+std::vector<std::pair<std::string, torch::Tensor>> namedState(torch::nn::Module& module) {
+    std::vector<std::pair<std::string, torch::Tensor>> state;
+    for (const auto& p : module.named_parameters()) state.emplace_back(p.key(), p.value());
+    for (const auto& b : module.named_buffers()) state.emplace_back(b.key(), b.value());
+    return state;
+}
+
 std::string weightBytes(torch::nn::Module& module) {
-    std::ostringstream weights;
-    torch::serialize::OutputArchive archive;
-    module.save(archive);
-    archive.save_to(weights);
-    return weights.str();
+    std::vector<NamedTensor> tensors;
+    for (const auto& [name, t] : namedState(module)) {
+        const torch::Tensor c = t.detach().to(torch::kFloat).contiguous();
+        const float* v = c.data_ptr<float>();
+        tensors.push_back({name, c.sizes().vec(), std::vector<float>(v, v + c.numel())});
+    }
+    return encodeTensorArchive(tensors);
+}
+
+[[noreturn]] void throwOtherShape(const std::string& label, const std::string& name,
+                                  const std::string& got, c10::IntArrayRef needed) {
+    throwFormatError(label, "weights",
+                     "parameter '" + name + "' has shape " + got +
+                         ", the network its metadata describes needs " + c10::str(needed) +
+                         " (a model from another version?)");
+}
+
+void loadTensorArchive(torch::nn::Module& module, const std::string& bytes,
+                       const std::string& label) {
+    std::map<std::string, NamedTensor> stored;
+    for (NamedTensor& t : decodeTensorArchive(bytes, label, "weights"))
+        stored.emplace(t.name, std::move(t));
+    torch::NoGradGuard noGrad;
+    for (auto& [name, target] : namedState(module)) {
+        auto it = stored.find(name);
+        if (it == stored.end()) throwOtherShape(label, name, "none", target.sizes());
+        NamedTensor& t = it->second;
+        if (t.shape != target.sizes().vec())
+            throwOtherShape(label, name, c10::str(c10::IntArrayRef(t.shape)), target.sizes());
+        if (!t.values.empty())
+            target.copy_(torch::from_blob(t.values.data(), t.shape, torch::kFloat));
+        stored.erase(it);
+    }
+    if (!stored.empty())
+        throwFormatError(label, "weights",
+                         "tensor '" + stored.begin()->first +
+                             "' belongs to no part of the network its metadata describes (a model "
+                             "from another version?)");
+}
+
+// Model files written before TensorArchive: LibTorch's own archive, checked before LibTorch reads
+// it.
+void loadTorchArchive(torch::nn::Module& module, const std::string& bytes,
+                      const std::string& label) {
+    // Module::load replaces tensors without checking shapes: check them ourselves.
+    std::vector<std::pair<std::string, std::vector<int64_t>>> expected;
+    for (const auto& p : module.named_parameters())
+        expected.emplace_back(p.key(), p.value().sizes().vec());
+    requireIntactTorchArchive(bytes, label, "weights");
+    std::istringstream in(bytes);
+    torch::serialize::InputArchive archive;
+    archive.load_from(in);
+    module.load(archive);
+    const auto loaded = module.named_parameters();
+    for (const auto& [name, shape] : expected) {
+        const torch::Tensor* t = loaded.find(name);
+        if (!t || t->sizes().vec() != shape)
+            throwOtherShape(label, name, t ? c10::str(t->sizes()) : "none", shape);
+    }
 }
 
 }  // namespace
@@ -334,24 +412,11 @@ CostModel CostModel::fromContents(const ModelFileContents& c, const std::string&
     m.d->label = label;
     try {
         m.d->build();
-        // Module::load replaces tensors without checking shapes: check them ourselves.
-        std::vector<std::pair<std::string, std::vector<int64_t>>> expected;
-        for (const auto& p : m.d->module().named_parameters())
-            expected.emplace_back(p.key(), p.value().sizes().vec());
-        std::istringstream in(c.weights);
-        torch::serialize::InputArchive archive;
-        archive.load_from(in);
-        m.d->module().load(archive);
-        const auto loaded = m.d->module().named_parameters();
-        for (const auto& [name, shape] : expected) {
-            const torch::Tensor* t = loaded.find(name);
-            if (!t || t->sizes().vec() != shape)
-                throwFormatError(
-                    label, "weights",
-                    "parameter '" + name + "' has shape " + (t ? c10::str(t->sizes()) : "none") +
-                        ", the network its metadata describes needs " +
-                        c10::str(c10::IntArrayRef(shape)) + " (a model from another version?)");
-        }
+        if (isTensorArchive(c.weights))
+            loadTensorArchive(m.d->module(), c.weights, label);
+        else
+            loadTorchArchive(m.d->module(), c.weights, label);
+        requireFiniteWeights(m.d->module(), label);
     } catch (const FormatError&) {
         throw;
     } catch (const c10::Error& e) {

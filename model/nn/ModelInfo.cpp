@@ -1,5 +1,6 @@
 #include "ModelInfo.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -8,8 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "io/Error.h"
+#include "Crc32.h"
 #include "NnLimits.h"
+#include "io/Error.h"
 
 namespace tpg::nn {
 
@@ -138,11 +140,11 @@ ModelInfo modelInfoFromJson(const std::string& text, const std::string& file) {
         const json j = json::parse(text);
         where = "format_version";
         const int version = j.at("format_version").get<int>();
-        if (version != ModelInfo::kFormatVersion)
-            throwFormatError(file, "format_version",
-                             "model format " + std::to_string(version) +
-                                 " is not supported (expected " +
-                                 std::to_string(ModelInfo::kFormatVersion) + ")");
+        if (version < 1 || version > ModelInfo::kFormatVersion)
+            throwFormatError(
+                file, "format_version",
+                "model format " + std::to_string(version) + " is not supported (expected 1 to " +
+                    std::to_string(ModelInfo::kFormatVersion) + ": a newer version's?)");
         where = "kind";
         const std::string kind = j.at("kind").get<std::string>();
         if (kind == "layout")
@@ -241,6 +243,9 @@ std::string encodeModelFile(const std::string& magic, const ModelFileContents& c
     out += c.json;
     putU64(out, c.weights.size());
     out += c.weights;
+    // A changed digit of the metadata (a normalisation statistic) must not load without a word.
+    const uint32_t crc = crc32Of(out);
+    for (int b = 0; b < 4; ++b) out.push_back(static_cast<char>((crc >> (8 * b)) & 0xff));
     return out;
 }
 
@@ -293,6 +298,19 @@ ModelFileContents parseModelBytes(const std::string& bytes, const std::string& l
     at += 8;
     need(wLen, "weights");
     c.weights = bytes.substr(at, wLen);
+    at += wLen;
+    // Files written before 2026-11-28 end with their weights; since then with a CRC-32.
+    if (bytes.size() - at == 4) {
+        uint32_t stored = 0;
+        for (int b = 0; b < 4; ++b)
+            stored |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + size_t(b)])) << (8 * b);
+        if (stored != crc32Of(std::string_view(bytes).substr(0, at)))
+            throwFormatError(label, "", "damaged: the file's checksum does not match its contents");
+    } else if (bytes.size() != at) {
+        throwFormatError(
+            label, "",
+            std::to_string(bytes.size() - at) + " unexpected bytes after the weights (damaged?)");
+    }
     return c;
 }
 

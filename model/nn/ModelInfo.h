@@ -112,7 +112,8 @@ struct ValidationSummary {
 
 // Everything a model file records besides its weights (stored as JSON).
 struct ModelInfo {
-    static constexpr int kFormatVersion = 1;
+    // 2: weights in our TensorArchive; 1: in LibTorch's archive (still read).
+    static constexpr int kFormatVersion = 2;
     Collection kind = Collection::Layout;
     std::string collection;  // e.g. "layout:xla:random", "tile:xla" (what it was trained on)
     ModelSettings settings;

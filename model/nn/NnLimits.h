@@ -40,6 +40,15 @@ constexpr int64_t kIncrementalNodes = 8;
 constexpr int kIncrementalEditsBeforeFullPass = 256;
 // Metadata block of a model file is JSON; refuse absurd lengths from a corrupt header.
 constexpr uint64_t kMaxMetadataBytes = uint64_t{16} << 20;
+// A model's or training state's weights archive unpacks to at most this: far above any network
+// here (a 64 x 3 tile model's is ~400 KB), low enough that a crafted archive cannot fill memory.
+constexpr uint64_t kMaxWeightsArchiveBytes = uint64_t{1} << 30;
+// A weights archive's tensors (TensorArchive.h): bounds read from the file before anything is
+// allocated. The networks here have ~60 tensors of at most rank 2 and ~100k values in all.
+constexpr uint64_t kMaxTensors = 4096;
+constexpr uint32_t kMaxTensorNameBytes = 1024;
+constexpr uint32_t kMaxTensorRank = 8;
+constexpr int64_t kMaxTensorValues = int64_t{1} << 28;
 // Training state is saved mid-epoch this often (seconds): a killed run redoes at most this much,
 // while a checkpoint (ms for our model sizes) stays a negligible share of the time.
 constexpr double kDefaultCheckpointSeconds = 30;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "Evaluation.h"
+#include "TorchArchiveIntegrity.h"
 #include "graph/GraphFile.h"
 #include "io/Error.h"
 #include "io/NpzArchive.h"
@@ -192,6 +193,7 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
                   " (--loss " + saved.loss + " resumes it); starting afresh";
             return false;
         }
+        requireIntactTorchArchive(c.weights, path, "weights");
         std::istringstream in(c.weights);
         torch::serialize::InputArchive archive, modelArchive, optimArchive;
         archive.load_from(in);

@@ -551,6 +551,33 @@ private slots:
         w.errorDialog()->close();
     }
 
+    // A damaged model file (one byte changed) is refused with what is wrong, on the load worker,
+    // and the model in use stays. Before its checksums such a file loaded with wrong weights or
+    // crashed LibTorch's reader, and the app with it.
+    void aDamagedModelFileIsRefusedAndThePreviousKept() {
+        const QString model = m_dir.filePath(QStringLiteral("damaged.tpgm"));
+        std::string bytes = nn::defaultModel(Collection::Layout).toBytes();
+        bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x20);
+        {
+            QFile f(model);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes.data(), static_cast<qint64>(bytes.size()));
+        }
+        MainWindow w;
+        QVERIFY(openWithPredictions(w, m_layoutFile));
+        const QString before = w.modelLabelText();
+        QSignalSpy rejected(w.modelSession(), &ModelSession::modelRejected);
+        w.modelSession()->loadModel(model, w.graph());
+        QVERIFY(rejected.wait(30000));
+        const QString message = rejected.first().at(0).toString();
+        QVERIFY2(message.contains(
+                     QStringLiteral("damaged.tpgm: damaged: the file's checksum does not match")),
+                 qPrintable(message));
+        QTRY_VERIFY(w.errorDialog() != nullptr);
+        QCOMPARE(w.modelLabelText(), before);
+        w.errorDialog()->close();
+    }
+
     // A model loaded for the other kind of file waits for such a file: the status bar goes on
     // naming the open file's model (it had named a tile model over a layout file the layout one
     // scored).

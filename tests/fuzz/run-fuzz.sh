@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the reader for SECONDS (default 60) with libFuzzer under AddressSanitizer (leaks
-# included) + UndefinedBehaviorSanitizer, seeded with the numpy fixtures. Exits non-zero on any
-# crash, leak, sanitizer report or timeout; the input that caused it is left in $out/findings/.
+# Fuzzes each harness for SECONDS (default 60) with libFuzzer under AddressSanitizer (leaks
+# included) + UndefinedBehaviorSanitizer: the reader, seeded with the numpy fixtures, then a model
+# file's weights (both formats), seeded with small archives of each. Exits non-zero on any crash,
+# leak, sanitizer report or timeout; the input that caused it is left in $out/findings/.
 # Usage: tests/fuzz/run-fuzz.sh [SECONDS] [JOBS]
 set -euo pipefail
 seconds="${1:-60}"
@@ -12,31 +13,56 @@ out="${TPUGRAPHS_FUZZ_DIR:-$root/build-fuzz}"
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTPUGRAPHS_CORE_ONLY=ON -DTPUGRAPHS_BUILD_TESTS=OFF -DTPUGRAPHS_SANITIZE=ON -DTPUGRAPHS_FUZZ=ON >/dev/null
-cmake --build "$out" --target fuzz_reader -j "$(nproc)"
+cmake --build "$out" --target fuzz_reader fuzz_weights -j "$(nproc)"
 
-# Seeds: every numpy fixture small enough to mutate usefully (good files and bad ones).
+# Reader seeds: every numpy fixture small enough to mutate usefully (good files and bad ones).
 fixtures="$out/fixtures"
 [ -d "$fixtures/good" ] || /usr/bin/python3 "$root/tests/fixtures/make_fixtures.py" "$fixtures" >/dev/null
-seeds="$out/seeds"
-rm -rf "$seeds"
-mkdir -p "$seeds" "$out/corpus" "$out/findings"
-find "$fixtures/good" "$fixtures/bad" -name '*.npz' -size -64k -exec cp {} "$seeds/" \;
+rm -rf "$out/seeds"
+mkdir -p "$out/seeds/reader" "$out/seeds/weights" "$out/findings"
+find "$fixtures/good" "$fixtures/bad" -name '*.npz' -size -64k -exec cp {} "$out/seeds/reader/" \;
+# Weights seeds: a TensorArchive's fields (the harness adds magic and checksum) and a zip laid out
+# as LibTorch writes one.
+/usr/bin/python3 - "$out/seeds/weights" <<'PY'
+import io, struct, sys, zipfile
+def tensor(name, shape):
+    count = 1
+    for d in shape: count *= d
+    return (struct.pack('<I', len(name)) + name.encode() + struct.pack('<I', len(shape)) +
+            b''.join(struct.pack('<q', d) for d in shape) + struct.pack('<%df' % count, *range(count)))
+with open(sys.argv[1] + '/tensors', 'wb') as f:
+    f.write(struct.pack('<Q', 4) + tensor('layers.0.weight', [3, 4]) + tensor('bias', [4]) + tensor('s', []) +
+            tensor('empty', [0, 2]))
+z = io.BytesIO()
+with zipfile.ZipFile(z, 'w', zipfile.ZIP_STORED) as a:
+    a.writestr('archive/data.pkl', b'\x80\x02}q\x00.')
+    a.writestr('archive/data/0', bytes(range(64)))
+    a.writestr('archive/version', b'3\n')
+open(sys.argv[1] + '/torch.zip', 'wb').write(z.getvalue())
+PY
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allocator_may_return_null=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 cd "$out/findings"
-log="$out/fuzz.log"
-status=0
-parallel=()  # with -jobs, libFuzzer runs workers that log to fuzz-N.log here
-[ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
-rm -f fuzz-*.log
-"$out/tests/fuzz/fuzz_reader" "$out/corpus" "$seeds" -max_total_time="$seconds" -max_len=65536 \
-    -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=2048 -error_exitcode=1 -timeout_exitcode=1 \
-    -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
-cat fuzz-*.log >>"$log" 2>/dev/null || true
-runs=$(grep -h '^stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
-echo "fuzz_reader: $runs executions in ${seconds}s, exit status $status (log: $log)"
-if [ "$status" -ne 0 ]; then
-    grep -h -m5 -E 'ERROR|SUMMARY|Test unit written' "$log" || true
-    exit 1
-fi
+failed=0
+fuzz() {  # NAME: runs $out/tests/fuzz/fuzz_NAME on its corpus and seeds
+    local name="$1" log="$out/fuzz-$1.log" status=0 parallel=()
+    mkdir -p "$out/corpus/$name"
+    # with -jobs, libFuzzer runs workers that log to fuzz-N.log here
+    [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
+    rm -f fuzz-*.log
+    "$out/tests/fuzz/fuzz_$name" "$out/corpus/$name" "$out/seeds/$name" -max_total_time="$seconds" \
+        -max_len=65536 -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=2048 -error_exitcode=1 \
+        -timeout_exitcode=1 -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
+    cat fuzz-*.log >>"$log" 2>/dev/null || true
+    local runs
+    runs=$(grep -h '^stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}' || true)
+    echo "fuzz_$name: $runs executions in ${seconds}s, exit status $status (log: $log)"
+    if [ "$status" -ne 0 ]; then
+        grep -h -m5 -E 'ERROR|SUMMARY|Test unit written' "$log" || true
+        failed=1
+    fi
+}
+fuzz reader
+fuzz weights
+exit "$failed"

@@ -10,10 +10,13 @@
 #include "CostModelImpl.h"
 #include "NnLimits.h"
 #include "OnlineFineTuner.h"
+#include "TensorArchive.h"
+#include "TileBoundsFeatures.h"
 #include "TinyGraphs.h"
+#include "TrainingRun.h"
 #include "graph/GraphFile.h"
 #include "graph/OpClass.h"
-#include "TrainingRun.h"
+#include "io/Error.h"
 #include "modules/ConfigAttention.h"
 #include "modules/Dense.h"
 #include "modules/DistinctConfigRows.h"
@@ -27,7 +30,6 @@
 #include "modules/RowMax.h"
 #include "modules/SageConv.h"
 #include "modules/TileCostNet.h"
-#include "TileBoundsFeatures.h"
 #include "synth/SyntheticDataset.h"
 #include "synth/TpuCostModel.h"
 
@@ -1327,6 +1329,56 @@ private slots:
             QVERIFY(r.baseKept && r.copyMoved);
         }
         QVERIFY(std::abs(hinge.reported - logistic.reported) > 0.01);  // the two really differ here
+    }
+
+    // Files from before TensorArchive hold LibTorch's archive: they still load, to the same
+    // scores, once its entries pass their CRCs; a damaged one is refused, never read.
+    void modelFilesOfTheFormerFormatStillLoad() {
+        const tpg::TpuGraph g = tiny::layoutGraph(5, 120, 8, false, 2);
+        const CostModel model = CostModel::create(smallLayoutInfo());
+        std::ostringstream weights;
+        torch::serialize::OutputArchive archive;
+        model.impl().module().save(archive);
+        archive.save_to(weights);
+        std::string json = modelInfoToJson(model.info());
+        const size_t at = json.find("\"format_version\": 2");
+        QVERIFY(at != std::string::npos);
+        json[at + 18] = '1';
+        std::string old = encodeModelFile(kModelMagic, {json, weights.str()});
+        old.resize(old.size() - 4);  // format 1 files end with their weights, without a checksum
+        const CostModel loaded = CostModel::fromBytes(old, "old.tpgm");
+        const std::vector<int64_t> ids{0, 1, 2, 3, 4, 5, 6, 7};
+        QCOMPARE(loaded.scoreConfigs(g, ids), model.scoreConfigs(g, ids));
+        QVERIFY(tpg::nn::isTensorArchive(
+            parseModelBytes(loaded.toBytes(), "new", kModelMagic).weights));
+        std::string damaged = old;
+        damaged[old.size() * 2 / 3] ^= 0x10;  // inside an entry's tensor data
+        try {
+            CostModel::fromBytes(damaged, "old.tpgm");
+            QFAIL("a damaged archive loaded");
+        } catch (const tpg::FormatError& e) {
+            QVERIFY2(std::string(e.what()).find(
+                         "old.tpgm: key 'weights': damaged: entry 'archive/") == 0,
+                     e.what());
+        }
+    }
+
+    // A run that diverged, or an edited file, must not load as a model that ranks at random.
+    void nonFiniteWeightsAreRefused() {
+        CostModel model = CostModel::create(smallLayoutInfo());
+        {
+            torch::NoGradGuard noGrad;
+            model.impl().module().parameters()[3].view(-1)[0] = std::nanf("");
+        }
+        try {
+            CostModel::fromBytes(model.toBytes(), "nan.tpgm");
+            QFAIL("NaN weights loaded");
+        } catch (const tpg::FormatError& e) {
+            QVERIFY2(
+                std::string(e.what()).find("nan.tpgm: key 'weights': tensor '") == 0 &&
+                    std::string(e.what()).find("holds NaN or infinite values") != std::string::npos,
+                e.what());
+        }
     }
 
     void stepCostsCountTheNodesWithPerConfigState() {

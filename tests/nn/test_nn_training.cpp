@@ -404,16 +404,27 @@ private slots:
         std::string badWeights = bytes;
         for (size_t i = bytes.size() - 200; i < bytes.size() - 100; ++i) badWeights[i] = 'x';
         QVERIFY(throwsWith([&] { CostModel::fromBytes(badWeights, "badweights"); },
-                           "badweights: key 'weights'"));
+                           "badweights: damaged: the file's checksum does not match its contents"));
         QVERIFY(
             throwsWith([&] { CostModel::load(path("layout.tpgm.state")); }, "training-state file"));
+        // One changed digit of the metadata (a normalisation statistic) is caught by the checksum.
+        std::string digit = bytes;
+        const size_t statistic = digit.find("\"inv_std\"");
+        QVERIFY(statistic != std::string::npos);
+        const size_t d = digit.find_first_of("123456789", statistic);
+        digit[d] = digit[d] == '9' ? '8' : static_cast<char>(digit[d] + 1);
+        QVERIFY(throwsWith([&] { CostModel::fromBytes(digit, "digit"); },
+                           "digit: damaged: the file's checksum does not match its contents"));
+        QVERIFY(throwsWith([&] { CostModel::fromBytes(bytes + "xy", "tail"); },
+                           "tail: 6 unexpected bytes after the weights"));
         // Metadata describing another network than the weights (e.g. another version's model).
-        std::string otherShape = bytes;
-        const size_t at = otherShape.find("\"hidden\": 32");
+        ModelFileContents contents = parseModelBytes(bytes, "layout.tpgm", kModelMagic);
+        const size_t at = contents.json.find("\"hidden\": 32");
         QVERIFY(at != std::string::npos);
-        otherShape.replace(at, 12, "\"hidden\": 16");
-        QVERIFY(throwsWith([&] { CostModel::fromBytes(otherShape, "other"); },
-                           "other: key 'weights': parameter"));
+        contents.json.replace(at, 12, "\"hidden\": 16");
+        QVERIFY(throwsWith(
+            [&] { CostModel::fromBytes(encodeModelFile(kModelMagic, contents), "other"); },
+            "other: key 'weights': parameter"));
         QVERIFY(throwsWith([&] { readModelInfo(path("garbage.tpgm")); },
                            "not a tpugraphs cost model file"));
         QCOMPARE(readModelInfo(path("layout.tpgm")).collection, std::string("layout:xla:random"));
@@ -431,6 +442,22 @@ private slots:
         });
         QCOMPARE(firstEpoch, 2);
         QCOMPARE(r.epochsRun, 2);
+        // A damaged state is refused before LibTorch reads it: by the file's checksum, or in a
+        // state from before the checksum by the CRC of the archive entry it damaged.
+        {
+            std::ifstream in(path("resume.tpgm.state"), std::ios::binary);
+            std::string state((std::istreambuf_iterator<char>(in)), {});
+            state[state.size() * 2 / 3] ^= 0x10;
+            TrainSettings d = s;
+            d.outPath = path("damaged.tpgm");
+            std::ofstream(path("damaged.tpgm.state"), std::ios::binary | std::ios::trunc) << state;
+            QVERIFY(throwsWith([&] { trainCostModel(d); },
+                               "damaged.tpgm.state: damaged: the file's checksum does not match"));
+            state.resize(state.size() - 4);
+            std::ofstream(path("damaged.tpgm.state"), std::ios::binary | std::ios::trunc) << state;
+            QVERIFY(throwsWith([&] { trainCostModel(d); },
+                               "damaged.tpgm.state: key 'weights': damaged: entry '"));
+        }
         // A state saved under another loss (a hinge run from before "auto") is not continued
         // under this one's, and the warning says how to continue it.
         s.loss = LossKind::PairwiseHinge;
