@@ -1,7 +1,6 @@
 #include "TensorArchive.h"
 
 #include <cstring>
-#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -19,7 +18,7 @@ constexpr size_t kCrcSize = 4;
 template <typename T>
 void put(std::string& out, T v) {
     char b[sizeof(T)];
-    std::memcpy(b, &v, sizeof(T));  // little-endian hosts only, as the .npy reader
+    std::memcpy(b, &v, sizeof(T));  // host order: little-endian on every target this builds for
     out.append(b, sizeof(T));
 }
 
