@@ -238,8 +238,7 @@ void SuggestionPanel::fillList() {
         item->setText(Number, QString::number(i + 1));
         item->setText(Synth, ns(r.synthNs));
         item->setText(VsCurrent, change(r.synthNs, current));
-        item->setText(Predicted,
-                      r.predictedNs < 0 ? ns(-1) : boundPrefix(r.beyondFit) + ns(r.predictedNs));
+        item->setText(Predicted, boundPrefix(r.beyondFit) + ns(r.predictedNs));
         item->setText(Rank, tr("%1 of %2").arg(r.rank).arg(r.configs));
         item->setText(Measured, m_results[i].measured ? tr("yes") : tr("no (model only)"));
         item->setData(Number, Qt::UserRole, static_cast<int>(i));

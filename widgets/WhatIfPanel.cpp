@@ -48,6 +48,10 @@ constexpr int kFormatVersion = 1;
 
 QString ns(double v) { return nsText(v, QObject::tr("unknown")); }
 QString change(double now, double reference) { return changeText(now, reference); }
+// A predicted runtime, "≤ " or "≥ " where the fit clamped it (WhatIfReport::beyondFit).
+QString predictedText(const whatif::WhatIfReport& r) {
+    return boundPrefix(r.beyondFit) + ns(r.predictedNs);
+}
 
 // `now` against `before`: in percent of the fitted runtimes, or by the scores where either lies
 // beyond the fit (clamped there, equal runtimes need not mean equal predictions).
@@ -699,7 +703,7 @@ void WhatIfPanel::showReport(const whatif::WhatIfReport& r) {
     item->setData(0, Qt::UserRole, index);
     item->setText(0, QString::number(index + 1));
     item->setText(1, label);
-    item->setText(2, r.predictedNs < 0 ? ns(-1) : boundPrefix(r.beyondFit) + ns(r.predictedNs));
+    item->setText(2, predictedText(r));
     item->setText(3, previous ? predictedChange(r, *previous) : QStringLiteral("–"));
     item->setText(4, QString::number(r.rank));
     item->setCheckState(5, Qt::Unchecked);
@@ -714,7 +718,7 @@ QString WhatIfPanel::resultText() const {
     const whatif::WhatIfReport& r = *m_report;
     QStringList lines;
     const QString predicted = r.predictedNs >= 0
-                                  ? boundPrefix(r.beyondFit) + ns(r.predictedNs)
+                                  ? predictedText(r)
                                   : tr("score %1 (runtimes unknown)").arg(r.score, 0, 'f', 4);
     // Clamped at the fit's fastest end, a change against the best would read +0.0%.
     const QString vsBest = r.predictedNs >= 0 && r.beyondFit < 0

@@ -27,6 +27,10 @@ struct TuneCommandOptions {
 };
 
 std::string ns(double v) { return v < 0 ? "-" : withCommas(std::llround(v)); }
+// A predicted runtime, "<= " or ">= " where the fit clamped it (WhatIfReport::beyondFit).
+std::string predicted(const whatif::WhatIfReport& r) {
+    return boundPrefix(r.beyondFit) + ns(r.predictedNs);
+}
 
 std::string change(double now, double reference) { return percentChange(now, reference, "-"); }
 
@@ -78,13 +82,11 @@ void printResult(const tune::TuneResult& r, const whatif::WhatIfPredictor& p) {
         std::printf("%3zu %16s %9s %13s %16s %8lld %9s  %s\n", i + 1, ns(t.report.synthNs).c_str(),
                     change(t.report.synthNs, startNs).c_str(),
                     change(t.report.synthNs, p.bestMeasuredNs()).c_str(),
-                    (boundPrefix(t.report.beyondFit) + ns(t.report.predictedNs)).c_str(),
-                    static_cast<long long>(t.report.rank), t.measured ? "yes" : "no",
-                    t.label.c_str());
+                    predicted(t.report).c_str(), static_cast<long long>(t.report.rank),
+                    t.measured ? "yes" : "no", t.label.c_str());
     }
     std::printf("%3s %16s %9s %13s %16s %8lld %9s  %s\n", "", ns(startNs).c_str(), "",
-                change(startNs, p.bestMeasuredNs()).c_str(),
-                (boundPrefix(r.start.report.beyondFit) + ns(r.start.report.predictedNs)).c_str(),
+                change(startNs, p.bestMeasuredNs()).c_str(), predicted(r.start.report).c_str(),
                 static_cast<long long>(r.start.report.rank), "", r.start.label.c_str());
     std::printf("synthetic TPU: %s\n", p.synthIsGroundTruth()
                                             ? "ground truth (this file is synthetic)"

@@ -33,7 +33,7 @@ std::string change(double now, double reference) { return percentChange(now, ref
 
 // A predicted runtime, "<= " or ">= " where the fit clamped it (WhatIfReport::beyondFit).
 std::string predictedText(const whatif::WhatIfReport& r) {
-    return (r.predictedNs < 0 ? "" : boundPrefix(r.beyondFit)) + ns(r.predictedNs);
+    return boundPrefix(r.beyondFit) + ns(r.predictedNs);
 }
 
 // `now` against `before` in percent, or by score where either lies beyond the fit.

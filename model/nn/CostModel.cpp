@@ -53,15 +53,21 @@ std::string firstLine(const std::string& s) {
     return s.substr(begin, s.find('\n', begin) - begin);
 }
 
+// Parameters and buffers by their dotted names, as Module::save names them.
+std::vector<std::pair<std::string, torch::Tensor>> namedState(torch::nn::Module& module) {
+    std::vector<std::pair<std::string, torch::Tensor>> state;
+    for (const auto& p : module.named_parameters()) state.emplace_back(p.key(), p.value());
+    for (const auto& b : module.named_buffers()) state.emplace_back(b.key(), b.value());
+    return state;
+}
+
 // A diverged run's NaN, or a damaged file, must not load as a model that ranks at random.
 void requireFiniteWeights(torch::nn::Module& module, const std::string& label) {
-    for (const auto& group : {module.named_parameters(), module.named_buffers()})
-        for (const auto& t : group)
-            if (!torch::isfinite(t.value()).all().item<bool>())
-                throwFormatError(
-                    label, "weights",
-                    "tensor '" + t.key() +
-                        "' holds NaN or infinite values (a training run that diverged?)");
+    for (const auto& [name, t] : namedState(module))
+        if (!torch::isfinite(t).all().item<bool>())
+            throwFormatError(label, "weights",
+                             "tensor '" + name +
+                                 "' holds NaN or infinite values (a training run that diverged?)");
 }
 
 }  // namespace
@@ -324,14 +330,6 @@ int64_t CostModel::parameterCount() const {
 }
 
 namespace {
-
-// Parameters and buffers by their dotted names, as Module::save names them.
-std::vector<std::pair<std::string, torch::Tensor>> namedState(torch::nn::Module& module) {
-    std::vector<std::pair<std::string, torch::Tensor>> state;
-    for (const auto& p : module.named_parameters()) state.emplace_back(p.key(), p.value());
-    for (const auto& b : module.named_buffers()) state.emplace_back(b.key(), b.value());
-    return state;
-}
 
 std::string weightBytes(torch::nn::Module& module) {
     std::vector<NamedTensor> tensors;

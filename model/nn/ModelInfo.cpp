@@ -225,12 +225,13 @@ ModelInfo modelInfoFromJson(const std::string& text, const std::string& file) {
 
 namespace {
 
-void putU64(std::string& s, uint64_t v) {
-    for (int b = 0; b < 8; ++b) s.push_back(static_cast<char>((v >> (8 * b)) & 0xff));
+// Little-endian unsigned fields of `bytes` bytes (the lengths: 8, the checksum: 4).
+void putLittleEndian(std::string& s, uint64_t v, int bytes) {
+    for (int b = 0; b < bytes; ++b) s.push_back(static_cast<char>((v >> (8 * b)) & 0xff));
 }
-uint64_t getU64(const std::string& s, size_t at) {
+uint64_t getLittleEndian(const std::string& s, size_t at, int bytes) {
     uint64_t v = 0;
-    for (int b = 0; b < 8; ++b)
+    for (int b = 0; b < bytes; ++b)
         v |= static_cast<uint64_t>(static_cast<uint8_t>(s[at + size_t(b)])) << (8 * b);
     return v;
 }
@@ -239,13 +240,13 @@ uint64_t getU64(const std::string& s, size_t at) {
 
 std::string encodeModelFile(const std::string& magic, const ModelFileContents& c) {
     std::string out = magic;
-    putU64(out, c.json.size());
+    putLittleEndian(out, c.json.size(), 8);
     out += c.json;
-    putU64(out, c.weights.size());
+    putLittleEndian(out, c.weights.size(), 8);
     out += c.weights;
     // A changed digit of the metadata (a normalisation statistic) must not load without a word.
     const uint32_t crc = crc32Of(out);
-    for (int b = 0; b < 4; ++b) out.push_back(static_cast<char>((crc >> (8 * b)) & 0xff));
+    putLittleEndian(out, crc, 4);
     return out;
 }
 
@@ -285,7 +286,7 @@ ModelFileContents parseModelBytes(const std::string& bytes, const std::string& l
             throwFormatError(label, "", std::string("truncated file (") + what + " cut short)");
     };
     need(8, "metadata length");
-    const uint64_t jsonLen = getU64(bytes, at);
+    const uint64_t jsonLen = getLittleEndian(bytes, at, 8);
     at += 8;
     if (jsonLen > limits::kMaxMetadataBytes)
         throwFormatError(label, "", "corrupt header (metadata length)");
@@ -294,17 +295,14 @@ ModelFileContents parseModelBytes(const std::string& bytes, const std::string& l
     c.json = bytes.substr(at, jsonLen);
     at += jsonLen;
     need(8, "weights length");
-    const uint64_t wLen = getU64(bytes, at);
+    const uint64_t wLen = getLittleEndian(bytes, at, 8);
     at += 8;
     need(wLen, "weights");
     c.weights = bytes.substr(at, wLen);
     at += wLen;
     // Files written before 2026-11-28 end with their weights; since then with a CRC-32.
     if (bytes.size() - at == 4) {
-        uint32_t stored = 0;
-        for (int b = 0; b < 4; ++b)
-            stored |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + size_t(b)])) << (8 * b);
-        if (stored != crc32Of(std::string_view(bytes).substr(0, at)))
+        if (getLittleEndian(bytes, at, 4) != crc32Of(std::string_view(bytes).substr(0, at)))
             throwFormatError(label, "", "damaged: the file's checksum does not match its contents");
     } else if (bytes.size() != at) {
         throwFormatError(

@@ -25,7 +25,8 @@ struct WhatIfReport {
     double score = 0;           // the model's score (lower = faster)
     double predictedNs = -1;    // the score through the monotone fit on measured configs; -1 unknown
     // -1: scored faster than every measured config, so predictedNs (the fastest fitted runtime) is
-    // an upper bound; +1: slower than all of them, a lower bound; 0: within the fit.
+    // an upper bound; +1: slower than all of them, a lower bound; 0: within the fit, or no fit
+    // (nonzero only where predictedNs is known).
     int beyondFit = 0;
     int64_t rank = 0;           // 1-based among the file's configs by predicted score (ties share)
     int64_t configs = 0;

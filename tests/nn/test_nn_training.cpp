@@ -18,6 +18,7 @@
 #include "LayoutSlotShapes.h"
 #include "ModelInfo.h"
 #include "PreparedGraph.h"
+#include "Refusal.h"
 #include "TinyGraphs.h"
 #include "Trainer.h"
 #include "TrainingLog.h"
@@ -100,17 +101,6 @@ void editState(const std::string& path, const std::function<void(nlohmann::json&
     edit(j);
     c.json = j.dump();
     writeModelFile(path, kResumeMagic, c);
-}
-
-bool throwsWith(const std::function<void()>& f, const std::string& needle) {
-    try {
-        f();
-    } catch (const FormatError& e) {
-        if (std::string(e.what()).find(needle) != std::string::npos) return true;
-        qWarning("message was: %s", e.what());
-        return false;
-    }
-    return false;
 }
 
 }  // namespace

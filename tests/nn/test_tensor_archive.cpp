@@ -9,6 +9,7 @@
 
 #include "Crc32.h"
 #include "NnLimits.h"
+#include "Refusal.h"
 #include "TensorArchive.h"
 #include "TorchArchiveIntegrity.h"
 #include "io/Error.h"
@@ -16,18 +17,6 @@
 using namespace tpg::nn;
 
 namespace {
-
-bool throwsWith(const std::function<void()>& f, const std::string& needle) {
-    try {
-        f();
-    } catch (const tpg::FormatError& e) {
-        if (std::string(e.what()).find(needle) != std::string::npos) return true;
-        qWarning("message was: %s", e.what());
-        return false;
-    }
-    qWarning("no FormatError");
-    return false;
-}
 
 std::vector<NamedTensor> sampleTensors() {
     return {{"layers.0.weight", {2, 3}, {1, -2, 3.5f, 0, 1e-30f, -0.0f}},

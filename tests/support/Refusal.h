@@ -1,0 +1,21 @@
+#pragma once
+
+// Test support: whether a call is refused with a FormatError whose message holds `needle`; the
+// message is printed when it does not, so a failing check shows what was said instead.
+#include <QtGlobal>
+#include <functional>
+#include <string>
+
+#include "io/Error.h"
+
+inline bool throwsWith(const std::function<void()>& f, const std::string& needle) {
+    try {
+        f();
+    } catch (const tpg::FormatError& e) {
+        if (std::string(e.what()).find(needle) != std::string::npos) return true;
+        qWarning("message was: %s", e.what());
+        return false;
+    }
+    qWarning("no FormatError");
+    return false;
+}
