@@ -1,5 +1,6 @@
 #include "ConfigPanel.h"
 
+#include <QBrush>
 #include <QColor>
 #include <QHeaderView>
 #include <QLabel>
@@ -216,6 +217,14 @@ void ConfigPanel::chooseConfig(int64_t config) {
     emit configChosen(config);
 }
 
+void ConfigPanel::showDetailsError(const QString& message) {
+    auto* item = new QTreeWidgetItem(
+        m_details, {tr("Cannot read configuration %1: %2").arg(m_config).arg(message)});
+    item->setFirstColumnSpanned(true);
+    item->setToolTip(0, message);
+    item->setForeground(0, QBrush(Qt::darkRed));
+}
+
 void ConfigPanel::showDetails() {
     m_details->clear();
     m_decodePoll->stop();
@@ -258,7 +267,7 @@ void ConfigPanel::showDetails() {
             0, tr("%1 columns per node, not 18: a trimmed copy, column names unknown").arg(w));
     }
     if (!table->error().empty()) {
-        new QTreeWidgetItem(m_details, {tr("error"), QString::fromStdString(table->error())});
+        showDetailsError(QString::fromStdString(table->error()));
         return;
     }
     if (table->available() <= m_config) {
@@ -273,7 +282,7 @@ void ConfigPanel::showDetails() {
     try {
         row = table->config(m_config);
     } catch (const std::exception& e) {
-        new QTreeWidgetItem(m_details, {tr("error"), QString::fromStdString(e.what())});
+        showDetailsError(QString::fromStdString(e.what()));
         return;
     }
     QHash<int32_t, QString> marks;

@@ -53,6 +53,8 @@ protected:
 
 private:
     void showDetails();
+    // A configuration that cannot be read: the whole message across the row, not cut by a column.
+    void showDetailsError(const QString& message);
     // The filter's outcome where the user looks: a reddish line edit and the reason when refused,
     // the count of rows shown, the chosen row kept selected.
     void showFilterState();

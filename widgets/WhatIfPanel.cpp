@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "FilePredictions.h"
 #include "JobRunner.h"
@@ -34,11 +35,18 @@
 #include "synth/TpuCostModel.h"
 
 Q_DECLARE_METATYPE(tpg::whatif::WhatIfReport)
+Q_DECLARE_METATYPE(std::vector<tpg::whatif::WhatIfReport>)
 Q_DECLARE_METATYPE(std::vector<tpg::SweepChart::Point>)
 
 namespace tpg {
 
 namespace {
+
+// A JSON value as written in the file: 1e+300, "x", null.
+QString jsonValueText(const QJsonValue& v) {
+    const QByteArray list = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(list.mid(1, list.size() - 2));
+}
 
 constexpr int kSlots = 3;
 constexpr int kTileGroupWidth = 8;  // bounds 0-5, sum, product
@@ -130,7 +138,10 @@ WhatIfPanel::WhatIfPanel(JobRunner* modelRunner, QWidget* parent) : QWidget(pare
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id != m_pendingJob) return;  // superseded by a newer edit
         m_pendingJob = 0;
-        showReport(result.value<whatif::WhatIfReport>());
+        if (result.userType() == qMetaTypeId<std::vector<whatif::WhatIfReport>>())
+            showLoadedReports(result.value<std::vector<whatif::WhatIfReport>>());
+        else
+            showReport(result.value<whatif::WhatIfReport>());
     });
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id != m_sweepJob) return;
@@ -405,13 +416,30 @@ void WhatIfPanel::applyRow(const std::vector<float>& row, const QString& label) 
 }
 
 void WhatIfPanel::evaluate(const QString& label) {
-    if (!m_predictor) return;
+    if (!m_predictor || m_deferEvaluation) return;
     auto predictor = m_predictor;
     const std::vector<float> row = m_row;
     m_pendingLabel = label;
     m_pendingJob = m_runner->submit(QStringLiteral("whatif"), [predictor, row](JobControl&) {
         return QVariant::fromValue(predictor->evaluate(row));
     });
+}
+
+void WhatIfPanel::evaluateLoaded(std::vector<std::vector<float>> rows, QStringList labels,
+                                 std::vector<bool> pinned) {
+    auto predictor = m_predictor;
+    m_loadedRows = rows;
+    m_loadedLabels = std::move(labels);
+    m_loadedPinned = std::move(pinned);
+    m_pendingJob = m_runner->submit(
+        QStringLiteral("whatif"), [predictor, rows = std::move(rows)](JobControl& job) {
+            std::vector<whatif::WhatIfReport> reports;
+            for (size_t i = 0; i < rows.size() && !job.cancelled(); ++i) {
+                reports.push_back(predictor->evaluate(rows[i]));
+                job.setProgress(static_cast<double>(i + 1) / static_cast<double>(rows.size()));
+            }
+            return QVariant::fromValue(reports);
+        });
 }
 
 bool WhatIfPanel::pushEdit(const std::vector<float>& after, const QString& text, int mergeKey) {
@@ -692,12 +720,33 @@ void WhatIfPanel::refreshEditor() {
 }
 
 void WhatIfPanel::showReport(const whatif::WhatIfReport& r) {
-    const QString label = m_pendingLabel;
+    addRun(r, m_row, m_pendingLabel);
+    m_result->setText(resultText());
+    m_suggestions->setCurrent(m_row, r);
+    emit evaluated();
+}
+
+void WhatIfPanel::showLoadedReports(const std::vector<whatif::WhatIfReport>& reports) {
+    if (reports.size() != m_loadedRows.size()) return;  // cancelled part-way
+    for (size_t i = 0; i < reports.size(); ++i) {
+        addRun(reports[i], m_loadedRows[i], m_loadedLabels[static_cast<int>(i)]);
+        if (m_loadedPinned[i]) setPinned(static_cast<int>(m_runs.size()) - 1, true);
+    }
+    m_loadedRows.clear();
+    m_loadedLabels.clear();
+    m_loadedPinned.clear();
+    m_result->setText(resultText());
+    m_suggestions->setCurrent(m_row, reports.back());
+    emit evaluated();
+}
+
+void WhatIfPanel::addRun(const whatif::WhatIfReport& r, const std::vector<float>& row,
+                         const QString& label) {
     m_report = r;
     if (!m_startReport) m_startReport = r;
     const std::optional<whatif::WhatIfReport> previous =
         m_runs.empty() ? std::nullopt : std::optional(m_runs.back().report);
-    m_runs.push_back({label, m_row, r, false});
+    m_runs.push_back({label, row, r, false});
     const int index = static_cast<int>(m_runs.size()) - 1;
     auto* item = new QTreeWidgetItem(m_runList);
     item->setData(0, Qt::UserRole, index);
@@ -708,9 +757,6 @@ void WhatIfPanel::showReport(const whatif::WhatIfReport& r) {
     item->setText(4, QString::number(r.rank));
     item->setCheckState(5, Qt::Unchecked);
     m_runList->scrollToItem(item);
-    m_result->setText(resultText());
-    m_suggestions->setCurrent(m_row, r);
-    emit evaluated();
 }
 
 QString WhatIfPanel::resultText() const {
@@ -821,19 +867,42 @@ bool WhatIfPanel::loadSession(const QString& path, QString* error) {
                             .arg(m_predictor->rowWidth())
                             .arg(values.size()));
         std::vector<float> row;
-        for (const auto& v : values) row.push_back(static_cast<float>(v.toDouble()));
+        for (const auto& v : values) {
+            if (!v.isDouble() || std::fabs(v.toDouble()) > std::numeric_limits<float>::max())
+                return fail(tr("key 'configurations[%1].config': value %2 is %3 (expected a number "
+                               "within float range)")
+                                .arg(i)
+                                .arg(row.size())
+                                .arg(jsonValueText(v)));
+            row.push_back(static_cast<float>(v.toDouble()));
+        }
+        if (const std::string problem = m_graph.configRowProblem(row); !problem.empty())
+            return fail(tr("key 'configurations[%1].config': %2")
+                            .arg(i)
+                            .arg(QString::fromStdString(problem)));
         rows.push_back(std::move(row));
     }
     if (rows.empty()) return fail(tr("key 'configurations': expected at least one configuration"));
+    QStringList labels;
+    std::vector<bool> pinned;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const QJsonObject entry = configs[static_cast<int>(i)].toObject();
+        labels << entry.value(QStringLiteral("label")).toString();
+        pinned.push_back(entry.value(QStringLiteral("pinned")).toBool());
+    }
     m_startRow = rows.front();
-    m_startLabel = tr("loaded: %1").arg(configs[0].toObject().value(QStringLiteral("label")).toString());
+    m_startLabel = tr("loaded: %1").arg(labels.front());
+    labels.front() = m_startLabel;
     m_undo->clear();
     m_runs.clear();
     m_runList->clear();
     m_startReport.reset();
+    // Undo steps back through the entries; each becomes a run, evaluated together below.
+    m_deferEvaluation = true;
     applyRow(m_startRow, m_startLabel);
-    for (size_t i = 1; i < rows.size(); ++i)
-        pushEdit(rows[i], configs[static_cast<int>(i)].toObject().value(QStringLiteral("label")).toString(), -1);
+    for (size_t i = 1; i < rows.size(); ++i) pushEdit(rows[i], labels[static_cast<int>(i)], -1);
+    m_deferEvaluation = false;
+    evaluateLoaded(std::move(rows), labels, std::move(pinned));
     return true;
 }
 

@@ -113,9 +113,7 @@ void run(const WhatIfOptions& o) {
     const whatif::StartPoint start = whatif::StartPoint::parse(o.from);
     start.check(g);
     std::optional<SessionEntry> loaded;
-    if (!o.fromJson.empty())
-        loaded = readSessionEntry(o.fromJson, o.entry, g.isLayout() ? g.layoutConfigs()->rowSize() : g.configFeatureWidth(),
-                                  g.path());
+    if (!o.fromJson.empty()) loaded = readSessionEntry(o.fromJson, o.entry, g);
     const std::string startText = loaded ? o.fromJson + ": " + loaded->label : start.text();
 
     nn::CostModel model = o.model.empty() ? nn::defaultModelForFile(o.file, g.collection())

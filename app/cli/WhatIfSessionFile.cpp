@@ -1,35 +1,48 @@
 #include "WhatIfSessionFile.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 
 #include "io/Error.h"
 
 namespace tpg::cli {
 
-SessionEntry readSessionEntry(const std::string& path, int entry, int64_t width, const std::string& graphPath) {
+SessionEntry readSessionEntry(const std::string& path, int entry, const TpuGraph& g) {
     std::ifstream in(path);
     if (!in) throwFormatError(path, "", "cannot open");
     const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-    if (!doc.is_object() || doc.value("format", "") != kWhatIfFormat)
+    const auto format = doc.is_object() ? doc.find("format") : doc.end();
+    if (!doc.is_object() || format == doc.end() || *format != kWhatIfFormat)
         throwFormatError(path, "format", std::string("expected a what-if session (\"") + kWhatIfFormat + "\")");
-    const auto& configs = doc.value("configurations", nlohmann::json::array());
-    if (!configs.is_array() || configs.empty()) throwFormatError(path, "configurations", "expected at least one");
-    const int n = static_cast<int>(configs.size());
+    const auto configs = doc.find("configurations");
+    if (configs == doc.end() || !configs->is_array() || configs->empty())
+        throwFormatError(path, "configurations", "expected at least one");
+    const int n = static_cast<int>(configs->size());
     if (entry < 0 || entry >= n)
         throwFormatError(path, "configurations",
                          "has " + std::to_string(n) + " entries; entry " + std::to_string(entry) + " does not exist");
-    const std::string key = "configurations[" + std::to_string(entry) + "].config";
-    const auto& item = configs[static_cast<size_t>(entry)];
-    const auto& values = item.is_object() ? item.value("config", nlohmann::json::array()) : nlohmann::json::array();
-    if (!values.is_array() || static_cast<int64_t>(values.size()) != width)
-        throwFormatError(path, key, "expected " + std::to_string(width) + " values for " + graphPath);
+    const std::string key = "configurations[" + std::to_string(entry) + "]";
+    const auto& item = (*configs)[static_cast<size_t>(entry)];
+    const auto values = item.is_object() ? item.find("config") : item.end();
+    if (!item.is_object() || values == item.end() || !values->is_array())
+        throwFormatError(path, key + ".config",
+                         "expected a list of " + std::to_string(g.configRowWidth()) + " numbers");
     SessionEntry e;
-    for (const auto& v : values) {
-        if (!v.is_number()) throwFormatError(path, key, "expected numbers");
-        e.config.push_back(v.get<float>());
+    for (const auto& v : *values) {
+        const double d = v.is_number() ? v.get<double>() : 0.0;
+        if (!v.is_number() || std::fabs(d) > std::numeric_limits<float>::max())
+            throwFormatError(path, key + ".config",
+                             "value " + std::to_string(e.config.size()) + " is " + v.dump() +
+                                 " (expected a number within float range)");
+        e.config.push_back(static_cast<float>(d));
     }
-    e.label = item.value("label", "entry " + std::to_string(entry));
+    if (const std::string problem = g.configRowProblem(e.config); !problem.empty())
+        throwFormatError(path, key + ".config", problem);
+    const auto label = item.find("label");
+    e.label = label != item.end() && label->is_string() ? label->get<std::string>()
+                                                        : "entry " + std::to_string(entry);
     return e;
 }
 

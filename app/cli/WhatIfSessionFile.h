@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/TpuGraph.h"
+
 // What-if session files ("format": "tpugraphs-whatif"): what the explorer saves and loads,
 // `tune` writes (best first) and `whatif` / `explain --from-json` read.
 namespace tpg::cli {
@@ -17,9 +19,9 @@ struct SessionEntry {
     std::vector<float> config;
 };
 
-// Entry `entry` (0-based) of a session; its config must hold `width` values (the graph's row
-// width, for `graphPath` in messages). Throws FormatError naming the file, key and expectation.
-SessionEntry readSessionEntry(const std::string& path, int entry, int64_t width, const std::string& graphPath);
+// Entry `entry` (0-based) of a session; its config must be a configuration row of `g`
+// (TpuGraph::configRowProblem). Throws FormatError naming the file, key and expectation.
+SessionEntry readSessionEntry(const std::string& path, int entry, const TpuGraph& g);
 
 // A session document for `file`, entries added by the caller to "configurations".
 nlohmann::json sessionDocument(const std::string& file, const std::string& collection, const std::string& model);

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "io/Error.h"
 #include "graph/Schema.h"
+#include "io/ConfigValues.h"
+#include "io/Error.h"
 
 namespace tpg {
 
@@ -114,6 +115,29 @@ TpuGraph::TpuGraph(TpuGraphData data) {
     buildCsr(n, data.edges, 1, m_consStart, m_cons);  // keyed by producer: its consumers
     buildCsr(n, data.edges, 0, m_prodStart, m_prod);  // keyed by consumer: its producers
     m_d = std::make_shared<const TpuGraphData>(std::move(data));
+}
+
+int64_t TpuGraph::configRowWidth() const {
+    return isLayout() ? numConfigurable() * configFeatureWidth() : configFeatureWidth();
+}
+
+std::string TpuGraph::configRowProblem(const std::vector<float>& row) const {
+    const int64_t width = configRowWidth();
+    if (static_cast<int64_t>(row.size()) != width)
+        return "expected " + std::to_string(width) + " values for " +
+               (path().empty() ? name() : path()) + ", got " + std::to_string(row.size());
+    const int64_t bad = isLayout() ? config_values::firstNonLayoutValue(row.data(), row.size())
+                                   : config_values::firstNonTileValue(row.data(), row.size());
+    if (bad < 0) return {};
+    const auto w = static_cast<int>(configFeatureWidth());
+    const int col = static_cast<int>(bad % w);
+    const std::string where =
+        isLayout() ? "node " + std::to_string(configurableNodes()[static_cast<size_t>(bad / w)]) +
+                         ", " + schema::featureName(schema::layoutConfigFeatureNames(), w, col)
+                   : schema::featureName(schema::tileConfigFeatureNames(), w, col);
+    return "value " + std::to_string(bad) + " (" + where + ") holds " +
+           config_values::valueText(row[static_cast<size_t>(bad)]) + " (expected " +
+           (isLayout() ? config_values::kLayoutExpected : config_values::kTileExpected) + ")";
 }
 
 std::string TpuGraph::opcodeName(int64_t node) const { return schema::opcodeName(opcode(node)); }

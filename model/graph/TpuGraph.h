@@ -79,6 +79,12 @@ public:
     // Tile: runtime / normaliser (the ranking target). Layout: the runtime itself.
     double normalizedRuntime(int64_t config) const;
     int64_t configFeatureWidth() const { return m_d->configFeatureWidth; }
+    // Values per configuration row (layout: numConfigurable() x configFeatureWidth()).
+    int64_t configRowWidth() const;
+    // Empty when `row` could be a configuration of this file: its width, and values a file may
+    // hold (io/ConfigValues.h). Else what is wrong, naming the value, e.g. "value 7 (node 44,
+    // output_layout_1) holds 99 (expected a layout value: a whole number from -1 to 5)".
+    std::string configRowProblem(const std::vector<float>& row) const;
 
     // Tile only
     const std::vector<double>& runtimeNormalizers() const { return m_d->runtimeNormalizers; }

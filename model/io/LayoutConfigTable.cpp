@@ -4,6 +4,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "io/ConfigValues.h"
 #include "io/Error.h"
 #include "io/Limits.h"
 #include "io/NpzArchive.h"
@@ -129,6 +130,7 @@ void LayoutConfigTable::decodeRows(NpzArchive& archive) {
     auto emit = [&](const uint8_t* p, size_t rows) {
         floats.resize(rows * static_cast<size_t>(rowSize()));
         convertToFloat(p, m_header.dtype, m_header.bigEndian, floats.size(), floats.data());
+        checkRows(floats.data(), available(), static_cast<int64_t>(rows));
         appendDecoded(floats.data(), static_cast<int64_t>(rows));
     };
     archive.stream(m_key, m_header, [&](const uint8_t* p, size_t n) {
@@ -169,6 +171,10 @@ void LayoutConfigTable::decodeColumns(NpzArchive& archive) {
         targets.resize(static_cast<size_t>(count));
         for (int64_t k = 0; k < count; ++k)
             targets[static_cast<size_t>(k)] = ((next + k) % m_numNodes) * m_width + (next + k) / m_numNodes;
+        const int64_t bad = config_values::firstNonLayoutValue(floats.data(), floats.size());
+        if (bad >= 0)
+            refuseValue(bad % m_numConfigs, targets[static_cast<size_t>(bad / m_numConfigs)],
+                        floats[static_cast<size_t>(bad)]);
         {
             std::unique_lock<std::shared_mutex> lock(m_matrixMutex);
             if (m_matrix.rows() == 0) m_matrix.resizeRows(m_numConfigs);  // only once data is real
@@ -197,6 +203,21 @@ void LayoutConfigTable::finishColumns() {
     m_available = m_numConfigs;
     std::lock_guard<std::mutex> lock(m_stateMutex);
     m_progressed.notify_all();
+}
+
+void LayoutConfigTable::checkRows(const float* rows, int64_t firstConfig, int64_t count) const {
+    const int64_t bad =
+        config_values::firstNonLayoutValue(rows, static_cast<size_t>(count * rowSize()));
+    if (bad >= 0) refuseValue(firstConfig + bad / rowSize(), bad % rowSize(), rows[bad]);
+}
+
+void LayoutConfigTable::refuseValue(int64_t config, int64_t column, float value) const {
+    throw FormatError(describeProblem(
+        m_path, m_key,
+        "configuration " + std::to_string(config) + ", configurable node " +
+            std::to_string(column / m_width) + ", feature " + std::to_string(column % m_width) +
+            " holds " + config_values::valueText(value) + " (expected " +
+            config_values::kLayoutExpected + ")"));
 }
 
 double LayoutConfigTable::progress() const {
@@ -231,8 +252,13 @@ void LayoutConfigTable::read(int64_t begin, int64_t count, float* out) const {
         const uint64_t rowBytes = static_cast<uint64_t>(rowSize()) * item;
         std::vector<uint8_t> raw(static_cast<size_t>(rowBytes * static_cast<uint64_t>(count)));
         m_archive->readRange(m_key, m_header, rowBytes * static_cast<uint64_t>(begin), raw.size(), raw.data());
-        convertToFloat(raw.data(), m_header.dtype, m_header.bigEndian,
-                       static_cast<size_t>(count * rowSize()), out);
+        // Row by row, so each row is checked while it is still in cache.
+        for (int64_t r = 0; r < count; ++r) {
+            float* row = out + r * rowSize();
+            convertToFloat(raw.data() + static_cast<uint64_t>(r) * rowBytes, m_header.dtype,
+                           m_header.bigEndian, static_cast<size_t>(rowSize()), row);
+            checkRows(row, begin + r, 1);
+        }
         return;
     }
     if (available() < begin + count) {
@@ -264,8 +290,12 @@ std::vector<float> LayoutConfigTable::readColumns(int64_t col, int64_t count) co
         for (int64_t r = 0; r < m_numConfigs; ++r) {
             m_archive->readRange(m_key, m_header, rowBytes * static_cast<uint64_t>(r) + static_cast<uint64_t>(col) * item,
                                  raw.size(), raw.data());
-            convertToFloat(raw.data(), m_header.dtype, m_header.bigEndian, static_cast<size_t>(count),
-                           out.data() + r * count);
+            float* values = out.data() + r * count;
+            convertToFloat(raw.data(), m_header.dtype, m_header.bigEndian,
+                           static_cast<size_t>(count), values);
+            const int64_t bad =
+                config_values::firstNonLayoutValue(values, static_cast<size_t>(count));
+            if (bad >= 0) refuseValue(r, col + bad, values[bad]);
         }
         return out;
     }

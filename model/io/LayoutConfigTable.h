@@ -82,6 +82,10 @@ private:
     void decodeColumns(NpzArchive& archive);
     void appendDecoded(const float* rows, int64_t count);
     void finishColumns();
+    // Throw FormatError naming the configuration, node and feature of a value that is not a
+    // layout value (config_values::isLayoutValue).
+    void checkRows(const float* rows, int64_t firstConfig, int64_t count) const;
+    [[noreturn]] void refuseValue(int64_t config, int64_t column, float value) const;
 
     std::string m_path;
     std::string m_key;

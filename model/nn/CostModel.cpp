@@ -1,6 +1,7 @@
 #include "CostModel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <sstream>
@@ -68,6 +69,19 @@ void requireFiniteWeights(torch::nn::Module& module, const std::string& label) {
             throwFormatError(label, "weights",
                              "tensor '" + name +
                                  "' holds NaN or infinite values (a training run that diverged?)");
+}
+
+// NaN scores cannot be ranked (sorting them is undefined), so a score the model could not
+// compute is refused, naming the configuration, rather than ranked at random.
+void requireFiniteScores(const TpuGraph& g, const float* scores, int64_t count,
+                         const int64_t* configs) {
+    for (int64_t i = 0; i < count; ++i)
+        if (!std::isfinite(scores[i]))
+            throwFormatError(g.path().empty() ? g.name() : g.path(), "",
+                             (configs ? "configuration " + std::to_string(configs[i])
+                                      : std::string("an edited configuration")) +
+                                 ": the model's score is not finite (a feature value beyond what "
+                                 "it was trained on?)");
 }
 
 }  // namespace
@@ -479,6 +493,7 @@ std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector
             d->forwardCached(*tensors, d->batchForConfigs(*prepared, configs.data() + begin, n))
                 .contiguous();
         const float* s = scores.data_ptr<float>();
+        requireFiniteScores(g, s, n, configs.data() + begin);
         for (int64_t i = 0; i < n; ++i) out[begin + static_cast<size_t>(i)] = s[i];
     }
     if (d->tieSamePrograms && !(cancel && cancel->cancelled()))
@@ -504,6 +519,7 @@ std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progr
         auto scores =
             d->forwardCached(*tensors, d->batchForConfigs(*prepared, ids.data(), n)).contiguous();
         const float* s = scores.data_ptr<float>();
+        requireFiniteScores(g, s, n, ids.data());
         for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(begin + i)] = s[i];
         if (progress) progress(begin + n, g.numConfigs());
     }
@@ -539,6 +555,7 @@ std::vector<double> CostModel::scoreRows(const TpuGraph& g, const float* rows,
     d->module().eval();
     auto [prepared, tensors] = d->cached(g);
     auto scores = d->forwardCached(*tensors, d->batchForRows(*prepared, rows, count)).contiguous();
+    requireFiniteScores(g, scores.data_ptr<float>(), count, nullptr);
     return std::vector<double>(scores.data_ptr<float>(), scores.data_ptr<float>() + count);
 }
 
@@ -568,7 +585,9 @@ double CostModel::Impl::scoreIncrementally(const TpuGraph& g, const PreparedGrap
         ++editsSinceFullPass;
     }
     editedRow.assign(row, row + rowSize);
-    return score.item<double>();
+    const auto value = score.item<float>();
+    requireFiniteScores(g, &value, 1, nullptr);
+    return value;
 }
 
 double CostModel::scoreEdited(const TpuGraph& g, const float* row) const {

@@ -20,6 +20,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The validation of the epoch a model file keeps; empty when it cannot be read (the run's own
+// messages then say why).
+ValidationSummary keptValidation(const std::string& modelPath) {
+    try {
+        return readModelInfo(modelPath).validation;
+    } catch (const FormatError&) {
+        return {};
+    }
+}
+
 void checkSettings(const TrainSettings& st) {
     if (st.outPath.empty()) throw FormatError("train: no output model path given");
     if (st.configsPerStep < 2) throw FormatError("train: configs per step must be at least 2");
@@ -455,8 +465,10 @@ private:
         m_result.cancelled = cancelled();
         m_result.seconds = m_clock->elapsed();
         m_result.steps = m_run->state().globalStep;
-        if (!m_result.saved && m_run->state().epoch > 0 && std::filesystem::exists(m_st.outPath))
-            m_result.saved = true;  // resumed run
+        if (!m_result.saved && m_run->state().epoch > 0 && std::filesystem::exists(m_st.outPath)) {
+            m_result.saved = true;  // a resumed run whose kept epoch came before the resume
+            m_result.best = keptValidation(m_st.outPath);
+        }
         if (m_dp) {
             m_dp->barrier();  // rank 0 hosts the store: it leaves last
             m_result.workers = m_dp->workers();

@@ -77,6 +77,19 @@ void read(const json& j, const char* key, T& out, const std::string& file) {
 
 int64_t stepOf(const json& j) { return j.value("step", int64_t{0}); }
 
+// Whether a resumed run keeps a line of its log: not the end, nor records after the checkpoint's
+// step, nor a line the reader skips (torn by a kill, or edited into another type by hand).
+bool keptOnResume(const std::string& line, int64_t keepUpToStep) {
+    const json j = json::parse(line, nullptr, false);
+    if (!j.is_object()) return false;
+    try {
+        const std::string type = j.value("type", std::string());
+        return type != "end" && !((type == "step" || type == "epoch") && stepOf(j) > keepUpToStep);
+    } catch (const json::exception&) {
+        return false;
+    }
+}
+
 json settingsToJson(const TrainSettings& s) {
     const ModelSettings& m = s.model;
     return {
@@ -249,10 +262,7 @@ TrainingLogWriter::TrainingLogWriter(const std::string& path, const TrainSetting
         std::ostringstream kept;
         std::string line;
         while (std::getline(in, line)) {
-            const json j = json::parse(line, nullptr, false);
-            if (!j.is_object()) continue;  // torn by a kill
-            const std::string type = j.value("type", std::string());
-            if (type == "end" || ((type == "step" || type == "epoch") && stepOf(j) > keepUpToStep)) continue;
+            if (!keptOnResume(line, keepUpToStep)) continue;
             kept << line << '\n';
         }
         in.close();

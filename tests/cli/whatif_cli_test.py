@@ -5,8 +5,10 @@ Usage: whatif_cli_test.py TPUGRAPHS_BINARY SYNTH_DATA_DIR"""
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 
@@ -79,9 +81,50 @@ run([tile, "--tile", "output_bounds_0=8"], 0, ["would rank", "edited: output_bou
 run([tile, "--tile", "output_bounds_sum=8"], 1, ["derived"])
 run([tile, "--set", "3.output=0,1"], 1, ["tile file"])
 run([os.path.join(data, "missing.npz")], 1, ["missing.npz"])
+# Session files (--from-json) hold what a file may hold, or get one line naming the entry and the
+# value: before, a value of 1e30 printed "predicted -9,223,372,036,854,775,808 ns (score nan)",
+# 99 ranked as if valid, and a label or format of the wrong JSON type ended in a raw
+# "[json.exception.type_error.302]".
+work = tempfile.mkdtemp(prefix="whatif_sessions_")
+
+
+def session(name, configurations, fmt="tpugraphs-whatif"):
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        json.dump({"format": fmt, "configurations": configurations}, f)
+    return path
+
+
+good = [float(v) for v in row0.ravel()]
+run([layout, "--from-json", session("ok.json", [{"config": good, "label": "row 0"}])], 0, ["row 0", "would rank"])
+for value, shown in ((99, "holds 99"), (1e30, "holds 1.00000002e+30"), (0.5, "holds 0.5"), (-2, "holds -2")):
+    bad_row = list(good)
+    bad_row[3] = value
+    run([layout, "--from-json", session("bad.json", [{"config": bad_row}])], 1,
+        ["configurations[0].config", "value 3 (node %d, output_layout_3) %s" % (ids[0], shown),
+         "expected a layout value: a whole number from -1 to 5"])
+run([layout, "--from-json", session("far.json", [{"config": [1e300] + good[1:]}])], 1,
+    ["value 0 is 1e+300 (expected a number within float range)"])
+run([layout, "--from-json", session("text.json", [{"config": ["x"] + good[1:]}])], 1, ['value 0 is "x"'])
+run([layout, "--from-json", session("label.json", [{"config": good, "label": 7}])], 0, ["entry 0"])
+run([layout, "--from-json", session("format.json", [{"config": good}], fmt=3)], 1, ["key 'format': expected a what-if"])
+run([layout, "--from-json", session("noconfig.json", [{"label": "x"}])], 1, ["configurations[0].config", "expected a list"])
+tile_row = [float(v) for v in np.load(tile)["config_feat"][0]]
+tile_row[9] = -8
+run([tile, "--from-json", session("tile.json", [{"config": tile_row}])], 1,
+    ["value 9 (output_bounds_1) holds -8 (expected a tile size, sum or product: from 0 to 1e15)"])
+# A file holding a value no layout can hold is refused on reading, naming the configuration.
+z_bad = dict(np.load(layout))
+z_bad["node_config_feat"] = z_bad["node_config_feat"].copy()
+z_bad["node_config_feat"][2, 1, 4] = 1e30
+bad_file = os.path.join(work, "bad_values.npz")
+np.savez_compressed(bad_file, **z_bad)
+run([bad_file], 1, ["key 'node_config_feat': configuration 2, configurable node 1, feature 4 holds 1.00000002e+30"])
+
 # A test-split file has no runtimes: ranks still, says what it cannot know.
 run([test_split], 0, ["best measured    unknown", "would rank", "predicted      unknown"])
 run([test_split, "--from", "best"], 1, ["runtimes unknown"])
 
+shutil.rmtree(work, ignore_errors=True)
 print("\n\n".join(failures) if failures else "whatif: edits, ranks, JSON and errors ok")
 sys.exit(1 if failures else 0)

@@ -55,6 +55,17 @@ private slots:
         row("overflowing_shape.npz", "key 'node_feat': shape dimension too large");
         row("deflate_bomb_claim.npz", "key 'node_opcode': entry claims 4294967040 bytes from");
         row("corrupt_deflate.npz", "key 'node_feat': corrupt data");
+        row("layout_config_99.npz",
+            "key 'node_config_feat': configuration 4, configurable node 1, feature 7 holds 99 "
+            "(expected a layout value: a whole number from -1 to 5)");
+        row("layout_config_half_fortran.npz",
+            "key 'node_config_feat': configuration 5, configurable node 2, feature 17 holds 0.5 "
+            "(expected a layout value");
+        row("tile_config_inf.npz",
+            "key 'config_feat': configuration 3, column output_bounds_1 holds inf (expected a tile "
+            "size, sum or product");
+        row("tile_config_negative.npz",
+            "key 'config_feat': configuration 1, column kernel_bounds_0 holds -4");
     }
     void refusedWithMessage() {
         QFETCH(QString, file);
@@ -70,6 +81,26 @@ private slots:
         QVERIFY2(msg.startsWith(QString::fromStdString(path) + ": "), qPrintable(msg));
         QVERIFY2(msg.contains(expected), qPrintable(msg));
         QVERIFY2(!msg.contains('\n'), "one line");
+    }
+    // A stored config tensor is read on demand: the file opens, and the first read of the bad
+    // configuration is refused (never a NaN handed to the model).
+    void aStoredBadConfigValueIsRefusedWhenRead() {
+        const std::string path = std::string(TPG_FIXTURE_DIR) + "/bad/layout_config_nan_stored.npz";
+        const TpuGraph g = loadTpuGraph(path, LoadOptions{false});
+        QCOMPARE(g.layoutConfigs()->mode(), LayoutConfigTable::Mode::OnDemand);
+        QCOMPARE(g.layoutConfigs()->config(1).size(), size_t{54});
+        QString msg;
+        try {
+            g.layoutConfigs()->config(2);
+        } catch (const FormatError& e) {
+            msg = QString::fromStdString(e.what());
+        }
+        QCOMPARE(msg, QString::fromStdString(path) +
+                          ": key 'node_config_feat': configuration 2, configurable node 0, feature "
+                          "3 holds nan "
+                          "(expected a layout value: a whole number from -1 to 5)");
+        QVERIFY_THROWS_EXCEPTION(FormatError, g.layoutConfigs()->readColumns(0, 18));
+        QCOMPARE(g.layoutConfigs()->readColumns(18, 18).size(), size_t{6 * 18});
     }
     // Files that are not archives at all say what they are: empty, cut short, a lone .npy.
     void emptyTruncatedAndNpyFilesSaySo() {

@@ -1,8 +1,10 @@
 #include <QtTest>
+#include <cmath>
+#include <limits>
 
-#include "io/Error.h"
 #include "graph/Schema.h"
 #include "graph/TpuGraph.h"
+#include "io/Error.h"
 
 using namespace tpg;
 
@@ -108,6 +110,50 @@ private slots:
         TpuGraph g(std::move(d));
         QCOMPARE(g.normalizedRuntime(0), 3.0);
         QCOMPARE(g.normalizedRuntime(1), 1.5);
+    }
+    // What a session row may hold is what a file may hold: the row's width, layout values that
+    // are whole numbers from -1 to 5, tile values from 0 to 1e15; the message names the value.
+    void configRowProblemNamesTheValue() {
+        const TpuGraph layout(smallLayout());
+        std::vector<float> row(18, -1.0f);
+        QCOMPARE(layout.configRowProblem(row), std::string());
+        row[0] = 5;
+        QCOMPARE(layout.configRowProblem(row), std::string());
+        row[7] = 6;
+        QCOMPARE(layout.configRowProblem(row),
+                 "value 7 (node 1, input_layout_1) holds 6 (expected a layout value: a whole "
+                 "number from -1 to 5)");
+        row[7] = 2.5f;
+        QVERIFY(layout.configRowProblem(row).find("holds 2.5 (") != std::string::npos);
+        row[7] = std::nanf("");
+        QVERIFY(layout.configRowProblem(row).find("holds nan (") != std::string::npos);
+        row[7] = -2;
+        QVERIFY(layout.configRowProblem(row).find("holds -2 (") != std::string::npos);
+        QCOMPARE(layout.configRowProblem(std::vector<float>(17, -1.0f)),
+                 "expected 18 values for small, got 17");
+
+        TpuGraphData d;
+        d.name = "k";
+        d.collection = Collection::Tile;
+        d.numNodes = 1;
+        d.opcodes = {2};
+        d.runtimes = {300};
+        d.runtimeNormalizers = {100};
+        d.configFeatureWidth = 24;
+        d.tileConfigFeatures.assign(24, 1.0f);
+        const TpuGraph tile(std::move(d));
+        std::vector<float> bounds(24, 0.0f);
+        bounds[15] = 1e15f;
+        QCOMPARE(tile.configRowProblem(bounds), std::string());
+        bounds[15] = 0x1p64f;  // exactly representable, so printed as written
+        QCOMPARE(tile.configRowProblem(bounds),
+                 "value 15 (output_bounds_product) holds 1.84467441e+19 (expected a tile size, sum "
+                 "or product: from 0 to 1e15)");
+        bounds[15] = 0;
+        bounds[8] = -1;
+        QVERIFY(tile.configRowProblem(bounds).find("value 8 (output_bounds_0) holds -1 (") == 0);
+        bounds[8] = std::numeric_limits<float>::infinity();
+        QVERIFY(tile.configRowProblem(bounds).find("holds inf (") != std::string::npos);
     }
     void schemaTables() {
         QCOMPARE(schema::nodeFeatureNames().size(), size_t{140});

@@ -3,6 +3,7 @@
 
 #include <QtTest>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -1379,6 +1380,39 @@ private slots:
                     std::string(e.what()).find("holds NaN or infinite values") != std::string::npos,
                 e.what());
         }
+    }
+
+    // Finite weights can still overflow to a NaN score; NaN scores cannot be ranked (sorting
+    // them is undefined), so every scoring entry point refuses them, naming the configuration.
+    void nonFiniteScoresAreRefused() {
+        const tpg::TpuGraph g = tiny::layoutGraph(5, 60, 6, false, 2);
+        CostModel model = CostModel::create(smallLayoutInfo());
+        {
+            torch::NoGradGuard noGrad;
+            for (auto& p : model.impl().module().parameters()) p.fill_(1e30f);
+        }
+        const auto refusal = [&](const std::function<void()>& score) {
+            try {
+                score();
+            } catch (const tpg::FormatError& e) {
+                return std::string(e.what());
+            }
+            return std::string("accepted");
+        };
+        const std::string expected =
+            g.name() + ": configuration 0: the model's score is not finite";
+        QCOMPARE(refusal([&] { model.scoreAll(g); }).substr(0, expected.size()), expected);
+        QCOMPARE(refusal([&] {
+                     model.scoreConfigs(g, {3, 0});
+                 }).substr(0, g.name().size() + 17),
+                 g.name() + ": configuration 3");
+        const std::vector<float> row = g.layoutConfigs()->config(0);
+        const std::string edited =
+            g.name() + ": an edited configuration: the model's score is not finite";
+        QCOMPARE(refusal([&] { model.scoreRows(g, row.data(), 1); }).substr(0, edited.size()),
+                 edited);
+        QCOMPARE(refusal([&] { model.scoreEdited(g, row.data()); }).substr(0, edited.size()),
+                 edited);
     }
 
     void stepCostsCountTheNodesWithPerConfigState() {

@@ -423,9 +423,18 @@ private slots:
     void resumeContinuesAndCancelStops() {
         TrainSettings s = quickSettings(data(), "layout:xla:random", path("resume.tpgm"));
         s.epochs = 1;
-        QCOMPARE(trainCostModel(s).epochsRun, 1);
-        s.epochs = 2;
+        const TrainResult first = trainCostModel(s);
+        QCOMPARE(first.epochsRun, 1);
+        QVERIFY(first.best.graphs > 0);
+        // A resumed run whose kept epoch came before the resume reports that epoch's validation
+        // (it reported "score 0.0000 (0 graphs)").
         s.resume = true;
+        const TrainResult nothingLeft = trainCostModel(s);
+        QVERIFY(nothingLeft.saved);
+        QCOMPARE(nothingLeft.best.graphs, first.best.graphs);
+        QCOMPARE(nothingLeft.best.score, first.best.score);
+        QCOMPARE(nothingLeft.best.kendall, first.best.kendall);
+        s.epochs = 2;
         int firstEpoch = 0;
         const TrainResult r = trainCostModel(s, [&](const TrainProgress& p) {
             if (p.phase == TrainProgress::Phase::Training && firstEpoch == 0) firstEpoch = p.epoch;
@@ -641,6 +650,16 @@ private slots:
         QVERIFY(!h.finished);
         QCOMPARE(h.epochs[0].validation.score, 0.7);
         QVERIFY(std::isnan(h.epochs[0].validation.slowdown1));
+        // Resuming keeps what the reader reads up to the checkpoint's step, and drops what it
+        // skips: a torn line, and lines edited by hand into other types (which threw
+        // json's type_error out of the resume, a raw "[json.exception.type_error.302]").
+        std::ofstream(log, std::ios::app) << "\n{\"type\":\"step\",\"step\":\"2\"}\n{\"type\":7}\n"
+                                          << "{\"type\":\"epoch\",\"epoch\":2,\"step\":9}\n";
+        { TrainingLogWriter resumed(log, s, Collection::Tile, "tile:xla: 8 train graphs", 1); }
+        const TrainingHistory r = readTrainingLog(log);
+        QCOMPARE(r.skippedLines, 0);
+        QCOMPARE(static_cast<int>(r.steps.size()), 1);
+        QCOMPARE(static_cast<int>(r.epochs.size()), 1);
         std::ofstream(path("notalog.jsonl")) << "{\"type\":\"step\"}\n";
         QVERIFY(throwsWith([&] { readTrainingLog(path("notalog.jsonl")); }, "no start record"));
         QVERIFY(throwsWith([&] { readTrainingLog(path("missing.jsonl")); }, "cannot open"));

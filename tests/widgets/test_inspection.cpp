@@ -7,6 +7,7 @@
 #include "ConfigTableModel.h"
 #include "NodeInspector.h"
 #include "SyntheticHloGraph.h"
+#include "graph/GraphFile.h"
 
 using namespace tpg;
 
@@ -124,6 +125,24 @@ private slots:
         QCOMPARE(panel.chosenConfig(), panel.model()->configAt(4));
         panel.filterEdit()->setText(QStringLiteral("top 3"));
         QCOMPARE(panel.model()->rowCount(), 3);
+    }
+
+    // A configuration the file cannot give (here a NaN in a stored config tensor, refused when
+    // read) says why across the whole row: it was cut to "/tmp/..." in the node column.
+    void anUnreadableConfigurationSaysWhyAcrossTheRow() {
+        const TpuGraph g =
+            loadTpuGraph(std::string(TPG_FIXTURE_DIR) + "/bad/layout_config_nan_stored.npz");
+        ConfigPanel panel;
+        panel.setGraph(g);
+        panel.chooseConfig(2);
+        const QString text = panel.detailText();
+        QVERIFY2(text.contains(QStringLiteral("\nCannot read configuration 2: ")) &&
+                     text.contains(QStringLiteral(
+                         "configuration 2, configurable node 0, feature 3 holds nan")),
+                 qPrintable(text));
+        panel.chooseConfig(1);
+        QVERIFY2(!panel.detailText().contains(QStringLiteral("Cannot read")),
+                 qPrintable(panel.detailText()));
     }
 
     void tilePanelNamesTheTileFeatures() {

@@ -173,6 +173,20 @@ private slots:
         QVERIFY(waitEvaluated(again));
         QCOMPARE(again.currentRow(), panel.currentRow());
         QCOMPARE(again.undoStack()->count(), 1);
+        // Every entry is a run again, with its prediction and pin (only the last entry was: each
+        // entry's evaluation superseded the one before).
+        QCOMPARE(again.runs().size(), panel.runs().size());
+        for (size_t i = 0; i < panel.runs().size(); ++i) {
+            QCOMPARE(again.runs()[i].row, panel.runs()[i].row);
+            // Scored incrementally from another previous row: equal within float tolerance.
+            QVERIFY(std::abs(again.runs()[i].report.score - panel.runs()[i].report.score) < 1e-5);
+            QCOMPARE(again.runs()[i].pinned, panel.runs()[i].pinned);
+        }
+        QVERIFY(again.runs()[1].pinned);
+        QCOMPARE(again.runs()[1].label, panel.runs()[1].label);
+        again.undoStack()->undo();  // back to the first entry
+        QVERIFY(waitEvaluated(again));
+        QCOMPARE(again.currentRow(), panel.runs()[0].row);
 
         const QString npz = m_dir.filePath(QStringLiteral("whatif.npz"));
         QVERIFY2(panel.exportNpz(npz, &error), qPrintable(error));
@@ -187,6 +201,42 @@ private slots:
         bad.close();
         QVERIFY(!again.loadSession(bad.fileName(), &error));
         QVERIFY2(error.contains(QStringLiteral("configurations[0].config")), qPrintable(error));
+
+        // A session holding a value no file may hold is refused, naming it, and the panel keeps
+        // its configuration: before, 1e30 showed a NaN score and 99 ranked as if valid.
+        const std::vector<float> before = again.currentRow();
+        const auto writeRow = [&](const QString& name, const QJsonValue& value) {
+            QJsonArray row;
+            for (float v : before) row.append(v);
+            row[5] = value;
+            const QJsonObject doc{{QStringLiteral("format"), QStringLiteral("tpugraphs-whatif")},
+                                  {QStringLiteral("configurations"),
+                                   QJsonArray{QJsonObject{{QStringLiteral("config"), row}}}}};
+            QFile out(m_dir.filePath(name));
+            if (!out.open(QIODevice::WriteOnly)) return QString();
+            out.write(QJsonDocument(doc).toJson());
+            return out.fileName();
+        };
+        const int32_t firstConfigurable = m_layout.configurableNodes().front();
+        const QString where =
+            QStringLiteral(
+                "key 'configurations[0].config': value 5 (node %1, output_layout_5) holds ")
+                .arg(firstConfigurable);
+        QVERIFY(!again.loadSession(writeRow(QStringLiteral("v99.json"), 99), &error));
+        QVERIFY2(error.contains(
+                     where +
+                     QStringLiteral("99 (expected a layout value: a whole number from -1 to 5)")),
+                 qPrintable(error));
+        QVERIFY(!again.loadSession(writeRow(QStringLiteral("v1e30.json"), 1e30), &error));
+        QVERIFY2(error.contains(where + QStringLiteral("1.00000002e+30")), qPrintable(error));
+        QVERIFY(!again.loadSession(writeRow(QStringLiteral("v1e300.json"), 1e300), &error));
+        QVERIFY2(error.contains(
+                     QStringLiteral("value 5 is 1e+300 (expected a number within float range)")),
+                 qPrintable(error));
+        QVERIFY(!again.loadSession(writeRow(QStringLiteral("vtext.json"), QStringLiteral("x")),
+                                   &error));
+        QVERIFY2(error.contains(QStringLiteral("value 5 is \"x\"")), qPrintable(error));
+        QCOMPARE(again.currentRow(), before);
     }
 
     void testSplitFileHasNoRuntimes() {
