@@ -128,9 +128,13 @@ MainWindow::MainWindow(QWidget* parent)
         m_inspector->setConfig(config);
         if (!m_restoringSession && !m_graph.isNull())
             QSettings().setValue(kSessionConfigKey, config);
-        if (config >= 0)
+        if (config >= 0 && !m_graph.isNull())
             setStatus(
-                tr("Configuration %1 chosen: nodes it sets a layout for are marked").arg(config));
+                m_graph.isLayout()
+                    ? tr("Configuration %1 chosen: nodes it sets a layout for are marked")
+                          .arg(config)
+                    : tr("Configuration %1 chosen: its tile sizes are listed beside the table")
+                          .arg(config));
     });
     connect(m_configPanel, &ConfigPanel::nodeMarksChanged, this, [this](const QHash<int32_t, QString>& marks) {
         m_configMarks = marks;

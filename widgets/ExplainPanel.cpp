@@ -20,6 +20,7 @@
 #include "JobRunner.h"
 #include "MemoryLayoutView.h"
 #include "MemoryTiling.h"
+#include "RuntimeText.h"
 #include "TensorText.h"
 
 Q_DECLARE_METATYPE(tpg::ExplainPanel::Explanation)
@@ -286,14 +287,21 @@ QString ExplainPanel::modelSays(const Explanation& e) const {
 }
 
 void ExplainPanel::fillChart(const Explanation& e) {
+    // In the unit of the longer bar: a tile kernel's 14 us were 0.0141 ms.
+    double totalA = 0, totalB = 0;
+    for (size_t i = 0; i < e.summaryA.categories.size(); ++i) {
+        totalA += e.summaryA.categories[i].ns;
+        if (e.comparison) totalB += e.summaryB.categories[i].ns;
+    }
+    const RuntimeUnit unit = runtimeUnitFor(std::max(totalA, totalB));
     auto* series = new QHorizontalStackedBarSeries;
     for (size_t i = 0; i < e.summaryA.categories.size(); ++i) {
         const auto& cat = e.summaryA.categories[i];
         const double b = e.comparison ? e.summaryB.categories[i].ns : 0.0;
         if (cat.ns == 0 && b == 0) continue;
         auto* set = new QBarSet(QString::fromStdString(cat.name));
-        *set << cat.ns / 1e6;
-        if (e.comparison) *set << b / 1e6;
+        *set << cat.ns / unit.nanoseconds;
+        if (e.comparison) *set << b / unit.nanoseconds;
         series->append(set);
     }
     auto* chart = new QChart;
@@ -302,7 +310,7 @@ void ExplainPanel::fillChart(const Explanation& e) {
     labels->append(QStringLiteral("A"));
     if (e.comparison) labels->append(QStringLiteral("B"));
     auto* values = new QValueAxis;
-    values->setTitleText(tr("ms on the synthetic TPU"));
+    values->setTitleText(tr("%1 on the synthetic TPU").arg(unit.name));
     chart->addAxis(labels, Qt::AlignLeft);
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(labels);

@@ -27,4 +27,16 @@ inline QString changeText(double now, double reference) {
         .arg(100.0 * (now / reference - 1.0), 0, 'f', 1);
 }
 
+// The unit a chart of runtimes up to `largestNs` reads in, with the thresholds of the explain
+// texts (explain::nsText): a tile kernel's 14 us is not drawn as 0.014 ms.
+struct RuntimeUnit {
+    QString name;        // "ms", "us" or "ns"
+    double nanoseconds;  // per unit
+};
+inline RuntimeUnit runtimeUnitFor(double largestNs) {
+    if (largestNs >= 1e6) return {QStringLiteral("ms"), 1e6};
+    if (largestNs >= 1e3) return {QStringLiteral("us"), 1e3};
+    return {QStringLiteral("ns"), 1.0};
+}
+
 }  // namespace tpg

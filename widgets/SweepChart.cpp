@@ -10,6 +10,8 @@
 #include <cmath>
 #include <limits>
 
+#include "RuntimeText.h"
+
 namespace tpg {
 
 namespace {
@@ -39,10 +41,13 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, doubl
     m_points = points;
     auto* chart = new QChart;
     chart->setTitle(total > points.size() ? tr("%1 — best %2 of %3").arg(title).arg(points.size()).arg(total) : title);
-    // Nanoseconds are drawn in milliseconds; scores as they are.
-    const double scale = modelInNs ? 1e-6 : 1.0;
-    auto* model = new QBarSet(modelInNs ? tr("model (ms)") : tr("model (score)"));
-    auto* synth = new QBarSet(tr("synthetic TPU (ms)"));
+    // Nanoseconds are drawn in the unit of the largest runtime shown; scores as they are.
+    double largestNs = std::max(startValue, bestMeasured);
+    for (const Point& p : m_points) largestNs = std::max({largestNs, p.model, p.synth});
+    const RuntimeUnit unit = runtimeUnitFor(largestNs);
+    const double scale = modelInNs ? 1.0 / unit.nanoseconds : 1.0;
+    auto* model = new QBarSet(modelInNs ? tr("model (%1)").arg(unit.name) : tr("model (score)"));
+    auto* synth = new QBarSet(tr("synthetic TPU (%1)").arg(unit.name));
     QStringList categories;
     double top = 0, bottom = std::numeric_limits<double>::infinity();
     for (const Point& p : m_points) {
@@ -87,8 +92,8 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, doubl
     // Differences between layouts are often a few percent: start the axis near the smallest value.
     const double span = std::max(top - bottom, std::abs(top) * 1e-3);
     y->setRange(bottom - 0.15 * span, top + 0.05 * span);
-    y->setLabelFormat(QStringLiteral("%.3g"));
-    y->setTitleText(modelInNs ? tr("ms") : tr("score"));
+    y->setLabelFormat(QStringLiteral("%.4g"));  // ticks a few percent apart stay distinct
+    y->setTitleText(modelInNs ? unit.name : tr("score"));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignTop);
     connect(bars, &QBarSeries::clicked, this, [this](int index, QBarSet*) {

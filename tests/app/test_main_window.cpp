@@ -175,6 +175,8 @@ private slots:
         int marked = 0;
         for (auto* item : w.graphPanel()->scene()->nodeItems()) marked += item->isMarked();
         QVERIFY(marked > 0);
+        QCOMPARE(w.statusBar()->currentMessage(),
+                 QStringLiteral("Configuration 1 chosen: nodes it sets a layout for are marked"));
         QVERIFY(
             w.inspector()->plainText().contains(QStringLiteral("configuration 1 / output layout")));
     }
@@ -426,6 +428,10 @@ private slots:
         QVERIFY(waitLoaded(w, m_tileFile));
         w.configPanel()->chooseConfig(0);
         QVERIFY(w.configPanel()->detailText().contains(QStringLiteral("kernel_bounds_0")));
+        // A tile configuration sets no layouts (the status said it marked the nodes it set).
+        QCOMPARE(
+            w.statusBar()->currentMessage(),
+            QStringLiteral("Configuration 0 chosen: its tile sizes are listed beside the table"));
         QVERIFY(!w.configPanel()->table()->isColumnHidden(ConfigTableModel::NormalizedColumn));
     }
 

@@ -6,6 +6,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QSignalSpy>
 #include <QTreeWidget>
+#include <QValueAxis>
 #include <QtTest>
 
 #include "DefaultModels.h"
@@ -14,6 +15,7 @@
 #include "JobRunner.h"
 #include "MemoryLayoutView.h"
 #include "PredictedFile.h"
+#include "RuntimeText.h"
 #include "synth/SyntheticDataset.h"
 
 using namespace tpg;
@@ -59,7 +61,11 @@ private slots:
         double sum = 0;
         for (QBarSet* set : series->barSets()) sum += set->at(0);
         const auto& e = *panel.explanation();
-        QVERIFY(std::abs(sum * 1e6 - e.summaryA.totalNs) <= 1e-3 * e.summaryA.totalNs);  // the bar is the total
+        // The bar is the total, in the unit the axis names.
+        const RuntimeUnit unit = runtimeUnitFor(e.summaryA.totalNs);
+        QVERIFY(std::abs(sum * unit.nanoseconds - e.summaryA.totalNs) <= 1e-3 * e.summaryA.totalNs);
+        QCOMPARE(panel.chart()->chart()->axes(Qt::Horizontal).front()->titleText(),
+                 unit.name + " on the synthetic TPU");
         const auto lastOverlay = overlay.last().at(0).value<ConfigOverlay>();
         QCOMPARE(lastOverlay.copies.size(), static_cast<qsizetype>(e.breakdownA.copies.size()));
 
@@ -144,6 +150,17 @@ private slots:
         panel.setChosenConfig(2);
         QVERIFY(explained.wait(30000));
         QVERIFY(panel.explanation()->summaryA.categoryNs("tile launch") > 0);
+        // Microseconds in microseconds (they were 0.0xx ms).
+        QVERIFY(panel.explanation()->summaryA.totalNs < 1e6);
+        QCOMPARE(
+            panel.chart()->chart()->axes(Qt::Horizontal).front()->titleText(),
+            runtimeUnitFor(panel.explanation()->summaryA.totalNs).name + " on the synthetic TPU");
+        QVERIFY(!panel.chart()
+                     ->chart()
+                     ->axes(Qt::Horizontal)
+                     .front()
+                     ->titleText()
+                     .startsWith(QStringLiteral("ms")));
         QVERIFY(panel.explanation()->overlay.isEmpty());  // no layouts or copies on a tile graph
         QVERIFY(panel.copyList()->isHidden());
         QVERIFY(panel.nodeList()->isColumnHidden(3));  // Layout

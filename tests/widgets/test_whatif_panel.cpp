@@ -1,12 +1,16 @@
 // The what-if dock as a user drives it (offscreen): start, edit, read the prediction, undo and
 // redo, save and load, export; a test-split file; a tile file.
+#include <QBarSeries>
+#include <QBarSet>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QValueAxis>
 #include <QtTest>
 #include <numeric>
+#include <tuple>
 
 #include "DefaultModels.h"
 #include "FilePredictions.h"
@@ -143,6 +147,28 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("Compiles to the same program as config 5")), qPrintable(text));
         QCOMPARE(panel.report().score, start.score);
         QCOMPARE(panel.report().rank, start.rank);
+    }
+
+    // Runtimes are drawn in the unit of the largest one shown: a tile kernel's 14 us were bars of
+    // 0.014 ms with ticks 0.0141, 0.0143 (three digits could not tell them apart).
+    void sweepChartPicksTheUnitOfItsRuntimes() {
+        SweepChart chart;
+        const auto drawn = [&](double ns) {
+            chart.setSweep(
+                QStringLiteral("bound"),
+                {{QStringLiteral("a"), ns, ns * 1.01, 0}, {QStringLiteral("b"), ns * 1.02, ns, 1}},
+                ns, ns * 0.99, true);
+            const auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).front());
+            const auto* bars = qobject_cast<QBarSeries*>(chart.chart()->series().front());
+            return std::make_tuple(y->titleText(), bars->barSets().front()->label(),
+                                   bars->barSets().front()->at(0));
+        };
+        QCOMPARE(drawn(14000),
+                 std::make_tuple(QStringLiteral("us"), QStringLiteral("model (us)"), 14.0));
+        QCOMPARE(drawn(2.5e6),
+                 std::make_tuple(QStringLiteral("ms"), QStringLiteral("model (ms)"), 2.5));
+        QCOMPARE(drawn(800),
+                 std::make_tuple(QStringLiteral("ns"), QStringLiteral("model (ns)"), 800.0));
     }
 
     void saveLoadAndExport() {
