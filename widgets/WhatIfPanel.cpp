@@ -261,6 +261,11 @@ void WhatIfPanel::buildUi() {
     m_runList->setHeaderLabels({tr("#"), tr("Configuration"), tr("Predicted"), tr("vs previous"), tr("Rank"), tr("Pin")});
     m_runList->setRootIsDecorated(false);
     m_runList->setUniformRowHeights(true);
+    // The label takes the width the figures do not need (it was cut to "start: the co…" while
+    // the pin column stretched over the rest).
+    m_runList->header()->setStretchLastSection(false);
+    m_runList->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_runList->header()->setSectionResizeMode(1, QHeaderView::Stretch);
     connect(m_runList, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
         if (column != 5) return;
         const int run = item->data(0, Qt::UserRole).toInt();
@@ -752,6 +757,7 @@ void WhatIfPanel::addRun(const whatif::WhatIfReport& r, const std::vector<float>
     item->setData(0, Qt::UserRole, index);
     item->setText(0, QString::number(index + 1));
     item->setText(1, label);
+    item->setToolTip(1, label);
     item->setText(2, predictedText(r));
     item->setText(3, previous ? predictedChange(r, *previous) : QStringLiteral("–"));
     item->setText(4, QString::number(r.rank));

@@ -68,6 +68,7 @@ public:
     // with everything else fixed, and draws them in the sweep chart.
     void sweep(int slot);
     SweepChart* sweepChart() const { return m_sweepChart; }
+    QTreeWidget* runList() const { return m_runList; }
     SuggestionPanel* suggestions() const { return m_suggestions; }
     // Shows the "Suggest faster configurations" tab.
     void showSuggestions();

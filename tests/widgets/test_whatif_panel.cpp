@@ -2,10 +2,12 @@
 // redo, save and load, export; a test-split file; a tile file.
 #include <QBarSeries>
 #include <QBarSet>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QUndoStack>
 #include <QValueAxis>
 #include <QtTest>
@@ -210,6 +212,17 @@ private slots:
         }
         QVERIFY(again.runs()[1].pinned);
         QCOMPARE(again.runs()[1].label, panel.runs()[1].label);
+        // The label column takes the spare width (the pin column did, the label was cut), and
+        // the whole label is its tooltip.
+        again.resize(1200, 700);
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        const QHeaderView* header = again.runList()->header();
+        QCOMPARE(header->sectionResizeMode(1), QHeaderView::Stretch);
+        for (int c : {0, 2, 3, 4, 5})
+            QVERIFY2(header->sectionSize(1) > header->sectionSize(c),
+                     qPrintable(QString::number(c)));
+        QCOMPARE(again.runList()->topLevelItem(0)->toolTip(1), again.runs()[0].label);
         again.undoStack()->undo();  // back to the first entry
         QVERIFY(waitEvaluated(again));
         QCOMPARE(again.currentRow(), panel.runs()[0].row);
