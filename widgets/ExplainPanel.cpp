@@ -288,12 +288,8 @@ QString ExplainPanel::modelSays(const Explanation& e) const {
 
 void ExplainPanel::fillChart(const Explanation& e) {
     // In the unit of the longer bar: a tile kernel's 14 us were 0.0141 ms.
-    double totalA = 0, totalB = 0;
-    for (size_t i = 0; i < e.summaryA.categories.size(); ++i) {
-        totalA += e.summaryA.categories[i].ns;
-        if (e.comparison) totalB += e.summaryB.categories[i].ns;
-    }
-    const RuntimeUnit unit = runtimeUnitFor(std::max(totalA, totalB));
+    const RuntimeUnit unit =
+        runtimeUnitFor(std::max(e.summaryA.totalNs, e.comparison ? e.summaryB.totalNs : 0.0));
     auto* series = new QHorizontalStackedBarSeries;
     for (size_t i = 0; i < e.summaryA.categories.size(); ++i) {
         const auto& cat = e.summaryA.categories[i];

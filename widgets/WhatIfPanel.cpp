@@ -430,12 +430,12 @@ void WhatIfPanel::evaluate(const QString& label) {
     });
 }
 
-void WhatIfPanel::evaluateLoaded(std::vector<std::vector<float>> rows, QStringList labels,
-                                 std::vector<bool> pinned) {
+void WhatIfPanel::evaluateLoaded(std::vector<Run> entries) {
     auto predictor = m_predictor;
-    m_loadedRows = rows;
-    m_loadedLabels = std::move(labels);
-    m_loadedPinned = std::move(pinned);
+    std::vector<std::vector<float>> rows;
+    rows.reserve(entries.size());
+    for (const Run& e : entries) rows.push_back(e.row);
+    m_loaded = std::move(entries);
     m_pendingJob = m_runner->submit(
         QStringLiteral("whatif"), [predictor, rows = std::move(rows)](JobControl& job) {
             std::vector<whatif::WhatIfReport> reports;
@@ -732,14 +732,12 @@ void WhatIfPanel::showReport(const whatif::WhatIfReport& r) {
 }
 
 void WhatIfPanel::showLoadedReports(const std::vector<whatif::WhatIfReport>& reports) {
-    if (reports.size() != m_loadedRows.size()) return;  // cancelled part-way
+    if (reports.size() != m_loaded.size()) return;  // cancelled part-way
     for (size_t i = 0; i < reports.size(); ++i) {
-        addRun(reports[i], m_loadedRows[i], m_loadedLabels[static_cast<int>(i)]);
-        if (m_loadedPinned[i]) setPinned(static_cast<int>(m_runs.size()) - 1, true);
+        addRun(reports[i], m_loaded[i].row, m_loaded[i].label);
+        if (m_loaded[i].pinned) setPinned(static_cast<int>(m_runs.size()) - 1, true);
     }
-    m_loadedRows.clear();
-    m_loadedLabels.clear();
-    m_loadedPinned.clear();
+    m_loaded.clear();
     m_result->setText(resultText());
     m_suggestions->setCurrent(m_row, reports.back());
     emit evaluated();
@@ -864,7 +862,7 @@ bool WhatIfPanel::loadSession(const QString& path, QString* error) {
         return fail(tr("key 'format': expected \"%1\"").arg(kFormat));
     if (!m_predictor) return fail(tr("open the file it belongs to and wait for its predictions first"));
     const QJsonArray configs = o.value(QStringLiteral("configurations")).toArray();
-    std::vector<std::vector<float>> rows;
+    std::vector<Run> entries;
     for (int i = 0; i < configs.size(); ++i) {
         const QJsonArray values = configs[i].toObject().value(QStringLiteral("config")).toArray();
         if (values.size() != m_predictor->rowWidth())
@@ -886,19 +884,17 @@ bool WhatIfPanel::loadSession(const QString& path, QString* error) {
             return fail(tr("key 'configurations[%1].config': %2")
                             .arg(i)
                             .arg(QString::fromStdString(problem)));
-        rows.push_back(std::move(row));
+        const QJsonObject entry = configs[i].toObject();
+        entries.push_back({entry.value(QStringLiteral("label")).toString(),
+                           std::move(row),
+                           {},
+                           entry.value(QStringLiteral("pinned")).toBool()});
     }
-    if (rows.empty()) return fail(tr("key 'configurations': expected at least one configuration"));
-    QStringList labels;
-    std::vector<bool> pinned;
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const QJsonObject entry = configs[static_cast<int>(i)].toObject();
-        labels << entry.value(QStringLiteral("label")).toString();
-        pinned.push_back(entry.value(QStringLiteral("pinned")).toBool());
-    }
-    m_startRow = rows.front();
-    m_startLabel = tr("loaded: %1").arg(labels.front());
-    labels.front() = m_startLabel;
+    if (entries.empty())
+        return fail(tr("key 'configurations': expected at least one configuration"));
+    m_startRow = entries.front().row;
+    m_startLabel = tr("loaded: %1").arg(entries.front().label);
+    entries.front().label = m_startLabel;
     m_undo->clear();
     m_runs.clear();
     m_runList->clear();
@@ -906,9 +902,9 @@ bool WhatIfPanel::loadSession(const QString& path, QString* error) {
     // Undo steps back through the entries; each becomes a run, evaluated together below.
     m_deferEvaluation = true;
     applyRow(m_startRow, m_startLabel);
-    for (size_t i = 1; i < rows.size(); ++i) pushEdit(rows[i], labels[static_cast<int>(i)], -1);
+    for (size_t i = 1; i < entries.size(); ++i) pushEdit(entries[i].row, entries[i].label, -1);
     m_deferEvaluation = false;
-    evaluateLoaded(std::move(rows), labels, std::move(pinned));
+    evaluateLoaded(std::move(entries));
     return true;
 }
 

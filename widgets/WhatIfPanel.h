@@ -108,8 +108,7 @@ private:
     void evaluate(const QString& label);
     // A loaded session's entries, evaluated in one job: one job each would be superseded by the
     // next (newest wins), and only the last entry reached the runs list.
-    void evaluateLoaded(std::vector<std::vector<float>> rows, QStringList labels,
-                        std::vector<bool> pinned);
+    void evaluateLoaded(std::vector<Run> entries);
     void showReport(const whatif::WhatIfReport& r);
     void showLoadedReports(const std::vector<whatif::WhatIfReport>& reports);
     void addRun(const whatif::WhatIfReport& r, const std::vector<float>& row, const QString& label);
@@ -130,11 +129,9 @@ private:
     quint64 m_pendingJob = 0;
     QString m_pendingLabel;  // what the pending evaluation is of
     // While a session loads, its entries are pushed on the undo stack unevaluated (their
-    // evaluations come in one job); the rows and labels wait here for the reports.
+    // evaluations come in one job); they wait here, reports empty, for the reports.
     bool m_deferEvaluation = false;
-    std::vector<std::vector<float>> m_loadedRows;
-    QStringList m_loadedLabels;
-    std::vector<bool> m_loadedPinned;
+    std::vector<Run> m_loaded;
     QString m_error;
 
     QUndoStack* m_undo;

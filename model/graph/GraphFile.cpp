@@ -5,7 +5,6 @@
 #include <filesystem>
 
 #include "graph/Schema.h"
-#include "io/ConfigValues.h"
 #include "io/Error.h"
 #include "io/Limits.h"
 #include "io/NpzArchive.h"
@@ -149,21 +148,6 @@ TpuGraph loadTpuGraph(const std::string& path, const LoadOptions& options) {
             d.warnings.push_back("config_feat has " + std::to_string(d.configFeatureWidth) + " columns, not " +
                                  std::to_string(schema::kTileConfigWidth) + ": a trimmed copy? Feature names are unknown.");
         d.tileConfigFeatures = a.read("config_feat").toFloat();
-        const int64_t bad = config_values::firstNonTileValue(d.tileConfigFeatures.data(),
-                                                             d.tileConfigFeatures.size());
-        if (bad >= 0) {
-            const int64_t col = bad % std::max<int64_t>(1, d.configFeatureWidth);
-            r.fail("config_feat",
-                   "configuration " +
-                       std::to_string(bad / std::max<int64_t>(1, d.configFeatureWidth)) +
-                       ", column " +
-                       schema::featureName(schema::tileConfigFeatureNames(),
-                                           static_cast<int>(d.configFeatureWidth),
-                                           static_cast<int>(col)) +
-                       " holds " +
-                       config_values::valueText(d.tileConfigFeatures[static_cast<size_t>(bad)]) +
-                       " (expected " + config_values::kTileExpected + ")");
-        }
         if (!a.has("config_runtime_normalizers"))
             r.fail("config_runtime_normalizers", "missing (expected one normaliser per configuration in a tile file)");
         d.runtimeNormalizers = r.readRuntimes("config_runtime_normalizers", c);

@@ -13,6 +13,12 @@ const char* collectionName(Collection c) { return c == Collection::Tile ? "tile"
 
 namespace {
 
+// "WHERE holds V (expected ...)": a configuration value a file may not hold (io/ConfigValues.h).
+std::string refusedValue(const std::string& where, float value, bool layout) {
+    return where + " holds " + config_values::valueText(value) + " (expected " +
+           (layout ? config_values::kLayoutExpected : config_values::kTileExpected) + ")";
+}
+
 std::string shapeOf(std::initializer_list<int64_t> dims) {
     std::string s = "(";
     size_t i = 0;
@@ -92,6 +98,16 @@ TpuGraph::TpuGraph(TpuGraphData data) {
                                  "value " + std::to_string(i) + " is 0 for a known runtime (expected > 0)");
         if (data.tileConfigFeatures.size() != c * static_cast<size_t>(data.configFeatureWidth))
             throwFormatError(f, "config_feat", "expected " + std::to_string(c) + " rows, one per configuration");
+        const std::vector<float>& values = data.tileConfigFeatures;
+        if (const int64_t bad = config_values::firstNonTileValue(values.data(), values.size());
+            bad >= 0) {
+            const auto w = static_cast<int>(data.configFeatureWidth);
+            throwFormatError(f, "config_feat",
+                             refusedValue("configuration " + std::to_string(bad / w) + ", column " +
+                                              schema::featureName(schema::tileConfigFeatureNames(),
+                                                                  w, static_cast<int>(bad % w)),
+                                          values[static_cast<size_t>(bad)], false));
+        }
     } else {
         for (size_t k = 0; k < data.configurableNodes.size(); ++k) {
             const int32_t id = data.configurableNodes[k];
@@ -135,9 +151,8 @@ std::string TpuGraph::configRowProblem(const std::vector<float>& row) const {
         isLayout() ? "node " + std::to_string(configurableNodes()[static_cast<size_t>(bad / w)]) +
                          ", " + schema::featureName(schema::layoutConfigFeatureNames(), w, col)
                    : schema::featureName(schema::tileConfigFeatureNames(), w, col);
-    return "value " + std::to_string(bad) + " (" + where + ") holds " +
-           config_values::valueText(row[static_cast<size_t>(bad)]) + " (expected " +
-           (isLayout() ? config_values::kLayoutExpected : config_values::kTileExpected) + ")";
+    return refusedValue("value " + std::to_string(bad) + " (" + where + ")",
+                        row[static_cast<size_t>(bad)], isLayout());
 }
 
 std::string TpuGraph::opcodeName(int64_t node) const { return schema::opcodeName(opcode(node)); }

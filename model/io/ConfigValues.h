@@ -24,8 +24,8 @@ inline bool isLayoutValue(float v) {
 }
 inline constexpr const char* kLayoutExpected = "a layout value: a whole number from -1 to 5";
 
-// Tile: a tile size, or a sum or product of them. Far above any tensor's element count (about
-// 1e12 in the real data), far below where the model's float arithmetic overflows.
+// Tile: a tile size, or a sum or product of them. A generous cap, far below where the model's
+// float arithmetic overflows.
 constexpr float kTileMax = 1e15f;
 inline bool isTileValue(float v) {
     return static_cast<int>(v >= 0) & static_cast<int>(v <= kTileMax);
