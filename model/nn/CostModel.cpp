@@ -54,14 +54,6 @@ std::string firstLine(const std::string& s) {
     return s.substr(begin, s.find('\n', begin) - begin);
 }
 
-// Parameters and buffers by their dotted names, as Module::save names them.
-std::vector<std::pair<std::string, torch::Tensor>> namedState(torch::nn::Module& module) {
-    std::vector<std::pair<std::string, torch::Tensor>> state;
-    for (const auto& p : module.named_parameters()) state.emplace_back(p.key(), p.value());
-    for (const auto& b : module.named_buffers()) state.emplace_back(b.key(), b.value());
-    return state;
-}
-
 // A diverged run's NaN, or a damaged file, must not load as a model that ranks at random.
 void requireFiniteWeights(torch::nn::Module& module, const std::string& label) {
     for (const auto& [name, t] : namedState(module))
@@ -346,13 +338,7 @@ int64_t CostModel::parameterCount() const {
 namespace {
 
 std::string weightBytes(torch::nn::Module& module) {
-    std::vector<NamedTensor> tensors;
-    for (const auto& [name, t] : namedState(module)) {
-        const torch::Tensor c = t.detach().to(torch::kFloat).contiguous();
-        const float* v = c.data_ptr<float>();
-        tensors.push_back({name, c.sizes().vec(), std::vector<float>(v, v + c.numel())});
-    }
-    return encodeTensorArchive(tensors);
+    return encodeTensorArchive(namedTensorsOf(module, ""));
 }
 
 [[noreturn]] void throwOtherShape(const std::string& label, const std::string& name,
@@ -368,17 +354,8 @@ void loadTensorArchive(torch::nn::Module& module, const std::string& bytes,
     std::map<std::string, NamedTensor> stored;
     for (NamedTensor& t : decodeTensorArchive(bytes, label, "weights"))
         stored.emplace(t.name, std::move(t));
-    torch::NoGradGuard noGrad;
-    for (auto& [name, target] : namedState(module)) {
-        auto it = stored.find(name);
-        if (it == stored.end()) throwOtherShape(label, name, "none", target.sizes());
-        NamedTensor& t = it->second;
-        if (t.shape != target.sizes().vec())
-            throwOtherShape(label, name, c10::str(c10::IntArrayRef(t.shape)), target.sizes());
-        if (!t.values.empty())
-            target.copy_(torch::from_blob(t.values.data(), t.shape, torch::kFloat));
-        stored.erase(it);
-    }
+    requireNamedTensors(module, stored, "", label);
+    loadNamedTensors(module, stored, "");
     if (!stored.empty())
         throwFormatError(label, "weights",
                          "tensor '" + stored.begin()->first +
@@ -408,6 +385,50 @@ void loadTorchArchive(torch::nn::Module& module, const std::string& bytes,
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, torch::Tensor>> namedState(torch::nn::Module& module) {
+    std::vector<std::pair<std::string, torch::Tensor>> state;
+    for (const auto& p : module.named_parameters()) state.emplace_back(p.key(), p.value());
+    for (const auto& b : module.named_buffers()) state.emplace_back(b.key(), b.value());
+    return state;
+}
+
+NamedTensor namedTensorOf(std::string name, const torch::Tensor& t) {
+    const torch::Tensor c = t.detach().to(torch::kFloat).contiguous();
+    const float* v = c.data_ptr<float>();
+    return {std::move(name), c.sizes().vec(), std::vector<float>(v, v + c.numel())};
+}
+
+std::vector<NamedTensor> namedTensorsOf(torch::nn::Module& module, const std::string& prefix) {
+    std::vector<NamedTensor> tensors;
+    for (const auto& [name, t] : namedState(module))
+        tensors.push_back(namedTensorOf(prefix + name, t));
+    return tensors;
+}
+
+void requireNamedTensors(torch::nn::Module& module,
+                         const std::map<std::string, NamedTensor>& stored,
+                         const std::string& prefix, const std::string& label) {
+    for (const auto& [name, target] : namedState(module)) {
+        const auto it = stored.find(prefix + name);
+        if (it == stored.end()) throwOtherShape(label, prefix + name, "none", target.sizes());
+        if (it->second.shape != target.sizes().vec())
+            throwOtherShape(label, prefix + name, c10::str(c10::IntArrayRef(it->second.shape)),
+                            target.sizes());
+    }
+}
+
+void loadNamedTensors(torch::nn::Module& module, std::map<std::string, NamedTensor>& stored,
+                      const std::string& prefix) {
+    torch::NoGradGuard noGrad;
+    for (auto& [name, target] : namedState(module)) {
+        const auto it = stored.find(prefix + name);
+        if (!it->second.values.empty())
+            target.copy_(
+                torch::from_blob(it->second.values.data(), it->second.shape, torch::kFloat));
+        stored.erase(it);
+    }
+}
 
 std::string CostModel::toBytes() const {
     return encodeModelFile(kModelMagic, {modelInfoToJson(d->info), weightBytes(d->module())});

@@ -3,11 +3,16 @@
 // Internal to tpgnn (includes torch): the network behind CostModel, shared with the trainer.
 #include <torch/torch.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "CostModel.h"
 #include "PreparedGraph.h"
+#include "TensorArchive.h"
 #include "modules/GraphTensors.h"
 #include "modules/LayoutCostNet.h"
 #include "modules/TileCostNet.h"
@@ -72,5 +77,19 @@ struct CostModel::Impl {
     std::pair<std::shared_ptr<PreparedGraph>, std::shared_ptr<GraphTensors>> cached(
         const TpuGraph& g);
 };
+
+// A module's weights as named float tensors (TensorArchive), for model files and training states.
+// Parameters and buffers by their dotted names, as Module::save names them.
+std::vector<std::pair<std::string, torch::Tensor>> namedState(torch::nn::Module& module);
+NamedTensor namedTensorOf(std::string name, const torch::Tensor& t);
+std::vector<NamedTensor> namedTensorsOf(torch::nn::Module& module, const std::string& prefix);
+// Throws FormatError(label, "weights") unless `stored` holds each of the module's tensors under
+// prefix + its name, with its shape.
+void requireNamedTensors(torch::nn::Module& module,
+                         const std::map<std::string, NamedTensor>& stored,
+                         const std::string& prefix, const std::string& label);
+// After requireNamedTensors: copies them into the module and removes them from `stored`.
+void loadNamedTensors(torch::nn::Module& module, std::map<std::string, NamedTensor>& stored,
+                      const std::string& prefix);
 
 }  // namespace tpg::nn

@@ -6,10 +6,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "Evaluation.h"
+#include "TensorArchive.h"
 #include "TorchArchiveIntegrity.h"
+#include "TrainingStateArchive.h"
 #include "graph/GraphFile.h"
 #include "io/Error.h"
 #include "io/NpzArchive.h"
@@ -121,15 +124,27 @@ FileCounts countsOf(const DatasetFile& f, const TrainSettings& st) {
     return {runtimes.shape[0], n + perConfigNodes(archive, f.path, n, reach) * st.configsPerStep};
 }
 
-void readAverage(torch::serialize::InputArchive& archive, const std::vector<torch::Tensor>& parameters,
-                 std::vector<torch::Tensor>& average) {
+// States written before TrainingStateArchive hold LibTorch's archive: checked, then read by it.
+void loadTorchArchiveState(const std::string& bytes, const std::string& path,
+                           torch::nn::Module& module, torch::optim::Adam& optimizer,
+                           std::vector<torch::Tensor>& average) {
+    requireIntactTorchArchive(bytes, path, "weights");
+    std::istringstream in(bytes);
+    torch::serialize::InputArchive archive, modelArchive, optimArchive, averageArchive;
+    archive.load_from(in);
+    archive.read("model", modelArchive);
+    archive.read("optimizer", optimArchive);
+    module.load(modelArchive);
+    optimizer.load(optimArchive);
     average.clear();
-    torch::serialize::InputArchive averageArchive;
     if (!archive.try_read("average", averageArchive)) return;
+    const std::vector<torch::Tensor> parameters = module.parameters();
     for (size_t i = 0; i < parameters.size(); ++i) {
         torch::Tensor t;
         if (!averageArchive.try_read(std::to_string(i), t) || !t.sizes().equals(parameters[i].sizes()))
-            throw std::runtime_error("the weights' average lacks tensor " + std::to_string(i) + " or has another shape");
+            throwFormatError(
+                path, "weights",
+                "the weights' average lacks tensor " + std::to_string(i) + " or has another shape");
         average.push_back(t);
     }
 }
@@ -151,19 +166,38 @@ ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model
     j["rng"] = s.rngState;
     j["epoch_loss_sum"] = s.epochLossSum;
     j["epoch_loss_count"] = s.epochLossCount;
-    torch::serialize::OutputArchive archive, modelArchive, optimArchive;
-    model.module().save(modelArchive);
-    optimizer.save(optimArchive);
-    archive.write("model", modelArchive);
-    archive.write("optimizer", optimArchive);
-    if (!average.empty()) {
-        torch::serialize::OutputArchive averageArchive;
-        for (size_t i = 0; i < average.size(); ++i) averageArchive.write(std::to_string(i), average[i]);
-        archive.write("average", averageArchive);
+    std::vector<int64_t> adamSteps;
+    std::string weights = encodeTrainingState(model.module(), optimizer, average, adamSteps);
+    j["adam_steps"] = adamSteps;
+    return {j.dump(), std::move(weights)};
+}
+
+// A count in a state's JSON (an epoch, a step): a whole number from 0 to `most`, or `fallback`
+// where the key is absent (states from before it).
+int64_t countField(const nlohmann::json& j, const char* key, const std::string& path,
+                   std::optional<int64_t> fallback = std::nullopt,
+                   int64_t most = std::numeric_limits<int64_t>::max()) {
+    const auto it = j.find(key);
+    if (it == j.end() && fallback) return *fallback;
+    if (it == j.end() || !it->is_number_integer() || it->get<int64_t>() < 0 ||
+        it->get<int64_t>() > most)
+        throwFormatError(path, key, "expected a whole number from 0 to " + std::to_string(most));
+    return it->get<int64_t>();
+}
+
+// Adam's step count per parameter (TrainingStateArchive.h).
+std::vector<int64_t> adamStepsOf(const nlohmann::json& j, const std::string& path) {
+    const auto it = j.find("adam_steps");
+    if (it == j.end() || !it->is_array())
+        throwFormatError(path, "adam_steps",
+                         "expected an array of Adam's step counts, one per parameter");
+    std::vector<int64_t> steps;
+    for (const auto& v : *it) {
+        if (!v.is_number_integer())
+            throwFormatError(path, "adam_steps", "expected whole numbers, found " + v.dump());
+        steps.push_back(v.get<int64_t>());
     }
-    std::ostringstream weights;
-    archive.save_to(weights);
-    return {j.dump(), weights.str()};
+    return steps;
 }
 
 // A figure of the kept epoch from a state: null or absent is -infinity (none scored yet).
@@ -174,11 +208,44 @@ double keptFigure(const nlohmann::json& v) {
 
 // A state saved without an average (or by a run without one) leaves `average` empty: averaging,
 // when asked for, starts afresh from the resumed weights.
+// Where the run stands, from a state's JSON (`saved`: its model info), each field checked.
+RunState runStateOf(const nlohmann::json& j, const ModelInfo& saved, const std::string& path) {
+    RunState s;
+    constexpr int64_t kMostInt = std::numeric_limits<int>::max();
+    s.epoch = static_cast<int>(countField(j, "epoch", path, std::nullopt, kMostInt));
+    s.bestScore = keptFigure(j.value("best", nlohmann::json()));
+    // A state from before best_kendall: the kept epoch's Kendall is in its model info.
+    s.bestKendall = keptFigure(j.value("best_kendall", nlohmann::json(saved.validation.kendall)));
+    s.badEpochs = static_cast<int>(countField(j, "bad_epochs", path, std::nullopt, kMostInt));
+    const auto elapsed = j.find("elapsed");
+    s.elapsed = elapsed != j.end() && elapsed->is_number() ? elapsed->get<double>() : -1.0;
+    if (!std::isfinite(s.elapsed) || s.elapsed < 0)
+        throwFormatError(path, "elapsed",
+                         "expected the seconds trained so far, a number of 0 or more");
+    s.globalStep = countField(j, "global_step", path);
+    s.stepInEpoch = countField(j, "step_in_epoch", path, 0);
+    const auto rng = j.find("rng");
+    if (rng != j.end() && !rng->is_string())
+        throwFormatError(path, "rng", "expected the sampler's state as text");
+    s.rngState = rng != j.end() ? rng->get<std::string>() : std::string();
+    const auto lossSum = j.find("epoch_loss_sum");
+    if (lossSum != j.end() && !lossSum->is_number())
+        throwFormatError(path, "epoch_loss_sum", "expected a number");
+    s.epochLossSum = lossSum != j.end() ? lossSum->get<double>() : 0.0;
+    s.epochLossCount = countField(j, "epoch_loss_count", path, 0);
+    return s;
+}
+
+// A state saved without an average (or by a run without one) leaves `average` empty: averaging,
+// when asked for, starts afresh from the resumed weights. Everything is checked before the
+// weights change, except in states from before TrainingStateArchive.
 bool loadRunState(const ModelFileContents& c, const std::string& path, const ModelInfo& info,
                   CostModel::Impl& model, torch::optim::Adam& optimizer, RunState& s,
                   std::vector<torch::Tensor>& average, std::string& why) {
     try {
         const auto j = nlohmann::json::parse(c.json);
+        if (!j.is_object() || !j.contains("model") || !j.at("model").is_string())
+            throwFormatError(path, "model", "expected the model's metadata as text");
         const ModelInfo saved = modelInfoFromJson(j.at("model").get<std::string>(), path);
         if (saved.kind != info.kind || saved.collection != info.collection ||
             saved.nodeFeatureWidth != info.nodeFeatureWidth ||
@@ -193,31 +260,21 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
                   " (--loss " + saved.loss + " resumes it); starting afresh";
             return false;
         }
-        requireIntactTorchArchive(c.weights, path, "weights");
-        std::istringstream in(c.weights);
-        torch::serialize::InputArchive archive, modelArchive, optimArchive;
-        archive.load_from(in);
-        archive.read("model", modelArchive);
-        archive.read("optimizer", optimArchive);
-        model.module().load(modelArchive);
-        optimizer.load(optimArchive);
-        readAverage(archive, model.module().parameters(), average);
-        s.epoch = j.at("epoch").get<int>();
-        s.bestScore = keptFigure(j.at("best"));
-        // A state from before best_kendall: the kept epoch's Kendall is in its model info.
-        s.bestKendall =
-            keptFigure(j.value("best_kendall", nlohmann::json(saved.validation.kendall)));
-        s.badEpochs = j.at("bad_epochs").get<int>();
-        s.elapsed = j.at("elapsed").get<double>();
-        s.globalStep = j.at("global_step").get<int64_t>();
-        s.stepInEpoch = j.value("step_in_epoch", int64_t{0});
-        s.rngState = j.value("rng", std::string());
-        s.epochLossSum = j.value("epoch_loss_sum", 0.0);
-        s.epochLossCount = j.value("epoch_loss_count", int64_t{0});
+        RunState loaded = runStateOf(j, saved, path);
+        if (isTensorArchive(c.weights))
+            loadTrainingState(c.weights, adamStepsOf(j, path), path, model.module(), optimizer,
+                              average);
+        else
+            loadTorchArchiveState(c.weights, path, model.module(), optimizer, average);
+        s = std::move(loaded);
     } catch (const FormatError&) {
         throw;
-    } catch (const std::exception& e) {
-        throwFormatError(path, "", std::string("unreadable training state: ") + e.what());
+    } catch (const c10::Error& e) {  // LibTorch's reader of an old state: a backtrace follows
+        const std::string what = e.what_without_backtrace();
+        throwFormatError(path, "", "unreadable training state: " + what.substr(0, what.find('\n')));
+    } catch (const std::exception& e) {  // its script parser's errors quote the script below
+        const std::string what = e.what();
+        throwFormatError(path, "", "unreadable training state: " + what.substr(0, what.find('\n')));
     }
     return true;
 }

@@ -121,6 +121,7 @@ public:
     // and loading them; false with `why` when they belong to another setup.
     ModelFileContents stateContents();
     bool loadStateContents(const ModelFileContents& contents, const std::string& label, std::string& why);
+    torch::optim::Adam& optimizer() { return *m_optimizer; }
     std::vector<torch::Tensor>& parameters() { return m_parameters; }
     const std::vector<torch::Tensor>& parameters() const { return m_parameters; }
 

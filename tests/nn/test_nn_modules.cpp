@@ -5,12 +5,16 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
+#include <random>
+#include <sstream>
 
 #include "CostModel.h"
 #include "CostModelImpl.h"
 #include "NnLimits.h"
 #include "OnlineFineTuner.h"
+#include "Refusal.h"
 #include "TensorArchive.h"
 #include "TileBoundsFeatures.h"
 #include "TinyGraphs.h"
@@ -235,6 +239,17 @@ std::string tinyLayoutDataset(const std::string& folder) {
         }
     }
     return data;
+}
+
+// A tiny layout run with a weight average, whose state then holds every kind of tensor.
+TrainSettings stateSettings(const std::string& dir) {
+    TrainSettings s;
+    s.dataDir = tinyLayoutDataset(dir);
+    s.collection = "layout:xla:random";
+    s.outPath = dir + "/state.tpgm";
+    s.configsPerStep = 8;
+    s.weightAverage = 0.5;
+    return s;
 }
 
 }  // namespace
@@ -1246,6 +1261,163 @@ private slots:
         copy.swapAveragedWeights();
         for (size_t i = 0; i < expected.size(); ++i)
             QVERIFY(torch::allclose(copy.parameters()[i], expected[i], 1e-5, 1e-7));
+    }
+
+    // A training state is our TensorArchive, never LibTorch's archive (whose reader a state
+    // edited with valid CRCs crashed), and carries Adam's moments and the average exactly: a run
+    // loaded from it takes the next step bit for bit as the run that saved it. States written
+    // before, in LibTorch's archive, still resume.
+    void trainingStateCarriesAdamExactly() {
+        QTemporaryDir dir;
+        const TrainSettings s = stateSettings(dir.path().toStdString());
+        TrainingRun run(s, loadTrainingData(s, [](const std::string&) {}));
+        std::mt19937_64 rng(1);
+        for (int64_t step = 0; step < 3; ++step) {
+            QVERIFY(
+                run.accumulateGradients({static_cast<size_t>(step % 3)}, rng, 1, nullptr).graphs ==
+                1);
+            run.applyGradients(1e-2);
+        }
+        const ModelFileContents state = run.stateContents();
+        QVERIFY(isTensorArchive(state.weights));
+        const auto steps =
+            nlohmann::json::parse(state.json).at("adam_steps").get<std::vector<int64_t>>();
+        QCOMPARE(steps.size(), run.parameters().size());
+        QVERIFY(
+            std::all_of(steps.begin(), steps.end(), [](int64_t n) { return n == 0 || n == 3; }));
+        QVERIFY(std::count(steps.begin(), steps.end(), 3) > 0);
+
+        // The same state as this build's predecessors wrote it (no average: theirs was optional).
+        ModelFileContents old;
+        {
+            torch::serialize::OutputArchive archive, modelArchive, optimArchive;
+            run.model().impl().module().save(modelArchive);
+            run.optimizer().save(optimArchive);
+            archive.write("model", modelArchive);
+            archive.write("optimizer", optimArchive);
+            std::ostringstream bytes;
+            archive.save_to(bytes);
+            nlohmann::json j = nlohmann::json::parse(state.json);
+            j.erase("adam_steps");
+            old = {j.dump(), bytes.str()};
+        }
+        TrainingRun fromState(s, loadTrainingData(s, [](const std::string&) {}));
+        TrainingRun fromOld(s, loadTrainingData(s, [](const std::string&) {}));
+        std::string why;
+        QVERIFY2(fromState.loadStateContents(state, "state", why), why.c_str());
+        QVERIFY2(fromOld.loadStateContents(old, "old state", why), why.c_str());
+
+        // One more step with the same gradients: a lost moment would move the weights otherwise.
+        for (TrainingRun* r : {&run, &fromState, &fromOld}) {
+            for (size_t i = 0; i < r->parameters().size(); ++i)
+                r->parameters()[i].mutable_grad() =
+                    torch::full_like(r->parameters()[i], 1e-3 * static_cast<double>(i % 5 + 1));
+            r->applyGradients(1e-2);
+        }
+        for (size_t i = 0; i < run.parameters().size(); ++i) {
+            QVERIFY(torch::equal(fromState.parameters()[i], run.parameters()[i]));
+            QVERIFY(torch::equal(fromOld.parameters()[i], run.parameters()[i]));
+        }
+        run.swapAveragedWeights();
+        fromState.swapAveragedWeights();
+        for (size_t i = 0; i < run.parameters().size(); ++i)
+            QVERIFY(torch::equal(fromState.parameters()[i], run.parameters()[i]));
+    }
+
+    // A state whose tensors or counts do not fit is refused with the tensor or key named, and
+    // the run it was loaded into keeps its weights.
+    void badTrainingStatesAreRefused() {
+        QTemporaryDir dir;
+        const TrainSettings s = stateSettings(dir.path().toStdString());
+        TrainingRun run(s, loadTrainingData(s, [](const std::string&) {}));
+        std::mt19937_64 rng(1);
+        QVERIFY(run.accumulateGradients({0}, rng, 1, nullptr).graphs == 1);
+        run.applyGradients(1e-2);
+        const ModelFileContents good = run.stateContents();
+        const std::vector<NamedTensor> tensors =
+            decodeTensorArchive(good.weights, "state", "weights");
+        const std::string firstModel = tensors.front().name;
+        // The first parameter Adam has stepped, and the names of its moments.
+        const auto steps =
+            nlohmann::json::parse(good.json).at("adam_steps").get<std::vector<int64_t>>();
+        const size_t k =
+            static_cast<size_t>(std::find(steps.begin(), steps.end(), 1) - steps.begin());
+        QVERIFY(k < steps.size());
+        const std::string avg = "adam/" + std::to_string(k) + "/exp_avg", sq = avg + "_sq";
+
+        TrainingRun target(s, loadTrainingData(s, [](const std::string&) {}));
+        std::vector<torch::Tensor> before;
+        for (const auto& p : target.parameters()) before.push_back(p.detach().clone());
+        auto refused = [&](const std::function<void(std::vector<NamedTensor>&, nlohmann::json&)>&
+                               edit,
+                           const std::string& needle) {
+            std::vector<NamedTensor> t = tensors;
+            nlohmann::json j = nlohmann::json::parse(good.json);
+            edit(t, j);
+            std::string why;
+            const bool ok = throwsWith(
+                [&] {
+                    target.loadStateContents({j.dump(), encodeTensorArchive(t)}, "bad.state", why);
+                },
+                needle);
+            for (size_t i = 0; i < before.size(); ++i)
+                if (!torch::equal(target.parameters()[i], before[i])) return false;
+            return ok;
+        };
+        auto named = [](std::vector<NamedTensor>& t, const std::string& name) -> NamedTensor& {
+            return *std::find_if(t.begin(), t.end(),
+                                 [&](const NamedTensor& n) { return n.name == name; });
+        };
+        QVERIFY(refused(
+            [&](auto& t, auto&) { t.erase(t.begin() + static_cast<std::ptrdiff_t>(t.size()) - 1); },
+            "bad.state: key 'weights': tensor 'average/"));
+        QVERIFY(refused(
+            [&](auto& t, auto&) {
+                t.erase(std::find_if(t.begin(), t.end(), [&](auto& n) { return n.name == sq; }));
+            },
+            "bad.state: key 'weights': tensor '" + sq + "' is missing"));
+        QVERIFY(refused([&](auto& t, auto&) { t.erase(t.begin()); },
+                        "key 'weights': parameter '" + firstModel + "' has shape none"));
+        QVERIFY(refused([&](auto& t, auto&) { named(t, firstModel).shape.push_back(1); },
+                        "parameter '" + firstModel + "' has shape"));
+        QVERIFY(refused([&](auto& t, auto&) { named(t, firstModel).values[0] = NAN; },
+                        "tensor '" + firstModel + "' holds NaN or infinite values"));
+        QVERIFY(refused([&](auto& t, auto&) { named(t, avg).values[0] = INFINITY; },
+                        "tensor '" + avg + "' holds NaN or infinite values"));
+        QVERIFY(refused([&](auto& t, auto&) { named(t, sq).values[0] = -1; },
+                        "tensor '" + sq + "' holds a negative value"));
+        QVERIFY(refused(
+            [&](auto& t, auto&) { named(t, avg).shape.insert(named(t, avg).shape.begin(), 1); },
+            "tensor '" + avg + "' has shape [1, "));
+        QVERIFY(refused(
+            [&](auto& t, auto&) {
+                t.push_back({"extra", {1}, {0.0f}});
+            },
+            "tensor 'extra' belongs to no part of a training state"));
+        QVERIFY(refused([&](auto&, auto& j) { j["adam_steps"][k] = 0; },
+                        "tensor '" + avg + "' belongs to no part of a training state"));
+        QVERIFY(refused(
+            [&](auto&, auto& j) { j["adam_steps"][k] = -1; },
+            "key 'adam_steps': count " + std::to_string(k) + " is -1 (expected 0 or more)"));
+        QVERIFY(
+            refused([&](auto&, auto& j) { j["adam_steps"].erase(0); }, "key 'adam_steps': holds"));
+        QVERIFY(refused([&](auto&, auto& j) { j["adam_steps"][1] = "1"; },
+                        "key 'adam_steps': expected whole numbers, found \"1\""));
+        QVERIFY(refused([&](auto&, auto& j) { j.erase("adam_steps"); },
+                        "key 'adam_steps': expected an array"));
+        QVERIFY(refused([&](auto&, auto& j) { j["epoch"] = "2"; },
+                        "key 'epoch': expected a whole number"));
+        QVERIFY(refused([&](auto&, auto& j) { j["global_step"] = -3; },
+                        "key 'global_step': expected a whole number from 0"));
+        QVERIFY(refused([&](auto&, auto& j) { j["elapsed"] = -1; },
+                        "key 'elapsed': expected the seconds"));
+        QVERIFY(refused([&](auto&, auto& j) { j["rng"] = 7; },
+                        "key 'rng': expected the sampler's state"));
+        QVERIFY(refused([&](auto&, auto& j) { j["model"] = 7; },
+                        "key 'model': expected the model's metadata"));
+        std::string why;
+        QVERIFY2(target.loadStateContents(good, "state", why),
+                 why.c_str());  // and the good one loads
     }
 
     // With a ListMLE weight the step's loss is the hinge's plus that many times ListMLE's.
