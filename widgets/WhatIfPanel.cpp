@@ -1,14 +1,10 @@
 #include "WhatIfPanel.h"
 
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -32,6 +28,7 @@
 #include "graph/Schema.h"
 #include "io/CompactMatrix.h"
 #include "io/Error.h"
+#include "session/WhatIfSession.h"
 #include "synth/TpuCostModel.h"
 
 Q_DECLARE_METATYPE(tpg::whatif::WhatIfReport)
@@ -42,17 +39,9 @@ namespace tpg {
 
 namespace {
 
-// A JSON value as written in the file: 1e+300, "x", null.
-QString jsonValueText(const QJsonValue& v) {
-    const QByteArray list = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
-    return QString::fromUtf8(list.mid(1, list.size() - 2));
-}
-
 constexpr int kSlots = 3;
 constexpr int kTileGroupWidth = 8;  // bounds 0-5, sum, product
 constexpr int kLargestTileCandidate = 4096;  // the largest tile size the compiler tries
-const QString kFormat = QStringLiteral("tpugraphs-whatif");
-constexpr int kFormatVersion = 1;
 
 QString ns(double v) { return nsText(v, QObject::tr("unknown")); }
 QString change(double now, double reference) { return changeText(now, reference); }
@@ -738,7 +727,11 @@ void WhatIfPanel::showLoadedReports(const std::vector<whatif::WhatIfReport>& rep
         if (m_loaded[i].pinned) setPinned(static_cast<int>(m_runs.size()) - 1, true);
     }
     m_loaded.clear();
-    m_result->setText(resultText());
+    const QString note = m_loadNote.isEmpty()
+                             ? QString()
+                             : QStringLiteral("<span style=\"color:#a05a00\">%1</span><br>")
+                                   .arg(m_loadNote.toHtmlEscaped());
+    m_result->setText(note + resultText());
     m_suggestions->setCurrent(m_row, reports.back());
     emit evaluated();
 }
@@ -761,6 +754,10 @@ void WhatIfPanel::addRun(const whatif::WhatIfReport& r, const std::vector<float>
     item->setText(4, QString::number(r.rank));
     item->setCheckState(5, Qt::Unchecked);
     m_runList->scrollToItem(item);
+}
+
+QString WhatIfPanel::shownResult() const {
+    return m_result->text();
 }
 
 QString WhatIfPanel::resultText() const {
@@ -819,79 +816,47 @@ bool WhatIfPanel::saveSession(const QString& path, QString* error) const {
         if (error) *error = tr("Nothing to save: no configuration evaluated yet.");
         return false;
     }
-    QJsonArray configs;
+    nlohmann::json doc = session::whatIfDocument(
+        m_file.toStdString(), collectionName(m_graph.collection()),
+        m_predictions ? m_predictions->modelName.toStdString() : std::string());
     for (const Run& run : m_runs) {
-        QJsonArray row;
-        for (float v : run.row) row.append(static_cast<double>(v));
-        QJsonObject o{{QStringLiteral("label"), run.label},
-                      {QStringLiteral("config"), row},
-                      {QStringLiteral("score"), run.report.score},
-                      {QStringLiteral("rank"), static_cast<qint64>(run.report.rank)},
-                      {QStringLiteral("synthetic_tpu_ns"), run.report.synthNs},
-                      {QStringLiteral("pinned"), run.pinned}};
-        if (run.report.predictedNs >= 0) o.insert(QStringLiteral("predicted_ns"), run.report.predictedNs);
-        configs.append(o);
+        nlohmann::json entry = {{"label", run.label.toStdString()},
+                                {"config", run.row},
+                                {"score", run.report.score},
+                                {"rank", run.report.rank},
+                                {"synthetic_tpu_ns", run.report.synthNs},
+                                {"pinned", run.pinned}};
+        if (run.report.predictedNs >= 0) entry["predicted_ns"] = run.report.predictedNs;
+        doc["configurations"].push_back(std::move(entry));
     }
-    const QJsonObject doc{{QStringLiteral("format"), kFormat},
-                          {QStringLiteral("version"), kFormatVersion},
-                          {QStringLiteral("file"), m_file},
-                          {QStringLiteral("collection"), QLatin1String(collectionName(m_graph.collection()))},
-                          {QStringLiteral("model"), m_predictions ? m_predictions->modelName : QString()},
-                          {QStringLiteral("configurations"), configs}};
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error) *error = tr("%1: cannot write (%2)").arg(path, f.errorString());
+    try {
+        session::writeWhatIfSession(path.toStdString(), doc);
+    } catch (const FormatError& e) {
+        if (error) *error = QString::fromStdString(e.what());
         return false;
     }
-    f.write(QJsonDocument(doc).toJson());
     return true;
 }
 
 bool WhatIfPanel::loadSession(const QString& path, QString* error) {
-    auto fail = [&](const QString& what) {
-        if (error) *error = tr("%1: %2").arg(path, what);
+    if (!m_predictor) {
+        if (error)
+            *error =
+                tr("%1: open the file it belongs to and wait for its predictions first").arg(path);
         return false;
-    };
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return fail(f.errorString());
-    QJsonParseError parse{};
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parse);
-    if (doc.isNull()) return fail(tr("not JSON (%1)").arg(parse.errorString()));
-    const QJsonObject o = doc.object();
-    if (o.value(QStringLiteral("format")).toString() != kFormat)
-        return fail(tr("key 'format': expected \"%1\"").arg(kFormat));
-    if (!m_predictor) return fail(tr("open the file it belongs to and wait for its predictions first"));
-    const QJsonArray configs = o.value(QStringLiteral("configurations")).toArray();
-    std::vector<Run> entries;
-    for (int i = 0; i < configs.size(); ++i) {
-        const QJsonArray values = configs[i].toObject().value(QStringLiteral("config")).toArray();
-        if (values.size() != m_predictor->rowWidth())
-            return fail(tr("key 'configurations[%1].config': expected %2 values for this file, got %3")
-                            .arg(i)
-                            .arg(m_predictor->rowWidth())
-                            .arg(values.size()));
-        std::vector<float> row;
-        for (const auto& v : values) {
-            if (!v.isDouble() || std::fabs(v.toDouble()) > std::numeric_limits<float>::max())
-                return fail(tr("key 'configurations[%1].config': value %2 is %3 (expected a number "
-                               "within float range)")
-                                .arg(i)
-                                .arg(row.size())
-                                .arg(jsonValueText(v)));
-            row.push_back(static_cast<float>(v.toDouble()));
-        }
-        if (const std::string problem = m_graph.configRowProblem(row); !problem.empty())
-            return fail(tr("key 'configurations[%1].config': %2")
-                            .arg(i)
-                            .arg(QString::fromStdString(problem)));
-        const QJsonObject entry = configs[i].toObject();
-        entries.push_back({entry.value(QStringLiteral("label")).toString(),
-                           std::move(row),
-                           {},
-                           entry.value(QStringLiteral("pinned")).toBool()});
     }
-    if (entries.empty())
-        return fail(tr("key 'configurations': expected at least one configuration"));
+    session::WhatIfSession loaded;
+    try {
+        loaded = session::readWhatIfSession(path.toStdString(), m_graph);
+    } catch (const FormatError& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    m_loadNote = QString::fromStdString(
+        session::otherFileNote(loaded, path.toStdString(), m_file.toStdString()));
+    std::vector<Run> entries;
+    for (session::WhatIfEntry& e : loaded.entries)
+        entries.push_back({QString::fromStdString(e.label), std::move(e.config), {}, e.pinned});
     m_startRow = entries.front().row;
     m_startLabel = tr("loaded: %1").arg(entries.front().label);
     entries.front().label = m_startLabel;

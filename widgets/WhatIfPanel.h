@@ -81,6 +81,7 @@ public:
     const whatif::WhatIfReport& report() const { return *m_report; }
     bool busy() const { return m_pendingJob != 0; }
     QString resultText() const;
+    QString shownResult() const;  // the result line as shown (after a load: its note first)
     QString lastError() const { return m_error; }
     // Nodes whose layouts differ from the start, with a description.
     QHash<int32_t, QString> editedNodes() const;
@@ -132,6 +133,7 @@ private:
     // evaluations come in one job); they wait here, reports empty, for the reports.
     bool m_deferEvaluation = false;
     std::vector<Run> m_loaded;
+    QString m_loadNote;  // the loaded session was saved for another file ("" when not)
     QString m_error;
 
     QUndoStack* m_undo;

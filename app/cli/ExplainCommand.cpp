@@ -68,7 +68,7 @@ Explained fromIndex(const TpuGraph& g, const synth::TpuCostModel& tpu, const std
 
 // A configuration of a what-if session file ("format": "tpugraphs-whatif").
 Explained fromWhatIf(const TpuGraph& g, const synth::TpuCostModel& tpu, const std::string& path, int entry) {
-    const SessionEntry e = readSessionEntry(path, entry, g);
+    const session::WhatIfEntry e = readSessionEntry(path, entry, g);
     return {e.label, g.isLayout() ? tpu.explainLayout(e.config.data()) : tpu.explainTile(e.config.data())};
 }
 

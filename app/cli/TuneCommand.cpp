@@ -10,9 +10,9 @@
 #include "LearnCommands.h"
 #include "NumberText.h"
 #include "ProgressBar.h"
-#include "WhatIfSessionFile.h"
 #include "graph/GraphFile.h"
 #include "io/Error.h"
+#include "session/WhatIfSession.h"
 #include "tune/ConfigSearch.h"
 #include "tune/TuneLimits.h"
 #include "whatif/WhatIfPredictor.h"
@@ -128,7 +128,8 @@ void run(TuneCommandOptions& o) {
                 static_cast<long long>(r.coordinates), r.log10SpaceSize);
     printResult(r, p);
 
-    nlohmann::json doc = sessionDocument(o.file, collectionName(g.collection()), model.label());
+    nlohmann::json doc =
+        session::whatIfDocument(o.file, collectionName(g.collection()), model.label());
     for (const auto& t : r.top) doc["configurations"].push_back(entryJson(t));
     doc["tune"] = {{"budget_seconds", o.search.budgetSeconds},
                    {"seconds", r.seconds},
@@ -142,7 +143,7 @@ void run(TuneCommandOptions& o) {
                    {"start", entryJson(r.start)},
                    {"best_measured_in_file_ns", orNull(p.bestMeasuredNs())},
                    {"synthetic_tpu_is_ground_truth", p.synthIsGroundTruth()}};
-    writeSessionFile(o.out, doc);
+    session::writeWhatIfSession(o.out, doc);
     std::printf("wrote %s (%zu configurations, best first)\n", o.out.c_str(), r.top.size());
 }
 

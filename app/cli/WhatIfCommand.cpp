@@ -112,7 +112,7 @@ void run(const WhatIfOptions& o) {
     for (const auto& e : o.tileEdits) tileEdits.push_back(whatif::parseTileEdit(g, e));
     const whatif::StartPoint start = whatif::StartPoint::parse(o.from);
     start.check(g);
-    std::optional<SessionEntry> loaded;
+    std::optional<session::WhatIfEntry> loaded;
     if (!o.fromJson.empty()) loaded = readSessionEntry(o.fromJson, o.entry, g);
     const std::string startText = loaded ? o.fromJson + ": " + loaded->label : start.text();
 

@@ -88,10 +88,13 @@ run([os.path.join(data, "missing.npz")], 1, ["missing.npz"])
 work = tempfile.mkdtemp(prefix="whatif_sessions_")
 
 
-def session(name, configurations, fmt="tpugraphs-whatif"):
+def session(name, configurations, fmt="tpugraphs-whatif", saved_for=None):
     path = os.path.join(work, name)
+    doc = {"format": fmt, "configurations": configurations}
+    if saved_for:
+        doc["file"] = saved_for
     with open(path, "w") as f:
-        json.dump({"format": fmt, "configurations": configurations}, f)
+        json.dump(doc, f)
     return path
 
 
@@ -109,6 +112,16 @@ run([layout, "--from-json", session("text.json", [{"config": ["x"] + good[1:]}])
 run([layout, "--from-json", session("label.json", [{"config": good, "label": 7}])], 0, ["entry 0"])
 run([layout, "--from-json", session("format.json", [{"config": good}], fmt=3)], 1, ["key 'format': expected a what-if"])
 run([layout, "--from-json", session("noconfig.json", [{"label": "x"}])], 1, ["configurations[0].config", "expected a list"])
+# A session saved for another file is applied with a note (a tile session's rows fit any kernel);
+# one saved for this file, from another folder, without.
+p = run([layout, "--from-json", session("other.json", [{"config": good}], saved_for="/x/other_program.npz")], 0,
+        ["would rank"])
+if "note: %s was saved for other_program.npz; its configurations are applied to %s" % (
+        os.path.join(work, "other.json"), os.path.basename(layout)) not in p.stderr:
+    failures.append("no note for a session of another file:\n" + p.stderr)
+p = run([layout, "--from-json", session("same.json", [{"config": good}], saved_for="/x/" + os.path.basename(layout))], 0)
+if "note:" in p.stderr:
+    failures.append("a note for a session of this file:\n" + p.stderr)
 tile_row = [float(v) for v in np.load(tile)["config_feat"][0]]
 tile_row[9] = -8
 run([tile, "--from-json", session("tile.json", [{"config": tile_row}])], 1,

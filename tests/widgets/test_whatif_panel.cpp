@@ -223,9 +223,32 @@ private slots:
             QVERIFY2(header->sectionSize(1) > header->sectionSize(c),
                      qPrintable(QString::number(c)));
         QCOMPARE(again.runList()->topLevelItem(0)->toolTip(1), again.runs()[0].label);
+        QVERIFY2(!again.shownResult().contains(QStringLiteral("was saved for")),
+                 qPrintable(again.shownResult()));
         again.undoStack()->undo();  // back to the first entry
         QVERIFY(waitEvaluated(again));
         QCOMPARE(again.currentRow(), panel.runs()[0].row);
+
+        // Saved atomically (no temporary file left), and a session saved for another file loads
+        // with a note saying so.
+        QVERIFY(!QFile::exists(json + QStringLiteral(".part")));
+        f.close();
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject moved = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        moved.insert(QStringLiteral("file"), QStringLiteral("/elsewhere/another.npz"));
+        const QString movedPath = m_dir.filePath(QStringLiteral("moved.json"));
+        QFile movedFile(movedPath);
+        QVERIFY(movedFile.open(QIODevice::WriteOnly));
+        movedFile.write(QJsonDocument(moved).toJson());
+        movedFile.close();
+        QVERIFY2(again.loadSession(movedPath, &error), qPrintable(error));
+        QVERIFY(waitEvaluated(again));
+        QVERIFY2(again.shownResult().contains(
+                     movedPath +
+                     QStringLiteral(
+                         " was saved for another.npz; its configurations are applied to r.npz")),
+                 qPrintable(again.shownResult()));
 
         const QString npz = m_dir.filePath(QStringLiteral("whatif.npz"));
         QVERIFY2(panel.exportNpz(npz, &error), qPrintable(error));
