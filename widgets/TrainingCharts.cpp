@@ -98,6 +98,10 @@ Metric mainMetric(Collection kind, nn::TrainSettings::Selection selectBy) {
     return kind == Collection::Layout ? Metric::Kendall : Metric::Score;
 }
 
+bool isSlowdown(Metric m) {
+    return m == Metric::Slowdown1 || m == Metric::Slowdown5;
+}
+
 QString metricName(Metric m) {
     switch (m) {
         case Metric::Opa:
@@ -271,14 +275,24 @@ struct Bounds {
     bool empty() const { return minX > maxX; }
 };
 
-Bounds visiblePointBounds(const QChart* chart) {
+// The visible points of the series drawn against `valueAxis` (every series when null).
+Bounds visiblePointBounds(const QChart* chart, const QAbstractAxis* valueAxis = nullptr) {
     Bounds bounds;
     for (QAbstractSeries* s : chart->series()) {
-        const auto* xy = qobject_cast<const QXYSeries*>(s);
+        auto* xy = qobject_cast<QXYSeries*>(s);  // attachedAxes() is not const
         if (!xy || !xy->isVisible()) continue;
+        if (valueAxis && !xy->attachedAxes().contains(valueAxis)) continue;
         for (const QPointF& p : xy->points()) bounds.add(p);
     }
     return bounds;
+}
+
+// Whether a visible series is drawn against `valueAxis`, points or not.
+bool drawsOn(const QChart* chart, const QAbstractAxis* valueAxis) {
+    const auto series = chart->series();
+    return std::any_of(series.begin(), series.end(), [valueAxis](QAbstractSeries* s) {
+        return s->isVisible() && s->attachedAxes().contains(valueAxis);
+    });
 }
 
 // Pads [lo, hi] by `fraction` of its span each side (of the value, or 0.05, for a single value).
@@ -400,6 +414,9 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), m_live(std::m
     m_validationX = addValueAxis(m_validationChart, Qt::AlignBottom, 1, QStringLiteral("%.0f"));
     m_validationX->setTitleText(tr("epoch"));
     m_validationY = addValueAxis(m_validationChart, Qt::AlignLeft, 0, QStringLiteral("%.3g"));
+    m_slowdownY = addValueAxis(m_validationChart, Qt::AlignRight, 0, QStringLiteral("%.3g"));
+    m_slowdownY->setTitleText(tr("slowdown (%)"));
+    m_slowdownY->setVisible(false);  // until a tile run's slowdowns are drawn
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(m_lossView);
@@ -524,9 +541,11 @@ void TrainingCharts::installLossYAxis() {
     for (QAbstractSeries* s : m_lossChart->series()) s->attachAxis(m_lossY);
 }
 
-void TrainingCharts::attach(QChart* chart, QXYSeries* series, bool inLegend) {
+void TrainingCharts::attach(QChart* chart, QXYSeries* series, bool inLegend,
+                            QAbstractAxis* valueAxis) {
     chart->addSeries(series);
-    for (QAbstractAxis* axis : chart->axes()) series->attachAxis(axis);
+    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal)) series->attachAxis(axis);
+    series->attachAxis(valueAxis ? valueAxis : chart == m_lossChart ? m_lossY : m_validationY);
     for (QLegendMarker* marker : chart->legend()->markers(series)) {
         connect(marker, &QLegendMarker::clicked, this,
                 [this, marker] { onLegendMarkerClicked(marker); });
@@ -563,7 +582,7 @@ void TrainingCharts::createValidationSeries(Run& run) {
             m == main ? Qt::SolidLine : secondary[nextStyle++ % std::size(secondary)];
         line->setPen(QPen(run.color, m == main ? 2 : 1.5, style));
         line->setMarkerSize(3);  // a radius
-        attach(m_validationChart, line, true);
+        attach(m_validationChart, line, true, isSlowdown(m) ? m_slowdownY : nullptr);
         run.metrics.emplace_back(m, line);
     }
     run.best = new QScatterSeries;
@@ -637,7 +656,7 @@ void TrainingCharts::drawValidation(Run& run) {
         QList<QPointF> points;
         points.reserve(static_cast<qsizetype>(run.epochs.size()));
         for (const nn::EpochRecord& e : run.epochs) {
-            const double v = metricValue(metric, e.validation);
+            const double v = metricValue(metric, e.validation) * (isSlowdown(metric) ? 100 : 1);
             if (std::isfinite(v))
                 points.append({static_cast<double>(e.epoch), v});  // NaN: not measured
         }
@@ -660,21 +679,32 @@ void TrainingCharts::redrawLoss(bool allRuns) {
     fitAxes(m_lossChart);
 }
 
-void TrainingCharts::fitAxes(QChart* chart) {
-    if (chart->isZoomed()) return;  // the user's zoom stays until Reset zoom
-    const Bounds drawn = visiblePointBounds(chart);
-    if (chart == m_validationChart) {
-        if (drawn.empty()) {
-            setRangeAndTicks(m_validationX, 0.5, 5.5, 1);
-            setRangeAndTicks(m_validationY, 0, 1, 0);
-            return;
-        }
-        // Half an epoch each side keeps the first and last markers whole.
-        setRangeAndTicks(m_validationX, drawn.minX - 0.5, drawn.maxX + 0.5, 1);
-        const auto [lo, hi] = padded(drawn.minY, drawn.maxY, 0.08);
-        setRangeAndTicks(m_validationY, lo, hi, 0);
+void TrainingCharts::fitValidationAxes() {
+    m_slowdownY->setVisible(drawsOn(m_validationChart, m_slowdownY));
+    const Bounds drawn = visiblePointBounds(m_validationChart);
+    if (drawn.empty()) {
+        setRangeAndTicks(m_validationX, 0.5, 5.5, 1);
+        setRangeAndTicks(m_validationY, 0, 1, 0);
+        setRangeAndTicks(m_slowdownY, 0, 1, 0);
         return;
     }
+    // Half an epoch each side keeps the first and last markers whole.
+    setRangeAndTicks(m_validationX, drawn.minX - 0.5, drawn.maxX + 0.5, 1);
+    const Bounds left = visiblePointBounds(m_validationChart, m_validationY);
+    const auto [lo, hi] = left.empty() ? std::pair{0.0, 1.0} : padded(left.minY, left.maxY, 0.08);
+    setRangeAndTicks(m_validationY, lo, hi, 0);
+    // From 0, the best a slowdown can be.
+    const Bounds right = visiblePointBounds(m_validationChart, m_slowdownY);
+    setRangeAndTicks(m_slowdownY, 0, right.empty() ? 1.0 : padded(0, right.maxY, 0.08).second, 0);
+}
+
+void TrainingCharts::fitAxes(QChart* chart) {
+    if (chart->isZoomed()) return;  // the user's zoom stays until Reset zoom
+    if (chart == m_validationChart) {
+        fitValidationAxes();
+        return;
+    }
+    const Bounds drawn = visiblePointBounds(chart);
     // The x range is the steps' range, whichever points the buckets kept.
     double firstStep = kInfinity, lastStep = -kInfinity;
     for (const Run* run : runs()) {
@@ -950,7 +980,9 @@ QString TrainingCharts::hoverText(QXYSeries* series, const QPointF& at) const {
     }
     if (series->count() == 0) return {};
     const QPointF p = nearestDrawnPoint(series, at);  // validation points are drawn as they are
-    return tooltipText(tr("epoch"), p.x(), series->name(), p.y());
+    const bool percent = series->attachedAxes().contains(m_slowdownY);
+    return tooltipText(tr("epoch"), p.x(), series->name(), p.y()) +
+           (percent ? QStringLiteral("%") : QString());
 }
 
 void TrainingCharts::onHovered(QXYSeries* series, const QPointF& at, bool entered) {

@@ -85,6 +85,7 @@ public:
 
     QChart* lossChart() const { return m_lossChart; }
     QChart* validationChart() const { return m_validationChart; }
+    QValueAxis* slowdownAxis() const { return m_slowdownY; }
     QLineSeries* liveRawLoss() const;
     QLineSeries* liveSmoothedLoss() const;
     QList<QXYSeries*> liveValidationSeries() const;
@@ -101,7 +102,9 @@ private:
     void installLossYAxis();
     QValueAxis* addValueAxis(QChart* chart, Qt::Alignment side, double minTick,
                              const QString& labelFormat);
-    void attach(QChart* chart, QXYSeries* series, bool inLegend);
+    // Attaches to the chart's x axis and `valueAxis` (default: the chart's left one).
+    void attach(QChart* chart, QXYSeries* series, bool inLegend,
+                QAbstractAxis* valueAxis = nullptr);
 
     void createLossSeries(Run& run);
     void createValidationSeries(Run& run);
@@ -115,6 +118,7 @@ private:
     void scheduleLiveRedraw();
     void flushPendingRedraw();
     void fitAxes(QChart* chart);
+    void fitValidationAxes();
     double logFloor() const;
 
     void onSmoothingSlider(int value);
@@ -135,6 +139,9 @@ private:
     QAbstractAxis* m_lossY = nullptr;  // a QValueAxis, or a QLogValueAxis in log scale
     QValueAxis* m_validationX = nullptr;
     QValueAxis* m_validationY = nullptr;
+    // Tile slowdowns in percent, on the right: on the left axis beside Kendall and the score
+    // (about 0.9 to 1), a model's slowdowns of a few tenths of a percent drew as a flat line at 0.
+    QValueAxis* m_slowdownY = nullptr;
     QSlider* m_smoothingSlider = nullptr;
     QLabel* m_smoothingLabel = nullptr;
     QCheckBox* m_logScaleBox = nullptr;

@@ -206,8 +206,6 @@ double keptFigure(const nlohmann::json& v) {
     return std::isfinite(d) ? d : -std::numeric_limits<double>::infinity();
 }
 
-// A state saved without an average (or by a run without one) leaves `average` empty: averaging,
-// when asked for, starts afresh from the resumed weights.
 // Where the run stands, from a state's JSON (`saved`: its model info), each field checked.
 RunState runStateOf(const nlohmann::json& j, const ModelInfo& saved, const std::string& path) {
     RunState s;

@@ -624,6 +624,7 @@ private slots:
         QVERIFY(ready.count() > 0 || ready.wait(300000));
         watch.stop();
         QVERIFY2(watch.ticks() >= 10, qPrintable(QString::number(watch.ticks())));
+        qInfo("%s", qPrintable(watch.report()));
         QVERIFY2(watch.responsive(), qPrintable(watch.report()));
     }
 

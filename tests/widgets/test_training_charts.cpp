@@ -101,6 +101,13 @@ QValueAxis* xAxis(const QChart* chart) {
     return qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0));
 }
 
+// The left value axis (the validation chart's right one holds tile slowdowns).
+QValueAxis* yAxis(const QChart* chart) {
+    for (QAbstractAxis* a : chart->axes(Qt::Vertical))
+        if (a->alignment() == Qt::AlignLeft) return qobject_cast<QValueAxis*>(a);
+    return nullptr;
+}
+
 QChartView* viewOf(const TrainingCharts& charts, const QChart* chart) {
     for (QChartView* v : charts.findChildren<QChartView*>())
         if (v->chart() == chart) return v;
@@ -240,6 +247,7 @@ private slots:
         QCOMPARE(charts.liveValidationSeries()[0]->count(), 1);  // NaN: not drawn
         QCOMPARE(charts.liveValidationSeries()[1]->points(),
                  QList<QPointF>({QPointF(1, 0.4), QPointF(2, 0.5)}));
+        QVERIFY(!charts.slowdownAxis()->isVisible());  // layout has no slowdowns
 
         charts.startLive(QStringLiteral("tile run"), Collection::Tile);
         QCOMPARE(charts.liveEpochCount(), 0);
@@ -248,8 +256,33 @@ private slots:
                               QStringLiteral("score"), QStringLiteral("Kendall")}));
         QCOMPARE(charts.validationChart()->series().size(), 5);  // 4 figures + best marker
         charts.appendEpoch(tileEpochRecord(1, 0.81, true));
-        QCOMPARE(charts.liveValidationSeries()[0]->at(0), QPointF(1, 0.29));
+        charts.appendEpoch(tileEpochRecord(2, 0.83, true));
+        // Slowdowns in percent against their own axis on the right: on the left one, beside
+        // Kendall and the score, a model's few tenths of a percent drew as a flat line at 0.
+        QCOMPARE(charts.liveValidationSeries()[0]->at(0), QPointF(1, 29.0));
+        QCOMPARE(charts.liveValidationSeries()[1]->at(1), QPointF(2, 9.0));
         QCOMPARE(charts.liveValidationSeries()[2]->at(0), QPointF(1, 0.81));
+        QValueAxis* slowdown = charts.slowdownAxis();
+        QVERIFY(slowdown->isVisible());
+        QCOMPARE(slowdown->alignment(), Qt::AlignRight);
+        for (int i : {0, 1}) {
+            QVERIFY(charts.liveValidationSeries()[i]->attachedAxes().contains(slowdown));
+            QVERIFY(!charts.liveValidationSeries()[i]->attachedAxes().contains(
+                yAxis(charts.validationChart())));
+        }
+        for (int i : {2, 3})
+            QVERIFY(!charts.liveValidationSeries()[i]->attachedAxes().contains(slowdown));
+        QCOMPARE(slowdown->min(), 0.0);
+        QVERIFY(slowdown->max() >= 29.0 && slowdown->max() < 40.0);
+        QVERIFY(yAxis(charts.validationChart())->max() <
+                2.0);  // score and Kendall keep their scale
+        // Hovering names the unit; hiding both slowdowns hides their axis.
+        QCOMPARE(charts.hoverText(charts.liveValidationSeries()[1], QPointF(2, 9)),
+                 QStringLiteral("epoch 2 \u00b7 top-5 slowdown 9%"));
+        charts.liveValidationSeries()[0]->setVisible(false);
+        charts.liveValidationSeries()[1]->setVisible(false);
+        charts.resetZoom();
+        QVERIFY(!slowdown->isVisible());
     }
 
     void bestEpochIsTheLastImproved() {
