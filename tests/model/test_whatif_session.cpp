@@ -3,6 +3,7 @@
 #include <QtTest>
 #include <fstream>
 
+#include "SmallLayout.h"
 #include "graph/TpuGraph.h"
 #include "io/Error.h"
 #include "session/WhatIfSession.h"
@@ -14,22 +15,8 @@ namespace {
 
 // One configurable node (node 1) of a four-node program, three configurations.
 TpuGraph smallLayout(const std::string& name) {
-    TpuGraphData d;
+    TpuGraphData d = testing::smallLayout();
     d.name = name;
-    d.numNodes = 4;
-    d.nodeFeatureWidth = 2;
-    d.nodeFeatures = {0, 1, 2, 3, 4, 5, 6, 7};
-    d.opcodes = {63, 26, 2, 21};
-    d.edges = {{1, 0}, {2, 1}, {3, 1}};
-    d.nodeSplits = {2};
-    d.runtimes = {10, 20, 15};
-    d.configurableNodes = {1};
-    CompactMatrix m(18);
-    std::vector<float> rows(size_t{3 * 18}, -1.0f);
-    rows[18] = 1;
-    m.appendRows(rows.data(), 3);
-    d.configFeatureWidth = 18;
-    d.layoutConfigs = LayoutConfigTable::fromMatrix(std::move(m), 1, 18);
     return TpuGraph(std::move(d));
 }
 
