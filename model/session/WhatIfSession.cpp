@@ -1,7 +1,9 @@
 #include "WhatIfSession.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -96,7 +98,8 @@ void writeWhatIfSession(const std::string& path, const nlohmann::json& doc) {
     const std::string temp = path + ".part";
     {
         std::ofstream out(temp, std::ios::trunc);
-        if (!out) throwFormatError(path, "", "cannot write");
+        if (!out)
+            throwFormatError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
         // A label or path that is not UTF-8 is written with replacement characters, not refused.
         out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         if (!out) {
