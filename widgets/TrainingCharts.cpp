@@ -681,20 +681,21 @@ void TrainingCharts::redrawLoss(bool allRuns) {
 
 void TrainingCharts::fitValidationAxes() {
     m_slowdownY->setVisible(drawsOn(m_validationChart, m_slowdownY));
-    const Bounds drawn = visiblePointBounds(m_validationChart);
-    if (drawn.empty()) {
+    // Every series is drawn against one of the two value axes.
+    const Bounds left = visiblePointBounds(m_validationChart, m_validationY);
+    const Bounds right = visiblePointBounds(m_validationChart, m_slowdownY);
+    if (left.empty() && right.empty()) {
         setRangeAndTicks(m_validationX, 0.5, 5.5, 1);
         setRangeAndTicks(m_validationY, 0, 1, 0);
         setRangeAndTicks(m_slowdownY, 0, 1, 0);
         return;
     }
     // Half an epoch each side keeps the first and last markers whole.
-    setRangeAndTicks(m_validationX, drawn.minX - 0.5, drawn.maxX + 0.5, 1);
-    const Bounds left = visiblePointBounds(m_validationChart, m_validationY);
+    setRangeAndTicks(m_validationX, std::min(left.minX, right.minX) - 0.5,
+                     std::max(left.maxX, right.maxX) + 0.5, 1);
     const auto [lo, hi] = left.empty() ? std::pair{0.0, 1.0} : padded(left.minY, left.maxY, 0.08);
     setRangeAndTicks(m_validationY, lo, hi, 0);
     // From 0, the best a slowdown can be.
-    const Bounds right = visiblePointBounds(m_validationChart, m_slowdownY);
     setRangeAndTicks(m_slowdownY, 0, right.empty() ? 1.0 : padded(0, right.maxY, 0.08).second, 0);
 }
 

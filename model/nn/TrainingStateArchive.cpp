@@ -1,5 +1,7 @@
 #include "TrainingStateArchive.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "CostModelImpl.h"
@@ -29,8 +31,17 @@ std::string adamName(size_t i, const char* moment) {
     return "adam/" + std::to_string(i) + "/" + moment;
 }
 
-// The tensor stored as `name`, which must have `shape` and finite values; moves it out of
-// `stored`, so what is left at the end belongs to nothing.
+// Every tensor of a state, model, moments and average alike, holds finite values.
+void requireFinite(const StoredTensors& stored, const std::string& label) {
+    for (const auto& [name, t] : stored)
+        if (!std::all_of(t.values.begin(), t.values.end(),
+                         [](float v) { return std::isfinite(v); }))
+            throwFormatError(label, "weights",
+                             "tensor '" + name + "' holds NaN or infinite values");
+}
+
+// The tensor stored as `name`, which must have `shape`; moves it out of `stored`, so what is
+// left at the end belongs to nothing.
 torch::Tensor takeTensor(StoredTensors& stored, const std::string& name, c10::IntArrayRef shape,
                          const std::string& label) {
     const auto it = stored.find(name);
@@ -43,8 +54,6 @@ torch::Tensor takeTensor(StoredTensors& stored, const std::string& name, c10::In
     torch::Tensor t =
         torch::from_blob(it->second.values.data(), it->second.shape, torch::kFloat).clone();
     stored.erase(it);
-    if (!torch::isfinite(t).all().item<bool>())
-        throwFormatError(label, "weights", "tensor '" + name + "' holds NaN or infinite values");
     return t;
 }
 
@@ -116,17 +125,11 @@ void loadTrainingState(const std::string& bytes, const std::vector<int64_t>& ada
     StoredTensors stored;
     for (NamedTensor& t : decodeTensorArchive(bytes, label, "weights"))
         stored.emplace(t.name, std::move(t));
+    requireFinite(stored, label);
     requireNamedTensors(module, stored, "model/", label);
-    StoredTensors modelTensors;
-    for (const auto& [name, unused] : namedState(module)) {
-        auto node = stored.extract("model/" + name);
-        const torch::Tensor t =
-            torch::from_blob(node.mapped().values.data(), node.mapped().shape, torch::kFloat);
-        if (!torch::isfinite(t).all().item<bool>())
-            throwFormatError(label, "weights",
-                             "tensor '" + node.key() + "' holds NaN or infinite values");
-        modelTensors.insert(std::move(node));
-    }
+    StoredTensors modelTensors;  // apart, so that what stays in `stored` belongs to nothing
+    for (const auto& [name, unused] : namedState(module))
+        modelTensors.insert(stored.extract("model/" + name));
     const std::vector<torch::Tensor> params = optimiserParameters(optimizer);
     auto adam = takeAdamState(stored, adamSteps, params, label);
     std::vector<torch::Tensor> newAverage = takeAverage(stored, params, label);
