@@ -11,7 +11,7 @@
 #include "NnLimits.h"
 #include "TensorArchive.h"
 #include "TileBoundsFeatures.h"
-#include "TorchArchiveIntegrity.h"
+#include "TorchArchiveReader.h"
 #include "graph/Schema.h"
 #include "io/Error.h"
 #include "synth/SameProgramScores.h"
@@ -349,11 +349,9 @@ std::string weightBytes(torch::nn::Module& module) {
                          " (a model from another version?)");
 }
 
-void loadTensorArchive(torch::nn::Module& module, const std::string& bytes,
+// A model file's tensors by name: each must be exactly what the network needs, no more.
+void loadStoredTensors(torch::nn::Module& module, std::map<std::string, NamedTensor> stored,
                        const std::string& label) {
-    std::map<std::string, NamedTensor> stored;
-    for (NamedTensor& t : decodeTensorArchive(bytes, label, "weights"))
-        stored.emplace(t.name, std::move(t));
     requireNamedTensors(module, stored, "", label);
     loadNamedTensors(module, stored, "");
     if (!stored.empty())
@@ -363,25 +361,18 @@ void loadTensorArchive(torch::nn::Module& module, const std::string& bytes,
                              "from another version?)");
 }
 
-// Model files written before TensorArchive: LibTorch's own archive, checked before LibTorch reads
-// it.
+void loadTensorArchive(torch::nn::Module& module, const std::string& bytes,
+                       const std::string& label) {
+    std::map<std::string, NamedTensor> stored;
+    for (NamedTensor& t : decodeTensorArchive(bytes, label, "weights"))
+        stored.emplace(t.name, std::move(t));
+    loadStoredTensors(module, std::move(stored), label);
+}
+
+// Model files written before TensorArchive (format 1): LibTorch's archive, read by our reader.
 void loadTorchArchive(torch::nn::Module& module, const std::string& bytes,
                       const std::string& label) {
-    // Module::load replaces tensors without checking shapes: check them ourselves.
-    std::vector<std::pair<std::string, std::vector<int64_t>>> expected;
-    for (const auto& p : module.named_parameters())
-        expected.emplace_back(p.key(), p.value().sizes().vec());
-    requireIntactTorchArchive(bytes, label, "weights");
-    std::istringstream in(bytes);
-    torch::serialize::InputArchive archive;
-    archive.load_from(in);
-    module.load(archive);
-    const auto loaded = module.named_parameters();
-    for (const auto& [name, shape] : expected) {
-        const torch::Tensor* t = loaded.find(name);
-        if (!t || t->sizes().vec() != shape)
-            throwOtherShape(label, name, t ? c10::str(t->sizes()) : "none", shape);
-    }
+    loadStoredTensors(module, readTorchArchive(bytes, label, "weights").tensors, label);
 }
 
 }  // namespace

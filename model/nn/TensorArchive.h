@@ -7,8 +7,8 @@
 // A model file's weights in our own format: named float32 tensors and a CRC-32, read with every
 // length checked against the bytes present. LibTorch's own archive is a TorchScript module that
 // its script parser compiles on load: a damaged or edited one crashed it, and its code ties a file
-// to LibTorch's version. Files from before (LibTorch archives) are still read
-// (TorchArchiveIntegrity.h).
+// to LibTorch's version. Files from before (LibTorch archives) are still read, by our own reader
+// (TorchArchiveReader.h).
 namespace tpg::nn {
 
 struct NamedTensor {

@@ -11,7 +11,7 @@
 
 #include "Evaluation.h"
 #include "TensorArchive.h"
-#include "TorchArchiveIntegrity.h"
+#include "TorchArchiveReader.h"
 #include "TrainingStateArchive.h"
 #include "graph/GraphFile.h"
 #include "io/Error.h"
@@ -124,29 +124,42 @@ FileCounts countsOf(const DatasetFile& f, const TrainSettings& st) {
     return {runtimes.shape[0], n + perConfigNodes(archive, f.path, n, reach) * st.configsPerStep};
 }
 
-// States written before TrainingStateArchive hold LibTorch's archive: checked, then read by it.
+// States written before TrainingStateArchive hold LibTorch's archive: read by our reader and
+// renamed to the new archive's names, so the same checks and loader take them. Adam's state there
+// is keyed by each parameter's address, which the param group lists in the optimiser's order.
 void loadTorchArchiveState(const std::string& bytes, const std::string& path,
                            torch::nn::Module& module, torch::optim::Adam& optimizer,
                            std::vector<torch::Tensor>& average) {
-    requireIntactTorchArchive(bytes, path, "weights");
-    std::istringstream in(bytes);
-    torch::serialize::InputArchive archive, modelArchive, optimArchive, averageArchive;
-    archive.load_from(in);
-    archive.read("model", modelArchive);
-    archive.read("optimizer", optimArchive);
-    module.load(modelArchive);
-    optimizer.load(optimArchive);
-    average.clear();
-    if (!archive.try_read("average", averageArchive)) return;
-    const std::vector<torch::Tensor> parameters = module.parameters();
-    for (size_t i = 0; i < parameters.size(); ++i) {
-        torch::Tensor t;
-        if (!averageArchive.try_read(std::to_string(i), t) || !t.sizes().equals(parameters[i].sizes()))
-            throwFormatError(
-                path, "weights",
-                "the weights' average lacks tensor " + std::to_string(i) + " or has another shape");
-        average.push_back(t);
+    TorchArchiveContents old = readTorchArchive(bytes, path, "weights");
+    std::vector<NamedTensor> tensors;
+    auto rename = [&](const std::string& from, const std::string& to) {
+        const auto it = old.tensors.find(from);
+        if (it == old.tensors.end()) return false;
+        it->second.name = to;
+        tensors.push_back(std::move(it->second));
+        old.tensors.erase(it);
+        return true;
+    };
+    for (const auto& [name, t] : namedState(module)) rename("model." + name, "model/" + name);
+    const size_t parameters = module.parameters().size();
+    std::vector<int64_t> adamSteps(parameters, 0);
+    for (size_t i = 0; i < parameters; ++i) {
+        rename("average." + std::to_string(i), "average/" + std::to_string(i));
+        const auto id =
+            old.strings.find("optimizer.param_groups.param_groups/0.params/" + std::to_string(i));
+        if (id == old.strings.end()) continue;
+        const std::string state = "optimizer.state." + id->second + ".";
+        const auto step = old.integers.find(state + "step");
+        if (step == old.integers.end()) continue;
+        adamSteps[i] = step->second;
+        rename(state + "exp_avg", "adam/" + std::to_string(i) + "/exp_avg");
+        rename(state + "exp_avg_sq", "adam/" + std::to_string(i) + "/exp_avg_sq");
     }
+    for (const auto& [name, t] : old.tensors)
+        if (name.rfind("model.", 0) == 0 || name.rfind("average.", 0) == 0)
+            throwFormatError(path, "weights",
+                             "tensor '" + name + "' belongs to no part of the network");
+    loadTrainingState(encodeTensorArchive(tensors), adamSteps, path, module, optimizer, average);
 }
 
 ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model, torch::optim::Adam& optimizer,
@@ -267,10 +280,10 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
         s = std::move(loaded);
     } catch (const FormatError&) {
         throw;
-    } catch (const c10::Error& e) {  // LibTorch's reader of an old state: a backtrace follows
+    } catch (const c10::Error& e) {  // a backtrace follows LibTorch's messages
         const std::string what = e.what_without_backtrace();
         throwFormatError(path, "", "unreadable training state: " + what.substr(0, what.find('\n')));
-    } catch (const std::exception& e) {  // its script parser's errors quote the script below
+    } catch (const std::exception& e) {
         const std::string what = e.what();
         throwFormatError(path, "", "unreadable training state: " + what.substr(0, what.find('\n')));
     }

@@ -21,8 +21,8 @@ fixtures="$out/fixtures"
 rm -rf "$out/seeds"
 mkdir -p "$out/seeds/reader" "$out/seeds/weights" "$out/findings"
 find "$fixtures/good" "$fixtures/bad" -name '*.npz' -size -64k -exec cp {} "$out/seeds/reader/" \;
-# Weights seeds: a TensorArchive's fields (the harness adds magic and checksum) and a zip laid out
-# as LibTorch writes one.
+# Weights seeds: a TensorArchive's fields (the harness adds magic and checksum), a zip laid out as
+# LibTorch writes one, and its data.pkl alone.
 /usr/bin/python3 - "$out/seeds/weights" <<'PY'
 import io, struct, sys, zipfile
 def tensor(name, shape):
@@ -33,12 +33,26 @@ def tensor(name, shape):
 with open(sys.argv[1] + '/tensors', 'wb') as f:
     f.write(struct.pack('<Q', 4) + tensor('layers.0.weight', [3, 4]) + tensor('bias', [4]) + tensor('s', []) +
             tensor('empty', [0, 2]))
+# data.pkl as LibTorch 1.13 pickles a module: a 2 x 3 float tensor viewing storage 0, and a
+# submodule holding a whole number and a long tensor of storage 1.
+def text(s): return b'X' + struct.pack('<I', len(s)) + s.encode()
+def ints(v): return b'(' + b''.join(b'J' + struct.pack('<i', x) for x in v) + b't'
+def torch_tensor(key, kind, count, sizes, strides):
+    return (b'ctorch._utils\n_rebuild_tensor_v2\nq\x01((' + text('storage') + b'ctorch\n' + kind + b'\n' +
+            text(key) + text('cpu') + b'J' + struct.pack('<i', count) + b'tQK\x00' + ints(sizes) + ints(strides) +
+            b'\x89ccollections\nOrderedDict\n)RtR')
+def module(attributes): return b'c__torch__\nModule\n)\x81}(' + attributes + b'ub'
+pickle = b'\x80\x02' + module(text('weight') + torch_tensor('0', b'FloatStorage', 6, [2, 3], [3, 1]) + text('sub') +
+                             module(text('step') + b'K\x07' + text('b') + torch_tensor('1', b'LongStorage', 2, [2], [1]))) + b'.'
 z = io.BytesIO()
 with zipfile.ZipFile(z, 'w', zipfile.ZIP_STORED) as a:
-    a.writestr('archive/data.pkl', b'\x80\x02}q\x00.')
-    a.writestr('archive/data/0', bytes(range(64)))
+    a.writestr('archive/data.pkl', pickle)
+    a.writestr('archive/data/0', struct.pack('<6f', *range(6)))
+    a.writestr('archive/data/1', struct.pack('<2q', 3, 4))
     a.writestr('archive/version', b'3\n')
 open(sys.argv[1] + '/torch.zip', 'wb').write(z.getvalue())
+# The same pickle alone (the harness zips it beside storages of 24 and 16 bytes).
+open(sys.argv[1] + '/data.pkl', 'wb').write(pickle)
 PY
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allocator_may_return_null=1"

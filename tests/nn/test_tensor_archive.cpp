@@ -1,6 +1,6 @@
 // The model file's weights formats, without LibTorch: our TensorArchive (round trip, damage,
-// truncation, headers that lie under a valid checksum) and the checks run on LibTorch's archives
-// of older files before LibTorch reads them.
+// truncation, headers that lie under a valid checksum) and our reader of LibTorch's archives of
+// older files (the zip's checks, and pickles as LibTorch writes them, intact and edited).
 #include <zip.h>
 
 #include <QtTest>
@@ -11,10 +11,11 @@
 #include "NnLimits.h"
 #include "Refusal.h"
 #include "TensorArchive.h"
-#include "TorchArchiveIntegrity.h"
+#include "TorchArchiveReader.h"
 #include "io/Error.h"
 
 using namespace tpg::nn;
+using namespace std::string_literals;
 
 namespace {
 
@@ -66,6 +67,48 @@ std::string torchStyleZip(const std::vector<std::pair<std::string, std::string>>
     zip_source_free(buffer);
     zip_error_fini(&err);
     return out;
+}
+
+// Pickle pieces as LibTorch 1.13 writes a module's data.pkl (protocol 2).
+std::string unicode(const std::string& s) {
+    return "X" + bytesOf<uint32_t>(s.size()) + s;
+}
+
+std::string tuple(const std::vector<int64_t>& values) {
+    std::string out = "(";
+    for (const int64_t v : values) out += "J" + bytesOf<int32_t>(static_cast<int32_t>(v));
+    return out + "t";
+}
+
+// A tensor of `sizes` and `strides` viewing storage `key` of `count` values from `offset`.
+std::string tensorPickle(const std::string& key, int64_t count, const std::vector<int64_t>& sizes,
+                         const std::vector<int64_t>& strides, int64_t offset = 0,
+                         const std::string& type = "FloatStorage") {
+    return "ctorch._utils\n_rebuild_tensor_v2\n((" + unicode("storage") + "ctorch\n" + type + "\n" +
+           unicode(key) + unicode("cpu") + "J" + bytesOf<int32_t>(static_cast<int32_t>(count)) +
+           "tQJ" + bytesOf<int32_t>(static_cast<int32_t>(offset)) + tuple(sizes) + tuple(strides) +
+           "\x89"
+           "ccollections\nOrderedDict\n)RtR";
+}
+
+// A module whose attributes are `attributes`: name, value, name, value, ... already pickled.
+std::string modulePickle(const std::string& attributes) {
+    return "c__torch__\nModule\n)\x81}(" + attributes + "ub";
+}
+
+std::string floats(const std::vector<float>& values) {
+    return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+}
+
+// A model archive: data.pkl over storages data/0 ... as LibTorch lays them out.
+std::string moduleArchive(const std::string& pickle, const std::vector<std::string>& storages) {
+    std::vector<std::pair<std::string, std::string>> entries{
+        {"archive/data.pkl", "\x80\x02" + pickle + "."},
+        {"archive/code/__torch__.py", "class Module(Module):\n"},
+        {"archive/version", "3\n"}};
+    for (size_t i = 0; i < storages.size(); ++i)
+        entries.emplace_back("archive/data/" + std::to_string(i), storages[i]);
+    return torchStyleZip(entries);
 }
 
 }  // namespace
@@ -156,45 +199,118 @@ private slots:
     }
 
     // LibTorch 1.13 reads its archives without checking a CRC: a damaged entry loaded wrong
-    // weights or crashed its script parser. Older model files get these checks first.
+    // weights or crashed its script parser. Our reader checks every entry first.
     void torchArchivesAreCheckedEntryByEntry() {
         const std::string zip =
-            torchStyleZip({{"archive/data.pkl", std::string(300, 'p')},
-                           {"archive/code/__torch__.py", "class Module(Module):\n"},
-                           {"archive/data/0", std::string(4096, '\1')}});
-        requireIntactTorchArchive(zip, "old.tpgm", "weights");
+            moduleArchive(modulePickle(unicode("w") + tensorPickle("0", 1024, {1024}, {1})),
+                          {std::string(4096, '\1')});
+        QCOMPARE(readTorchArchive(zip, "old.tpgm", "weights").tensors.size(), size_t{1});
         const size_t data = zip.find(std::string(64, '\1'));
         QVERIFY(data != std::string::npos);
         std::string damaged = zip;
         damaged[data + 100] = '\2';
-        QVERIFY(throwsWith([&] { requireIntactTorchArchive(damaged, "old.tpgm", "weights"); },
+        QVERIFY(throwsWith([&] { readTorchArchive(damaged, "old.tpgm", "weights"); },
                            "old.tpgm: key 'weights': damaged: entry 'archive/data/0'"));
         const size_t code = zip.find("class Module");
         damaged = zip;
         damaged[code] = 'k';
-        QVERIFY(throwsWith([&] { requireIntactTorchArchive(damaged, "old.tpgm", "weights"); },
+        QVERIFY(throwsWith([&] { readTorchArchive(damaged, "old.tpgm", "weights"); },
                            "damaged: entry 'archive/code/__torch__.py'"));
+        QVERIFY(throwsWith([&] { readTorchArchive("not a zip at all", "old.tpgm", "weights"); },
+                           "damaged: not a readable LibTorch archive"));
         QVERIFY(throwsWith(
-            [&] { requireIntactTorchArchive("not a zip at all", "old.tpgm", "weights"); },
+            [&] { readTorchArchive(zip.substr(0, zip.size() / 2), "old.tpgm", "weights"); },
             "damaged: not a readable LibTorch archive"));
         QVERIFY(throwsWith(
             [&] {
-                requireIntactTorchArchive(zip.substr(0, zip.size() / 2), "old.tpgm", "weights");
-            },
-            "damaged: not a readable LibTorch archive"));
-        QVERIFY(throwsWith(
-            [&] {
-                requireIntactTorchArchive(torchStyleZip({{"archive/data/0", "x"}}), "old.tpgm",
-                                          "weights");
+                readTorchArchive(torchStyleZip({{"archive/data/0", "x"}}), "old.tpgm", "weights");
             },
             "no 'archive/data.pkl' entry"));
         QVERIFY(throwsWith(
             [&] {
-                requireIntactTorchArchive(
-                    torchStyleZip({{"archive/data.pkl", "p"}, {"other/x", "x"}}), "old.tpgm",
-                    "weights");
+                readTorchArchive(torchStyleZip({{"archive/data.pkl", "p"}, {"other/x", "x"}}),
+                                 "old.tpgm", "weights");
             },
             "entry 'other/x' lies outside 'archive/'"));
+    }
+
+    // What LibTorch pickles for a module: tensors by attribute path (submodules dot-joined, as
+    // named_parameters names them), each gathered through its sizes and strides, converted to
+    // float; whole numbers and text beside them (Adam's step counts, its parameters' ids).
+    void torchArchivesReadAsLibTorchWroteThem() {
+        const std::string pickle = modulePickle(
+            unicode("weight") + tensorPickle("0", 6, {2, 3}, {1, 2}) +  // a transposed view
+            unicode("layers") +
+            modulePickle(
+                unicode("0") +
+                modulePickle(unicode("bias") + tensorPickle("1", 4, {2}, {2}, 1, "LongStorage"))) +
+            unicode("step") + "K\x07" + unicode("id") + unicode("0x55d0") + unicode("lr") + "G" +
+            std::string(8, '\0') + unicode("scalar") + tensorPickle("0", 6, {}, {}, 5));
+        const std::vector<int64_t> longs{10, 11, -12, 13};
+        const TorchArchiveContents c = readTorchArchive(
+            moduleArchive(pickle, {floats({0, 1, 2, 3, 4, 5}),
+                                   std::string(reinterpret_cast<const char*>(longs.data()), 32)}),
+            "old.tpgm", "weights");
+        QCOMPARE(c.tensors.size(), size_t{3});
+        const NamedTensor& w = c.tensors.at("weight");
+        QCOMPARE(w.name, std::string("weight"));
+        QCOMPARE(w.shape, (std::vector<int64_t>{2, 3}));
+        QCOMPARE(w.values, (std::vector<float>{0, 2, 4, 1, 3, 5}));
+        QCOMPARE(c.tensors.at("layers.0.bias").values, (std::vector<float>{11, 13}));
+        QCOMPARE(c.tensors.at("scalar").values, (std::vector<float>{5}));
+        QVERIFY(c.tensors.at("scalar").shape.empty());
+        QCOMPARE(c.integers.at("step"), int64_t{7});
+        QCOMPARE(c.strings.at("id"), std::string("0x55d0"));
+        QVERIFY(c.integers.count("lr") == 0);  // a float: nothing of ours reads one
+    }
+
+    // An archive edited with valid CRCs reached LibTorch's reader, which trusted it: a storage
+    // cut short crashed `train --resume` (segmentation fault). Each lie is refused, named.
+    void editedTorchArchivesAreRefused() {
+        auto read = [](const std::string& pickle, const std::vector<std::string>& storages) {
+            return
+                [=] { readTorchArchive(moduleArchive(pickle, storages), "old.state", "weights"); };
+        };
+        const std::string six = floats({0, 1, 2, 3, 4, 5});
+        const std::string w = unicode("w");
+        QVERIFY(
+            throwsWith(read(modulePickle(w + tensorPickle("0", 6, {6}, {1})), {six.substr(0, 8)}),
+                       "entry 'archive/data/0' holds 8 bytes, where data.pkl gives it 6 values "
+                       "of 4 bytes"));
+        QVERIFY(throwsWith(read(modulePickle(w + tensorPickle("0", 6, {3, 3}, {3, 1})), {six}),
+                           "a tensor of storage 'archive/data/0' (6 values) reads element 8"));
+        QVERIFY(throwsWith(read(modulePickle(w + tensorPickle("0", 6, {2}, {1}, 5)), {six}),
+                           "reads element 6"));
+        QVERIFY(throwsWith(read(modulePickle(w + tensorPickle("1", 6, {6}, {1})), {six}),
+                           "storage 'archive/data/1' is missing"));
+        QVERIFY(throwsWith(
+            read(modulePickle(w + tensorPickle("0", 6, {2}, {1}, 0, "HalfStorage")), {six}),
+            "calls 'torch HalfStorage'"));
+        QVERIFY(throwsWith(read("cos\nsystem\n(" + unicode("ls") + "tR", {}),
+                           "data.pkl calls 'os system', which no cost model's archive holds"));
+        QVERIFY(throwsWith(read(modulePickle(w + "\x95"), {}), "pickle opcode 0x95"));
+        QVERIFY(throwsWith(read(modulePickle(w + "h\x09"), {}), "memo entry 9, never stored"));
+        QVERIFY(throwsWith(read(modulePickle(w + "X\xff\xff\xff\x7f"), {}),
+                           "data.pkl ends inside an opcode"));
+        QVERIFY(throwsWith(read("K\x01", {}), "data.pkl holds no module at its top"));
+        QVERIFY(throwsWith(read("u", {}), "closes a MARK it never opened"));
+        // A module that is its own attribute (a cycle through the memo), and one at two places.
+        QVERIFY(throwsWith(read("c__torch__\nModule\n)\x81q\x00}("s + w + "h\x00ub"s, {}),
+                           "one module at two places"));
+        const std::string shared = "c__torch__\nModule\n)\x81q\x00}b"s;
+        QVERIFY(throwsWith(read(modulePickle(unicode("a") + shared + unicode("b") + "h\x00"s), {}),
+                           "one module at two places"));
+        QVERIFY(
+            throwsWith(read(modulePickle(w + "K\x01" + w + "K\x02"), {}), "attribute 'w' twice"));
+        // One storage read through many tensors: no more values than the file holds bytes, twice.
+        std::string many;
+        for (int i = 0; i < 5; ++i)
+            many += unicode("t" + std::to_string(i)) + tensorPickle("0", 6, {6}, {1});
+        QVERIFY(throwsWith(read(modulePickle(many), {six}),
+                           "tensors hold more values than its storages hold bytes"));
+        std::string deep = modulePickle(w + "K\x01");
+        for (int i = 0; i < 40; ++i) deep = modulePickle(unicode("m").append(deep));
+        QVERIFY(throwsWith(read(deep, {}), "nests modules more than"));
     }
 };
 
