@@ -744,6 +744,14 @@ void TrainingCharts::startLive(const QString& name, Collection kind,
     if (figuresChanged) rebuildValidationSeries();
 }
 
+void TrainingCharts::prepareLive(Collection kind, nn::TrainSettings::Selection selectBy) {
+    if (liveStepCount() > 0 || liveEpochCount() > 0) return;
+    if (kind == m_live->kind && selectBy == m_live->selectBy) return;
+    m_live->kind = kind;
+    m_live->selectBy = selectBy;
+    rebuildValidationSeries();
+}
+
 void TrainingCharts::clearLive() {
     m_live->clearData(m_smoothing);
     redrawLoss(false);

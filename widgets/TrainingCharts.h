@@ -57,6 +57,9 @@ public:
     // finished run as the live one.
     void startLive(const QString& name, Collection kind,
                    nn::TrainSettings::Selection selectBy = nn::TrainSettings::Selection::Score);
+    // Before a run: picks the figures as startLive does, so the legend names what the next run
+    // will draw; does nothing while the live curves hold a run's data.
+    void prepareLive(Collection kind, nn::TrainSettings::Selection selectBy);
     void appendSteps(const std::vector<nn::StepRecord>& steps);
     void appendEpoch(const nn::EpochRecord& epoch);
     void showHistory(const QString& name, const nn::TrainingHistory& history);

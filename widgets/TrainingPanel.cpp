@@ -202,6 +202,9 @@ QWidget* TrainingPanel::buildDataBox() {
     form->addWidget(m_useFile);
     form->addWidget(m_fileLabel);
     connect(m_useDataset, &QRadioButton::toggled, this, &TrainingPanel::updateButtons);
+    connect(m_useDataset, &QRadioButton::toggled, this, &TrainingPanel::previewLiveFigures);
+    connect(m_collection, &QComboBox::currentIndexChanged, this,
+            &TrainingPanel::previewLiveFigures);
     return box;
 }
 
@@ -271,6 +274,7 @@ QWidget* TrainingPanel::buildSettingsBox() {
            "patience); a tied score goes to the better Kendall. A tile score follows a few "
            "configurations per graph, Kendall all of them"));
     form->addRow(tr("Keep the best by"), m_selectBy);
+    connect(m_selectBy, &QComboBox::currentIndexChanged, this, &TrainingPanel::previewLiveFigures);
     m_seed = spin(tr("Seed"), 0, 1 << 30, 1, tr("Random seed: weights, shuffling and config sampling"));
     m_threads = spin(tr("Threads"), 1, std::max(1, QThread::idealThreadCount()), 1,
                      tr("Torch threads of the training worker; the default leaves a core for the window and "
@@ -454,6 +458,7 @@ void TrainingPanel::setCurrentFile(const QString& path, const TpuGraph& graph) {
                                  .arg(QFileInfo(path).fileName(), grouped(static_cast<double>(graph.numConfigs())))
                                  .arg(nn::limits::kSingleFileHeldOutFraction * 100));
     updateButtons();
+    previewLiveFigures();  // "this file only" trains a model of the file's kind
 }
 
 QString TrainingPanel::newRunFolder() const {
@@ -478,10 +483,18 @@ void TrainingPanel::start() {
     QDir().mkpath(folder);
     s.outPath = RunFiles::model(folder).toStdString();
     s.logPath = RunFiles::log(folder).toStdString();
-    const Collection kind = !s.trainFile.empty()                ? m_graph.collection()
-                            : s.collection.rfind("tile", 0) == 0 ? Collection::Tile
-                                                                 : Collection::Layout;
-    startWith(s, kind, folder, QFileInfo(folder).fileName());
+    startWith(s, kindOf(s), folder, QFileInfo(folder).fileName());
+}
+
+Collection TrainingPanel::kindOf(const nn::TrainSettings& s) const {
+    if (!s.trainFile.empty()) return m_graph.collection();
+    return s.collection.rfind("tile", 0) == 0 ? Collection::Tile : Collection::Layout;
+}
+
+void TrainingPanel::previewLiveFigures() {
+    if (isRunning()) return;
+    const nn::TrainSettings s = formSettings();
+    m_charts->prepareLive(kindOf(s), s.selectBy);
 }
 
 bool TrainingPanel::resumeRun(int row) {

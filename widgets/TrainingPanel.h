@@ -107,6 +107,9 @@ private:
     void showProgress(const nn::TrainProgress& p);
     void updateComparison();
     void updateButtons();
+    Collection kindOf(const nn::TrainSettings& s) const;
+    // Before a run, the validation chart's legend names the figures the form's run would draw.
+    void previewLiveFigures();
     void fitFormColumn();
     void listRuns();
     void fillCollections(const std::vector<DatasetFile>& files);

@@ -234,6 +234,25 @@ private slots:
         QVERIFY(y && y->max() >= 100.0 && y->min() <= 0.001);
     }
 
+    // Before Start the legend named the layout figures (OPA, Kendall) whatever the form's
+    // collection; a finished run's curves must not be cleared by a change of the form.
+    void theLegendPreviewsTheNextRunsFigures() {
+        TrainingCharts charts;
+        charts.prepareLive(Collection::Tile, nn::TrainSettings::Selection::Score);
+        QCOMPARE(seriesNames(charts.liveValidationSeries()),
+                 QStringList({QStringLiteral("top-1 slowdown"), QStringLiteral("top-5 slowdown"),
+                              QStringLiteral("score"), QStringLiteral("Kendall")}));
+        charts.prepareLive(Collection::Layout, nn::TrainSettings::Selection::Score);
+        QCOMPARE(seriesNames(charts.liveValidationSeries()),
+                 QStringList({QStringLiteral("OPA"), QStringLiteral("Kendall")}));
+        charts.startLive(QStringLiteral("layout run"), Collection::Layout);
+        charts.appendEpoch(epochRecord(1, 0.4, true));
+        charts.prepareLive(Collection::Tile, nn::TrainSettings::Selection::Score);
+        QCOMPARE(seriesNames(charts.liveValidationSeries()),
+                 QStringList({QStringLiteral("OPA"), QStringLiteral("Kendall")}));
+        QCOMPARE(charts.liveEpochCount(), 1);
+    }
+
     void validationFiguresFollowTheCollection() {
         TrainingCharts charts;
         charts.startLive(QStringLiteral("layout run"), Collection::Layout);

@@ -239,6 +239,25 @@ private slots:
     }
 
     // Patience starts at "auto" (no early stop while the learning rate decays), as the CLI's.
+    // The validation chart's legend names the figures of the collection chosen, before Start.
+    void theLegendFollowsTheChosenCollection() {
+        TrainingPanel panel;
+        panel.setRunsFolder(runs());
+        panel.setDatasetFolder(data());
+        QVERIFY(waitCollections(panel));
+        auto names = [&] {
+            QStringList out;
+            for (QXYSeries* s : panel.charts()->liveValidationSeries()) out << s->name();
+            return out;
+        };
+        QVERIFY(panel.chooseCollection(QStringLiteral("tile:xla")));
+        QCOMPARE(names(),
+                 QStringList({QStringLiteral("top-1 slowdown"), QStringLiteral("top-5 slowdown"),
+                              QStringLiteral("score"), QStringLiteral("Kendall")}));
+        QVERIFY(panel.chooseCollection(QStringLiteral("layout:xla:random")));
+        QCOMPARE(names(), QStringList({QStringLiteral("OPA"), QStringLiteral("Kendall")}));
+    }
+
     void patienceStartsAtAuto() {
         TrainingPanel panel;
         QSpinBox* patience = nullptr;
