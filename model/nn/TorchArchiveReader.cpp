@@ -594,6 +594,10 @@ private:
             dims(args[3], "a tensor's strides are not small whole numbers");
         if (strides.size() != t.shape.size())
             fail("data.pkl: a tensor's sizes and strides differ in rank");
+        const std::string storageName = printable(m_entries.folder + "/data/" + store.text);
+        if (offset < 0 || offset > store.integer)  // checked first: the sum below must not overflow
+            fail("a tensor of storage '" + storageName + "' (" + std::to_string(store.integer) +
+                 " values) starts at element " + std::to_string(offset));
         int64_t count = 1;
         int64_t last = offset;  // the highest element index read
         for (size_t d = 0; d < t.shape.size(); ++d) {
@@ -605,10 +609,9 @@ private:
             if (t.shape[d] > 0) last += (t.shape[d] - 1) * strides[d];
         }
         spendValues(count);
-        if (count > 0 && (offset < 0 || last >= store.integer))
-            fail("a tensor of storage '" + printable(m_entries.folder + "/data/" + store.text) +
-                 "' (" + std::to_string(store.integer) + " values) reads element " +
-                 std::to_string(last));
+        if (count > 0 && last >= store.integer)
+            fail("a tensor of storage '" + storageName + "' (" + std::to_string(store.integer) +
+                 " values) reads element " + std::to_string(last));
         const StorageType& type = kStorageTypes[store.index];
         const std::string& bytes = m_entries.storages.at(store.text);
         t.values.reserve(static_cast<size_t>(count));

@@ -6,6 +6,7 @@
 #include <QtTest>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 #include "Crc32.h"
 #include "NnLimits.h"
@@ -281,6 +282,12 @@ private slots:
                            "a tensor of storage 'archive/data/0' (6 values) reads element 8"));
         QVERIFY(throwsWith(read(modulePickle(w + tensorPickle("0", 6, {2}, {1}, 5)), {six}),
                            "reads element 6"));
+        std::string farOffset = tensorPickle("0", 6, {2}, {1});  // an offset of 2^63 - 1
+        const std::string zeroOffset = "tQJ" + bytesOf<int32_t>(0);
+        farOffset.replace(farOffset.find(zeroOffset), zeroOffset.size(),
+                          "tQ\x8a\x08" + bytesOf<int64_t>(std::numeric_limits<int64_t>::max()));
+        QVERIFY(throwsWith(read(modulePickle(w + farOffset), {six}),
+                           "(6 values) starts at element 9223372036854775807"));
         QVERIFY(throwsWith(read(modulePickle(w + tensorPickle("1", 6, {6}, {1})), {six}),
                            "storage 'archive/data/1' is missing"));
         QVERIFY(throwsWith(
