@@ -49,8 +49,9 @@ constexpr uint64_t kMaxTensors = 4096;
 constexpr uint32_t kMaxTensorNameBytes = 1024;
 constexpr uint32_t kMaxTensorRank = 8;
 constexpr int64_t kMaxTensorValues = int64_t{1} << 28;
-// A LibTorch archive's data.pkl (older model files and states, TorchArchiveReader.h): a training
-// state's is ~40 KB; the bound keeps the pickle reader's values (~100 bytes each) under ~100 MB.
+// A LibTorch archive's data.pkl (older model files and states, TorchArchiveReader.h): a 48 x 2
+// layout model's training state has one of 8 KB, a model file 3 KB; the bound keeps the pickle
+// reader's values (~80 bytes each, one per byte at most) under ~100 MB.
 constexpr uint64_t kMaxTorchPickleBytes = uint64_t{1} << 20;
 // ...and its modules nest about 6 deep (state, model, layers, a layer, its parts): far deeper is
 // no archive of ours, and would recurse without bound.
