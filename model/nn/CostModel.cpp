@@ -4,7 +4,6 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <sstream>
 
 #include "CostModelImpl.h"
 #include "LayoutSlotShapes.h"

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
-#include <sstream>
 
 #include "Evaluation.h"
 #include "TensorArchive.h"
@@ -134,11 +133,10 @@ void loadTorchArchiveState(const std::string& bytes, const std::string& path,
     std::vector<NamedTensor> tensors;
     auto rename = [&](const std::string& from, const std::string& to) {
         const auto it = old.tensors.find(from);
-        if (it == old.tensors.end()) return false;
+        if (it == old.tensors.end()) return;  // loadTrainingState names what is missing
         it->second.name = to;
         tensors.push_back(std::move(it->second));
         old.tensors.erase(it);
-        return true;
     };
     for (const auto& [name, t] : namedState(module)) rename("model." + name, "model/" + name);
     const size_t parameters = module.parameters().size();
