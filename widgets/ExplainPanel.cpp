@@ -32,6 +32,32 @@ namespace {
 // Nodes and copies listed: the ones that explain most of a runtime.
 constexpr size_t kListed = 25;
 constexpr int kNodeLayoutColumn = 3;  // hidden on tile files, which have no layouts
+// A negative part (measurement noise below the model's time) shorter than this share of the
+// longest bar cannot be seen left of 0; the axis then starts at 0 rather than at "-0.00".
+constexpr double kVisibleNegativeShare = 0.01;
+
+// The value axis for stacked bars: from the most negative stack to the longest positive one, on
+// round ticks.
+void fitStackedRange(QValueAxis* axis, const QHorizontalStackedBarSeries* series) {
+    double lo = 0, hi = 0;
+    const int bars =
+        series->barSets().isEmpty() ? 0 : static_cast<int>(series->barSets().front()->count());
+    for (int bar = 0; bar < bars; ++bar) {
+        double negative = 0, positive = 0;
+        for (const QBarSet* set : series->barSets()) {
+            const double v = set->at(bar);
+            if (v < 0)
+                negative += v;
+            else
+                positive += v;
+        }
+        lo = std::min(lo, negative);
+        hi = std::max(hi, positive);
+    }
+    if (-lo < kVisibleNegativeShare * hi) lo = 0;
+    axis->setRange(lo, hi > lo ? hi : lo + 1);
+    axis->applyNiceNumbers();
+}
 
 QString ms(double ns) { return QString::fromStdString(explain::nsText(ns)); }
 
@@ -311,6 +337,7 @@ void ExplainPanel::fillChart(const Explanation& e) {
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(labels);
     series->attachAxis(values);
+    fitStackedRange(values, series);
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(2, 2, 2, 2));
     QChart* old = m_chart->chart();
