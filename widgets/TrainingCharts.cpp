@@ -737,15 +737,16 @@ void TrainingCharts::fitAxes(QChart* chart) {
 void TrainingCharts::startLive(const QString& name, Collection kind,
                                nn::TrainSettings::Selection selectBy) {
     m_live->name = name;
-    const bool figuresChanged = kind != m_live->kind || selectBy != m_live->selectBy;
-    m_live->kind = kind;
-    m_live->selectBy = selectBy;
     clearLive();
-    if (figuresChanged) rebuildValidationSeries();
+    setLiveFigures(kind, selectBy);
 }
 
 void TrainingCharts::prepareLive(Collection kind, nn::TrainSettings::Selection selectBy) {
     if (liveStepCount() > 0 || liveEpochCount() > 0) return;
+    setLiveFigures(kind, selectBy);
+}
+
+void TrainingCharts::setLiveFigures(Collection kind, nn::TrainSettings::Selection selectBy) {
     if (kind == m_live->kind && selectBy == m_live->selectBy) return;
     m_live->kind = kind;
     m_live->selectBy = selectBy;

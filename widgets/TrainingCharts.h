@@ -109,6 +109,9 @@ private:
     void attach(QChart* chart, QXYSeries* series, bool inLegend,
                 QAbstractAxis* valueAxis = nullptr);
 
+    // The live run's validation figures (those of `kind`, the best marked by `selectBy`); its
+    // series are rebuilt when they change.
+    void setLiveFigures(Collection kind, nn::TrainSettings::Selection selectBy);
     void createLossSeries(Run& run);
     void createValidationSeries(Run& run);
     void deleteSeries(Run& run);

@@ -124,25 +124,28 @@ FileCounts countsOf(const DatasetFile& f, const TrainSettings& st) {
 }
 
 // States written before TrainingStateArchive hold LibTorch's archive: read by our reader and
-// renamed to the new archive's names, so the same checks and loader take them. Adam's state there
-// is keyed by each parameter's address, which the param group lists in the optimiser's order.
+// renamed to the new archive's names ("model.x" to "model/x", "average.i" to "average/i"), so
+// the same checks and loader take them. Adam's state there is keyed by each parameter's address,
+// which the param group lists in the optimiser's order.
 void loadTorchArchiveState(const std::string& bytes, const std::string& path,
                            torch::nn::Module& module, torch::optim::Adam& optimizer,
                            std::vector<torch::Tensor>& average) {
     TorchArchiveContents old = readTorchArchive(bytes, path, "weights");
-    std::vector<NamedTensor> tensors;
+    std::map<std::string, NamedTensor> stored;
     auto rename = [&](const std::string& from, const std::string& to) {
-        const auto it = old.tensors.find(from);
-        if (it == old.tensors.end()) return;  // loadTrainingState names what is missing
-        it->second.name = to;
-        tensors.push_back(std::move(it->second));
-        old.tensors.erase(it);
+        auto node = old.tensors.extract(from);
+        if (node.empty()) return;  // loadTrainingTensors names what is missing
+        node.mapped().name = to;
+        stored.emplace(to, std::move(node.mapped()));
     };
-    for (const auto& [name, t] : namedState(module)) rename("model." + name, "model/" + name);
-    const size_t parameters = module.parameters().size();
-    std::vector<int64_t> adamSteps(parameters, 0);
-    for (size_t i = 0; i < parameters; ++i) {
-        rename("average." + std::to_string(i), "average/" + std::to_string(i));
+    for (auto it = old.tensors.begin(); it != old.tensors.end();) {
+        const std::string name = (it++)->first;  // a copy: `rename` takes the entry out
+        const std::string part = name.substr(0, name.find('.'));
+        if (part == "model" || part == "average")
+            rename(name, part + "/" + name.substr(part.size() + 1));
+    }
+    std::vector<int64_t> adamSteps(module.parameters().size(), 0);
+    for (size_t i = 0; i < adamSteps.size(); ++i) {
         const auto id =
             old.strings.find("optimizer.param_groups.param_groups/0.params/" + std::to_string(i));
         if (id == old.strings.end()) continue;
@@ -153,11 +156,7 @@ void loadTorchArchiveState(const std::string& bytes, const std::string& path,
         rename(state + "exp_avg", "adam/" + std::to_string(i) + "/exp_avg");
         rename(state + "exp_avg_sq", "adam/" + std::to_string(i) + "/exp_avg_sq");
     }
-    for (const auto& [name, t] : old.tensors)
-        if (name.rfind("model.", 0) == 0 || name.rfind("average.", 0) == 0)
-            throwFormatError(path, "weights",
-                             "tensor '" + name + "' belongs to no part of the network");
-    loadTrainingState(encodeTensorArchive(tensors), adamSteps, path, module, optimizer, average);
+    loadTrainingTensors(std::move(stored), adamSteps, path, module, optimizer, average);
 }
 
 ModelFileContents runStateContents(const ModelInfo& info, CostModel::Impl& model, torch::optim::Adam& optimizer,
@@ -245,9 +244,13 @@ RunState runStateOf(const nlohmann::json& j, const ModelInfo& saved, const std::
     return s;
 }
 
+[[noreturn]] void throwUnreadableState(const std::string& path, const std::string& what) {
+    throwFormatError(path, "", "unreadable training state: " + what.substr(0, what.find('\n')));
+}
+
 // A state saved without an average (or by a run without one) leaves `average` empty: averaging,
 // when asked for, starts afresh from the resumed weights. Everything is checked before the
-// weights change, except in states from before TrainingStateArchive.
+// weights change.
 bool loadRunState(const ModelFileContents& c, const std::string& path, const ModelInfo& info,
                   CostModel::Impl& model, torch::optim::Adam& optimizer, RunState& s,
                   std::vector<torch::Tensor>& average, std::string& why) {
@@ -279,11 +282,9 @@ bool loadRunState(const ModelFileContents& c, const std::string& path, const Mod
     } catch (const FormatError&) {
         throw;
     } catch (const c10::Error& e) {  // a backtrace follows LibTorch's messages
-        const std::string what = e.what_without_backtrace();
-        throwFormatError(path, "", "unreadable training state: " + what.substr(0, what.find('\n')));
+        throwUnreadableState(path, e.what_without_backtrace());
     } catch (const std::exception& e) {
-        const std::string what = e.what();
-        throwFormatError(path, "", "unreadable training state: " + what.substr(0, what.find('\n')));
+        throwUnreadableState(path, e.what());
     }
     return true;
 }

@@ -125,6 +125,12 @@ void loadTrainingState(const std::string& bytes, const std::vector<int64_t>& ada
     StoredTensors stored;
     for (NamedTensor& t : decodeTensorArchive(bytes, label, "weights"))
         stored.emplace(t.name, std::move(t));
+    loadTrainingTensors(std::move(stored), adamSteps, label, module, optimizer, average);
+}
+
+void loadTrainingTensors(StoredTensors stored, const std::vector<int64_t>& adamSteps,
+                         const std::string& label, torch::nn::Module& module,
+                         torch::optim::Adam& optimizer, std::vector<torch::Tensor>& average) {
     requireFinite(stored, label);
     requireNamedTensors(module, stored, "model/", label);
     StoredTensors modelTensors;  // apart, so that what stays in `stored` belongs to nothing

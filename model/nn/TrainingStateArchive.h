@@ -3,12 +3,15 @@
 // Internal to tpgnn (includes torch): the tensors of a training state (`.state` files and the
 // start state rank 0 broadcasts), in our TensorArchive. States written before 2026-11-28 hold
 // LibTorch's archive, whose reader a state edited with valid CRCs crashed (a segmentation fault
-// in `train --resume`); these never reach it.
+// in `train --resume`); TorchArchiveReader reads them, and loadTrainingTensors takes them.
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "TensorArchive.h"
 
 namespace tpg::nn {
 
@@ -27,5 +30,10 @@ std::string encodeTrainingState(torch::nn::Module& module, const torch::optim::A
 void loadTrainingState(const std::string& bytes, const std::vector<int64_t>& adamSteps,
                        const std::string& label, torch::nn::Module& module,
                        torch::optim::Adam& optimizer, std::vector<torch::Tensor>& average);
+// The same from tensors already read, by their names above.
+void loadTrainingTensors(std::map<std::string, NamedTensor> stored,
+                         const std::vector<int64_t>& adamSteps, const std::string& label,
+                         torch::nn::Module& module, torch::optim::Adam& optimizer,
+                         std::vector<torch::Tensor>& average);
 
 }  // namespace tpg::nn
