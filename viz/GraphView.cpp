@@ -21,6 +21,10 @@ constexpr int kMiniMapMargin = 10;
 constexpr double kMiniMapMaxViewShare = 0.3;
 constexpr double kMiniMapMinScale = 0.4;
 constexpr double kMiniMapOpacity = 0.7;  // the drawing shows through; opaque under the mouse
+// While the view shows at least this share of the drawing's area, the scroll bars orient well
+// enough, and an open overview would cover nodes (at 1:1, parts of four of a 20-node kernel's):
+// it starts as its button.
+constexpr double kMiniMapOpenBelowVisibleShare = 0.5;
 constexpr double kWheelStep = 1.0015;  // per wheel angle unit: one notch (120) is ~1.2x
 }  // namespace
 
@@ -97,7 +101,8 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     m_miniMap = new MiniMap(this);
     m_miniMapToggle = new QToolButton(this);
     m_miniMapToggle->setAutoRaise(false);
-    connect(m_miniMapToggle, &QToolButton::clicked, this, [this] { setMiniMapCollapsed(!m_miniMapCollapsed); });
+    connect(m_miniMapToggle, &QToolButton::clicked, this,
+            [this] { setMiniMapCollapsed(!miniMapCollapsed()); });
     updateMiniMap();
 }
 
@@ -149,8 +154,20 @@ void GraphView::setMiniMapVisible(bool visible) {
 }
 
 void GraphView::setMiniMapCollapsed(bool collapsed) {
-    m_miniMapCollapsed = collapsed;
+    m_miniMapCollapsedByUser = collapsed;
     updateMiniMap();
+}
+
+bool GraphView::miniMapCollapsed() const {
+    return m_miniMapCollapsedByUser.value_or(visibleShareOfDrawing() >=
+                                             kMiniMapOpenBelowVisibleShare);
+}
+
+double GraphView::visibleShareOfDrawing() const {
+    const QRectF drawing = scene() ? scene()->sceneRect() : QRectF();
+    if (drawing.isEmpty()) return 1.0;
+    const QRectF shown = mapToScene(viewport()->rect()).boundingRect().intersected(drawing);
+    return shown.width() * shown.height() / (drawing.width() * drawing.height());
 }
 
 void GraphView::wheelEvent(QWheelEvent* event) {
@@ -186,7 +203,7 @@ void GraphView::placeMiniMap() {
                     vp.bottom() - size.height() - kMiniMapMargin);
     m_miniMap->raise();
     m_miniMapToggle->adjustSize();
-    const QPoint corner = m_miniMapCollapsed
+    const QPoint corner = miniMapCollapsed()
                               ? QPoint(vp.right() - kMiniMapMargin, vp.bottom() - kMiniMapMargin)
                               : m_miniMap->geometry().topRight() + QPoint(0, -1);
     m_miniMapToggle->move(corner.x() - m_miniMapToggle->width(), corner.y() - m_miniMapToggle->height());
@@ -198,10 +215,11 @@ void GraphView::updateMiniMap() {
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     const bool needed = scene() && !scene()->sceneRect().isEmpty() &&
                         !visible.adjusted(-1, -1, 1, 1).contains(scene()->sceneRect());
-    m_miniMap->setVisible(m_miniMapWanted && needed && !m_miniMapCollapsed);
+    const bool collapsed = miniMapCollapsed();
+    m_miniMap->setVisible(m_miniMapWanted && needed && !collapsed);
     m_miniMapToggle->setVisible(m_miniMapWanted && needed);
-    m_miniMapToggle->setText(m_miniMapCollapsed ? tr("Overview ▴") : tr("▾"));
-    m_miniMapToggle->setToolTip(m_miniMapCollapsed ? tr("Show the overview") : tr("Hide the overview"));
+    m_miniMapToggle->setText(collapsed ? tr("Overview ▴") : tr("▾"));
+    m_miniMapToggle->setToolTip(collapsed ? tr("Show the overview") : tr("Hide the overview"));
     placeMiniMap();
     m_miniMap->viewport()->update();
 }

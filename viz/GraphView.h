@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QGraphicsView>
+#include <optional>
 
 class QToolButton;
 
@@ -44,10 +45,11 @@ public:
     void centerOnItemRect(const QRectF& rect);  // keeps the zoom unless the rect would not fit
     MiniMap* miniMap() const { return m_miniMap; }
     // The user's choice (View › Mini-map); the overview still hides while the whole drawing is in
-    // view, and collapses to a small button on request.
+    // view. It collapses to a small button on request, and of itself while most of the drawing is
+    // in view; once the user opens or collapses it, that choice holds for this view.
     void setMiniMapVisible(bool visible);
     void setMiniMapCollapsed(bool collapsed);
-    bool miniMapCollapsed() const { return m_miniMapCollapsed; }
+    bool miniMapCollapsed() const;
     QWidget* miniMapToggle() const;
 
 signals:
@@ -61,10 +63,11 @@ protected:
 private:
     void placeMiniMap();
     void updateMiniMap();  // shown or not, placed, repainted
+    double visibleShareOfDrawing() const;  // of the scene rect's area, 0..1
     MiniMap* m_miniMap;
     QToolButton* m_miniMapToggle;
     bool m_miniMapWanted = true;
-    bool m_miniMapCollapsed = false;
+    std::optional<bool> m_miniMapCollapsedByUser;  // unset: collapsed while most is in view
 };
 
 }  // namespace tpg

@@ -26,6 +26,14 @@ struct ShownScene {
     }
 };
 
+// The share of the drawing's area in view, 0..1.
+static double visibleShare(const GraphView& view) {
+    const QRectF drawing = view.scene()->sceneRect();
+    const QRectF shown =
+        view.mapToScene(view.viewport()->rect()).boundingRect().intersected(drawing);
+    return shown.width() * shown.height() / (drawing.width() * drawing.height());
+}
+
 class TestGraphScene : public QObject {
     Q_OBJECT
 
@@ -177,14 +185,23 @@ private slots:
         QCOMPARE(view.zoom(), vizlimits::kMaxZoom);
     }
 
-    // The overview: only while part of the drawing is out of view, semi-transparent, collapsible.
+    // The overview: only while part of the drawing is out of view, open of itself only while most
+    // of it is, semi-transparent, collapsible.
     void miniMapOnlyWhenUsefulAndCollapsible() {
         ShownScene shown(m_graph, m_layout);
         GraphView& view = shown.view;
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.fitAll();
         QVERIFY(!view.miniMap()->isVisible());  // everything is in view
+        QVERIFY(!view.miniMapToggle()->isVisible());
+        const double fitted = view.zoom();
+        view.setZoom(fitted *
+                     1.2);  // a little out of view: its button, not the overview over nodes
+        QVERIFY(visibleShare(view) >= 0.5 && visibleShare(view) < 1.0);
+        QVERIFY(!view.miniMap()->isVisible());
+        QVERIFY(view.miniMapToggle()->isVisible());
         view.setZoom(vizlimits::kMaxZoom);
+        QVERIFY(visibleShare(view) < 0.5);
         QVERIFY(view.miniMap()->isVisible());
         QVERIFY(view.miniMap()->graphicsEffect() != nullptr);
         view.setMiniMapCollapsed(true);
@@ -192,6 +209,9 @@ private slots:
         QVERIFY(view.miniMapToggle()->isVisible());  // a button brings it back
         QTest::mouseClick(static_cast<QAbstractButton*>(view.miniMapToggle()), Qt::LeftButton);
         QVERIFY(view.miniMap()->isVisible());
+        view.setZoom(fitted * 1.2);  // the user opened it: it stays open
+        QVERIFY(view.miniMap()->isVisible());
+        view.setZoom(vizlimits::kMaxZoom);
         // In a short view it shrinks, keeping its shape, so the drawing stays mostly in sight.
         const QSize full = view.miniMap()->size();
         const QSize tall = view.size();
