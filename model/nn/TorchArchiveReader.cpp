@@ -85,19 +85,12 @@ uint64_t readWholeEntry(zip_t* archive, zip_uint64_t index, const std::string& n
     }
 }
 
-// The entries a module's archive is read from: data.pkl and the tensors' storages (data/<key>).
-struct ArchiveEntries {
-    std::string folder;
-    std::string pickle;
-    std::map<std::string, std::string> storages;  // by key
-};
-
-ArchiveEntries readEntries(const std::string& bytes, const std::string& label,
-                           const std::string& key) {
+TorchArchiveEntries readEntries(const std::string& bytes, const std::string& label,
+                                const std::string& key) {
     auto archive = openFromMemory(bytes, label, key);
     const zip_int64_t n = zip_get_num_entries(archive.get(), 0);
     if (n <= 0) throwFormatError(label, key, "damaged: an empty archive");
-    ArchiveEntries entries;
+    TorchArchiveEntries entries;
     bool hasPickle = false;
     uint64_t unpacked = 0;
     for (zip_int64_t i = 0; i < n; ++i) {
@@ -123,11 +116,6 @@ ArchiveEntries readEntries(const std::string& bytes, const std::string& label,
         }
         unpacked += readWholeEntry(archive.get(), index, name,
                                    limits::kMaxWeightsArchiveBytes - unpacked, kept, label, key);
-        if (kept == &entries.pickle && entries.pickle.size() > limits::kMaxTorchPickleBytes)
-            throwFormatError(label, key,
-                             "damaged: '" + name + "' holds " +
-                                 std::to_string(entries.pickle.size()) +
-                                 " bytes, far more than any cost model's");
     }
     if (!hasPickle)
         throwFormatError(label, key, "damaged: no '" + entries.folder + "/data.pkl' entry");
@@ -188,7 +176,7 @@ constexpr std::string_view kModuleClassPrefix = "__torch__";
 // dict hold itself cannot make a reference cycle.
 class ModulePickle {
 public:
-    ModulePickle(const ArchiveEntries& entries, std::string label, std::string key)
+    ModulePickle(const TorchArchiveEntries& entries, std::string label, std::string key)
         : m_entries(entries), m_label(std::move(label)), m_key(std::move(key)) {
         for (const auto& [name, bytes] : entries.storages)
             m_valueBudget += 2 * static_cast<int64_t>(bytes.size());
@@ -671,7 +659,7 @@ private:
         }
     }
 
-    const ArchiveEntries& m_entries;
+    const TorchArchiveEntries& m_entries;
     std::string m_label;
     std::string m_key;
     size_t m_at = 0;
@@ -689,7 +677,16 @@ private:
 
 TorchArchiveContents readTorchArchive(const std::string& bytes, const std::string& label,
                                       const std::string& key) {
-    const ArchiveEntries entries = readEntries(bytes, label, key);
+    return readTorchPickle(readEntries(bytes, label, key), label, key);
+}
+
+TorchArchiveContents readTorchPickle(const TorchArchiveEntries& entries, const std::string& label,
+                                     const std::string& key) {
+    if (entries.pickle.size() > limits::kMaxTorchPickleBytes)
+        throwFormatError(label, key,
+                         "damaged: '" + printable(entries.folder + "/data.pkl") + "' holds " +
+                             std::to_string(entries.pickle.size()) +
+                             " bytes, far more than any cost model's");
     return ModulePickle(entries, label, key).read();
 }
 

@@ -23,6 +23,13 @@ struct TorchArchiveContents {
         strings;  // e.g. "optimizer.param_groups.param_groups/0.params/0"
 };
 
+// The entries a module's archive is read from: data.pkl and the tensors' storages (data/<key>).
+struct TorchArchiveEntries {
+    std::string folder;  // the archive's one top folder, for messages
+    std::string pickle;
+    std::map<std::string, std::string> storages;  // by key
+};
+
 // Checks every entry's CRC-32, the archive's consistency, its layout (one top folder holding
 // data.pkl) and unpacked size (limits::kMaxWeightsArchiveBytes), then reads data.pkl with a pickle
 // reader that knows only what LibTorch writes for modules (any other opcode or callable is
@@ -31,5 +38,10 @@ struct TorchArchiveContents {
 // naming the entry or tensor.
 TorchArchiveContents readTorchArchive(const std::string& bytes, const std::string& label,
                                       const std::string& key);
+
+// readTorchArchive's second half, the entries already unpacked: data.pkl at most
+// limits::kMaxTorchPickleBytes, then read as above (the fuzz harness feeds pickles here, unzipped).
+TorchArchiveContents readTorchPickle(const TorchArchiveEntries& entries, const std::string& label,
+                                     const std::string& key);
 
 }  // namespace tpg::nn

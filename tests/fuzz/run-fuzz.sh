@@ -51,7 +51,7 @@ with zipfile.ZipFile(z, 'w', zipfile.ZIP_STORED) as a:
     a.writestr('archive/data/1', struct.pack('<2q', 3, 4))
     a.writestr('archive/version', b'3\n')
 open(sys.argv[1] + '/torch.zip', 'wb').write(z.getvalue())
-# The same pickle alone (the harness zips it beside storages of 24 and 16 bytes).
+# The same pickle alone (the harness reads it beside storages of 24 and 16 bytes).
 open(sys.argv[1] + '/data.pkl', 'wb').write(pickle)
 PY
 

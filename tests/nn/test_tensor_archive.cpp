@@ -319,6 +319,26 @@ private slots:
         for (int i = 0; i < 40; ++i) deep = modulePickle(unicode("m").append(deep));
         QVERIFY(throwsWith(read(deep, {}), "nests modules more than"));
     }
+
+    // The pickle step alone (the fuzz harness's way in) reads as the whole archive does, and keeps
+    // its size limit: a data.pkl of more than 1 MiB is refused, zipped or not.
+    void aPickleAloneReadsAsItsArchive() {
+        const std::string six = floats({0, 1, 2, 3, 4, 5});
+        const std::string pickle = modulePickle(unicode("w") + tensorPickle("0", 6, {2, 3}, {3, 1}));
+        TorchArchiveEntries entries{"archive", "\x80\x02" + pickle + ".", {{"0", six}}};
+        const TorchArchiveContents alone = readTorchPickle(entries, "old.tpgm", "weights");
+        const TorchArchiveContents zipped =
+            readTorchArchive(moduleArchive(pickle, {six}), "old.tpgm", "weights");
+        QCOMPARE(alone.tensors.at("w").values, zipped.tensors.at("w").values);
+        QCOMPARE(alone.tensors.at("w").shape, (std::vector<int64_t>{2, 3}));
+        const std::string large = modulePickle(
+            unicode("w") + unicode(std::string(limits::kMaxTorchPickleBytes, 'x')));
+        entries.pickle = "\x80\x02" + large + ".";
+        const char* expected = "damaged: 'archive/data.pkl' holds 1048614 bytes, far more than";
+        QVERIFY(throwsWith([&] { readTorchPickle(entries, "old.tpgm", "weights"); }, expected));
+        QVERIFY(throwsWith(
+            [&] { readTorchArchive(moduleArchive(large, {}), "old.tpgm", "weights"); }, expected));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTensorArchive)
