@@ -1,22 +1,18 @@
 #include "MainWindow.h"
 
 #include <QAction>
-#include <QClipboard>
-#include <QGuiApplication>
-#include <QTableView>
-#include <algorithm>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
-#include <QUndoStack>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -25,26 +21,30 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
+#include <QUndoStack>
 #include <QUrl>
+#include <algorithm>
 
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
+#include "CountText.h"
 #include "DatasetBrowser.h"
 #include "ExplainPanel.h"
-#include "explain/CostExplanation.h"
-#include "graph/GraphFile.h"
-#include "graph/GroundTruth.h"
+#include "FilePredictions.h"
 #include "GraphPanel.h"
 #include "GraphView.h"
 #include "JobRunner.h"
 #include "LessonPanel.h"
+#include "ModelSession.h"
 #include "NodeInspector.h"
 #include "SampleLocator.h"
-#include "ModelSession.h"
 #include "TrainingPanel.h"
 #include "WhatIfPanel.h"
+#include "explain/CostExplanation.h"
+#include "graph/GraphFile.h"
+#include "graph/GroundTruth.h"
 #include "whatif/ConfigEdit.h"
-#include "FilePredictions.h"
 
 Q_DECLARE_METATYPE(tpg::TpuGraph)
 
@@ -62,10 +62,6 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 // Bumped when the docks change, so an old saved state is not applied to a new arrangement.
 constexpr int kWindowStateVersion = 4;
-
-QString grouped(int64_t n) {
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
-}
 
 }  // namespace
 
@@ -146,7 +142,7 @@ MainWindow::MainWindow(QWidget* parent)
         showError(tr("Cannot open the dataset folder"), message);
     });
     connect(m_browser, &DatasetBrowser::scanned, this, [this](int files) {
-        setStatus(tr("%1 graphs in %2").arg(grouped(files), m_browser->folder()));
+        setStatus(tr("%1 graphs in %2").arg(countText(files), m_browser->folder()));
         QString file = m_fileAfterScan;
         if (file.isEmpty() && m_openFirstAfterScan) {
             QStringList paths;
@@ -350,7 +346,7 @@ void MainWindow::connectModelSession() {
                 m_configPanel->setPredictions(p);
                 const bool own = p->predictor && !p->predictor->model().tiesSamePrograms();
                 setStatus(tr("Predicted %1 configurations with %2%3")
-                              .arg(grouped(m_graph.numConfigs()), p->modelName,
+                              .arg(countText(m_graph.numConfigs()), p->modelName,
                                    own ? tr(", each by the network's own score") : QString()));
             });
     connect(m_models, &ModelSession::predictionFailed, this, [this, done](const QString& message) {
@@ -625,9 +621,10 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     QString summary =
         tr("%1 · %2 · %3 nodes · %4 edges · %5 configs")
             .arg(QString::fromStdString(graph.name()),
-                 QLatin1String(collectionName(graph.collection())), grouped(graph.numNodes()),
-                 grouped(graph.numEdges()), grouped(graph.numConfigs()));
-    if (graph.isLayout()) summary += tr(" · %1 configurable").arg(grouped(graph.numConfigurable()));
+                 QLatin1String(collectionName(graph.collection())), countText(graph.numNodes()),
+                 countText(graph.numEdges()), countText(graph.numConfigs()));
+    if (graph.isLayout())
+        summary += tr(" · %1 configurable").arg(countText(graph.numConfigurable()));
     m_graphLabel->setText(summary);
     QStringList warnings;
     for (const auto& w : graph.warnings()) warnings << QString::fromStdString(w);

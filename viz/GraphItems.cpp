@@ -1,11 +1,11 @@
 #include "GraphItems.h"
 
 #include <QFontMetricsF>
-#include <QLocale>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <QtMath>
 
+#include "CountText.h"
 #include "VizLimits.h"
 
 namespace tpg {
@@ -52,10 +52,6 @@ QFont subtitleFont() {
     f.setStyleHint(QFont::TypeWriter);
     f.setPointSizeF(7.5);
     return f;
-}
-
-QString grouped(int64_t n) {
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
 }
 
 }  // namespace
@@ -149,9 +145,9 @@ void GraphNodeItem::updateToolTip() {
         tip += QStringLiteral("\nconfigurable (its layouts are chosen per configuration)");
     if (m_item.context) tip += QStringLiteral("\noutside this computation (shown for context)");
     if (m_item.hiddenOperands)
-        tip += QStringLiteral("\n%1 operands not drawn").arg(grouped(m_item.hiddenOperands));
+        tip += QStringLiteral("\n%1 operands not drawn").arg(countText(m_item.hiddenOperands));
     if (m_item.hiddenUsers)
-        tip += QStringLiteral("\n%1 users not drawn").arg(grouped(m_item.hiddenUsers));
+        tip += QStringLiteral("\n%1 users not drawn").arg(countText(m_item.hiddenUsers));
     if (isGroupBox()) tip += QStringLiteral("\ndouble-click to open");
     if (m_item.kind == ViewItem::Kind::MoreUsers || m_item.kind == ViewItem::Kind::MoreOperands)
         tip += QStringLiteral("\ndouble-click for the neighbourhood of node %1").arg(m_item.node);
@@ -286,9 +282,9 @@ GraphEdgeItem::GraphEdgeItem(const ViewEdge& edge, int index, const std::vector<
         m_arrow << tip << tip - u * 8 + n * 3.5 << tip - u * 8 - n * 3.5;
     }
     if (edge.collapsedNodes > 0)
-        m_label = QStringLiteral("%1 ops").arg(grouped(edge.collapsedNodes));
+        m_label = QStringLiteral("%1 ops").arg(countText(edge.collapsedNodes));
     else if (edge.count > 1)
-        m_label = QStringLiteral("×%1").arg(grouped(edge.count));
+        m_label = QStringLiteral("×%1").arg(countText(edge.count));
     m_labelPos = m_path.pointAtPercent(0.5);
     m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 4, 4);
     if (!m_label.isEmpty()) m_bounds = m_bounds.united(QRectF(m_labelPos, QSizeF(60, 14)));

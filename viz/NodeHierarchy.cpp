@@ -1,10 +1,10 @@
 #include "NodeHierarchy.h"
 
-#include <QLocale>
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
+#include "CountText.h"
 #include "ViewGraph.h"
 #include "VizLimits.h"
 
@@ -18,8 +18,6 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser: a cheap, well-spread hash
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
     return x ^ (x >> 31);
 }
-
-QString grouped(int64_t n) { return QLocale(QLocale::English).toString(static_cast<qlonglong>(n)); }
 
 }  // namespace
 
@@ -147,8 +145,8 @@ std::vector<int> NodeHierarchy::pathTo(int32_t node) const {
 
 QString NodeHierarchy::describe(int id) const {
     const NodeGroup& g = group(id);
-    QString text = QStringLiteral("%1 nodes").arg(grouped(g.size()));
-    if (g.configurable) text += QStringLiteral(" · %1 configurable").arg(grouped(g.configurable));
+    QString text = QStringLiteral("%1 nodes").arg(countText(g.size()));
+    if (g.configurable) text += QStringLiteral(" · %1 configurable").arg(countText(g.configurable));
     if (g.isBlock() && g.alike > 1) text += QStringLiteral(" · ×%1 alike").arg(g.alike);
     return text;
 }

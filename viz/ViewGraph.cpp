@@ -1,11 +1,11 @@
 #include "ViewGraph.h"
 
-#include <QLocale>
 #include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
 
+#include "CountText.h"
 #include "NodeHierarchy.h"
 #include "TensorText.h"
 
@@ -27,10 +27,6 @@ constexpr double kMaxNodeWidth = 320;
 constexpr double kNodeHeight = 38;
 constexpr double kSummaryHeight = 24;
 constexpr double kComputationHeight = 44;
-
-QString grouped(int64_t n) {
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
-}
 
 void sizeItem(ViewItem& it) {
     const double text = std::max(kTitleCharWidth * static_cast<double>(it.title.size()),
@@ -76,8 +72,8 @@ public:
         it.node = anchor;
         it.count = count;
         it.title = kind == ViewItem::Kind::MoreUsers
-                       ? QStringLiteral("+%1 more users").arg(grouped(count))
-                       : QStringLiteral("+%1 more operands").arg(grouped(count));
+                       ? QStringLiteral("+%1 more users").arg(countText(count))
+                       : QStringLiteral("+%1 more operands").arg(countText(count));
         sizeItem(it);
         m_v.items.push_back(it);
         return static_cast<int>(m_v.items.size()) - 1;
@@ -131,10 +127,11 @@ public:
         m_v.scopeNodes = scope;
         if (kept < scope) {
             m_v.truncated = true;
-            m_v.note = QStringLiteral(
-                           "Showing %1 of %2 %3 (layout limit %4). Use a computation, "
-                           "neighbourhood or skeleton view for the rest.")
-                           .arg(grouped(kept), grouped(scope), what, grouped(kMaxLayoutNodes));
+            m_v.note =
+                QStringLiteral(
+                    "Showing %1 of %2 %3 (layout limit %4). Use a computation, "
+                    "neighbourhood or skeleton view for the rest.")
+                    .arg(countText(kept), countText(scope), what, countText(kMaxLayoutNodes));
         }
     }
 
@@ -176,9 +173,9 @@ ViewGraph computationsView(const TpuGraph& g, const ViewSpec& spec) {
         for (int64_t n = c.first; n < c.end; ++n)
             if (g.isLayout() && g.isConfigurable(n)) ++it.configurable;
         it.title = QStringLiteral("computation %1").arg(c.index);
-        it.subtitle = QStringLiteral("%1 nodes").arg(grouped(it.count));
+        it.subtitle = QStringLiteral("%1 nodes").arg(countText(it.count));
         if (it.configurable)
-            it.subtitle += QStringLiteral(" · %1 configurable").arg(grouped(it.configurable));
+            it.subtitle += QStringLiteral(" · %1 configurable").arg(countText(it.configurable));
         it.node = static_cast<int32_t>(c.first);
         sizeItem(it);
         v.items.push_back(it);
@@ -273,7 +270,7 @@ ViewGraph neighbourhoodView(const TpuGraph& g, const ViewSpec& spec) {
         b.view().truncated = true;
         b.view().note =
             QStringLiteral("Neighbourhood cut at %1 nodes (layout limit); use fewer hops.")
-                .arg(grouped(kMaxLayoutNodes));
+                .arg(countText(kMaxLayoutNodes));
     }
     b.connectDrawnNodes();
     return std::move(b.view());

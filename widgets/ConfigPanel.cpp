@@ -5,7 +5,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QResizeEvent>
 #include <QSplitter>
 #include <QTableView>
@@ -14,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "ConfigTableModel.h"
+#include "CountText.h"
 #include "FilePredictions.h"
 #include "RuntimeHistogram.h"
 #include "TensorText.h"
@@ -24,9 +24,6 @@ namespace tpg {
 namespace {
 constexpr int kNodeRole = Qt::UserRole + 1;
 constexpr int kDecodePollMs = 250;  // how often details re-check a config that is still decoding
-QString grouped(int64_t n) {
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
-}
 QString filterHelp() {
     return QObject::tr("A configuration (12), \"top N\" (the N fastest; ties share a rank), a ratio to the best "
                        "(<1.05: within 5% of it, on every kind of file), or a runtime with its unit (<2.5ms, "
@@ -192,15 +189,16 @@ void ConfigPanel::updateSummary() {
         return;
     }
     QString s = m_model->rowCount() != m_graph.numConfigs()
-                    ? tr("%1 of %2 configurations shown").arg(grouped(m_model->rowCount()), grouped(m_graph.numConfigs()))
-                    : tr("%1 configurations").arg(grouped(m_graph.numConfigs()));
+                    ? tr("%1 of %2 configurations shown")
+                          .arg(countText(m_model->rowCount()), countText(m_graph.numConfigs()))
+                    : tr("%1 configurations").arg(countText(m_graph.numConfigs()));
     if (!m_model->filterError().isEmpty()) s = m_model->filterError() + QStringLiteral(" · ") + s;
     if (!m_graph.runtimesKnown())
         s += tr(" · runtimes unknown (test split)");
     else if (m_model->bestConfig() >= 0)
         s += tr(" · best: config %1").arg(m_model->bestConfig());
     if (m_graph.isLayout())
-        s += tr(" · %1 configurable nodes").arg(grouped(m_graph.numConfigurable()));
+        s += tr(" · %1 configurable nodes").arg(countText(m_graph.numConfigurable()));
     m_summary->setText(s);
 }
 

@@ -1,19 +1,13 @@
 #include "ConfigTableModel.h"
 
-#include <QLocale>
 #include <algorithm>
 #include <numeric>
 
 #include "ConfigFilter.h"
+#include "CountText.h"
 #include "FilePredictions.h"
 
 namespace tpg {
-
-namespace {
-QString grouped(double v) {
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(v)));
-}
-}  // namespace
 
 ConfigTableModel::ConfigTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -115,11 +109,12 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
         case ConfigColumn:
             return QString::number(c);
         case RuntimeColumn:
-            return known ? grouped(m_graph.runtimes()[static_cast<size_t>(c)]) : tr("unknown");
+            return known ? countText(std::llround(m_graph.runtimes()[static_cast<size_t>(c)]))
+                         : tr("unknown");
         case NormalizerColumn:
-            return m_graph.isLayout()
-                       ? QVariant()
-                       : QVariant(grouped(m_graph.runtimeNormalizers()[static_cast<size_t>(c)]));
+            return m_graph.isLayout() ? QVariant()
+                                      : QVariant(countText(std::llround(
+                                            m_graph.runtimeNormalizers()[static_cast<size_t>(c)])));
         case NormalizedColumn:
             return m_graph.isLayout() || !known
                        ? QVariant()
@@ -137,13 +132,17 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
         case PredictedColumn:
             if (!m_predictions) return {};
             return m_predictions->predictedNs.empty()
-                       ? QVariant(QString::number(m_predictions->scores()[static_cast<size_t>(c)], 'f', 4))
-                       : QVariant(grouped(m_predictions->predictedNs[static_cast<size_t>(c)]));
+                       ? QVariant(QString::number(m_predictions->scores()[static_cast<size_t>(c)],
+                                                  'f', 4))
+                       : QVariant(countText(
+                             std::llround(m_predictions->predictedNs[static_cast<size_t>(c)])));
         case PredictedRankColumn:
             return m_predictions ? QVariant(static_cast<qlonglong>(m_predictions->predictedRank[static_cast<size_t>(c)]))
                                  : QVariant();
         case SynthColumn:
-            return m_predictions ? QVariant(grouped(m_predictions->synthNs[static_cast<size_t>(c)])) : QVariant();
+            return m_predictions ? QVariant(countText(std::llround(
+                                       m_predictions->synthNs[static_cast<size_t>(c)])))
+                                 : QVariant();
         case ViolationColumn:
             return m_predictions && !m_predictions->violationRatio.empty()
                        ? QVariant(QString::number(m_predictions->violationRatio[static_cast<size_t>(c)], 'f', 3))

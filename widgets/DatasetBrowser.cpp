@@ -1,25 +1,24 @@
 #include "DatasetBrowser.h"
 
-#include <QFileInfo>
-#include <QHeaderView>
-#include <QLabel>
-#include <QLineEdit>
-#include <QLocale>
 #include <QClipboard>
 #include <QDesktopServices>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QSortFilterProxyModel>
-#include <QUrl>
 #include <QStandardItemModel>
 #include <QTreeView>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <functional>
 #include <map>
 
-#include "io/Error.h"
+#include "CountText.h"
 #include "JobRunner.h"
+#include "io/Error.h"
 #include "io/NpzArchive.h"
 
 namespace tpg {
@@ -36,10 +35,6 @@ struct FileCounts {
     qint64 configs = -1;
     QString error;
 };
-
-QString grouped(qint64 n) {
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
-}
 
 }  // namespace
 
@@ -111,8 +106,8 @@ DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
             m_countJob = 0;
             m_view->resizeColumnToContents(1);  // the counts are in: their columns fit them
             m_view->resizeColumnToContents(2);
-            m_status->setText(
-                tr("%1 graphs in %2").arg(grouped(static_cast<qint64>(m_files.size())), m_folder));
+            m_status->setText(tr("%1 graphs in %2")
+                                  .arg(countText(static_cast<qint64>(m_files.size())), m_folder));
             emit countsLoaded();
         }
     });
@@ -198,7 +193,7 @@ void DatasetBrowser::populate() {
     m_status->setText(m_files.empty()
                           ? tr("No .npz files in %1").arg(m_folder)
                           : tr("%1 graphs in %2; reading counts…")
-                                .arg(grouped(static_cast<qint64>(m_files.size())), m_folder));
+                                .arg(countText(static_cast<qint64>(m_files.size())), m_folder));
     emit scanned(static_cast<int>(m_files.size()));
     if (m_files.empty()) {
         emit countsLoaded();
@@ -253,8 +248,9 @@ void DatasetBrowser::labelGroups() {
     int shown = 0;
     for (int r = 0; r < m_model->rowCount(); ++r) shown += labelGroup(m_model->item(r), filter).first;
     if (!filter.isEmpty() && !m_files.empty())
-        m_status->setText(tr("%1 of %2 graphs match \"%3\"")
-                              .arg(grouped(shown), grouped(static_cast<qint64>(m_files.size())), filter));
+        m_status->setText(
+            tr("%1 of %2 graphs match \"%3\"")
+                .arg(countText(shown), countText(static_cast<qint64>(m_files.size())), filter));
 }
 
 QMenu* DatasetBrowser::fileMenu(const QString& path) {
@@ -284,8 +280,8 @@ void DatasetBrowser::applyCounts(const QVariant& value) {
             name->setForeground(QColor(0xb7, 0x1c, 0x1c));
             continue;
         }
-        nodes->setText(grouped(c.nodes));
-        configs->setText(grouped(c.configs));
+        nodes->setText(countText(c.nodes));
+        configs->setText(countText(c.configs));
     }
 }
 

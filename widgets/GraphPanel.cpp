@@ -1,21 +1,21 @@
 #include "GraphPanel.h"
 
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
+#include <QMenu>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QStandardItemModel>
-#include <QClipboard>
-#include <QGuiApplication>
-#include <QHeaderView>
-#include <QMenu>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "CountText.h"
 #include "GraphScene.h"
 #include "GraphView.h"
 #include "GraphvizLayout.h"
@@ -33,11 +33,6 @@ constexpr double kZoomStep = 1.25;
 const QString kLayoutLane = QStringLiteral("layout");
 const QString kSearchLane = QStringLiteral("search");
 constexpr int kResultsMaxHeight = 160;  // the drawing keeps most of the room
-
-
-QString grouped(int64_t n) {
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
-}
 
 QToolButton* toolButton(QWidget* parent, const QString& text, const QString& tip) {
     auto* b = new QToolButton(parent);
@@ -398,15 +393,16 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     if (!m_matches.isEmpty()) m_scene->setSearchMatches(m_scene->findNodes(m_search->text()));
     refreshResultsInView();
     QString status = tr("%1: %2 nodes, %3 edges drawn")
-                         .arg(m_spec.describe(), grouped(v.nodeCount()),
-                              grouped(static_cast<int64_t>(v.edges.size())));
+                         .arg(m_spec.describe(), countText(v.nodeCount()),
+                              countText(static_cast<int64_t>(v.edges.size())));
     if (v.spec.mode == ViewMode::Computations)
         status = tr("%1: %2 computations")
-                     .arg(m_spec.describe(), grouped(static_cast<int64_t>(v.items.size())));
+                     .arg(m_spec.describe(), countText(static_cast<int64_t>(v.items.size())));
     if (v.spec.mode == ViewMode::Groups)
         status = tr("%1: %2 groups and %3 nodes drawn, every node of %4 drawn or inside a group")
-                     .arg(m_spec.describe(), grouped(static_cast<int64_t>(v.items.size()) - v.nodeCount()),
-                          grouped(v.nodeCount()), grouped(m_graph.numNodes()));
+                     .arg(m_spec.describe(),
+                          countText(static_cast<int64_t>(v.items.size()) - v.nodeCount()),
+                          countText(v.nodeCount()), countText(m_graph.numNodes()));
     status += tr(" · layout %1 ms").arg(static_cast<int>(layout->layoutMs));
     emit statusMessage(status);
     emit layoutReady();
@@ -561,8 +557,9 @@ int GraphPanel::search(const QString& text) {
                     tr("Node %1 is not in this view: opening its neighbourhood").arg(n));
                 return 1;
             }
-            emit statusMessage(
-                tr("No node %1: this graph has %2 nodes").arg(n).arg(grouped(m_graph.numNodes())));
+            emit statusMessage(tr("No node %1: this graph has %2 nodes")
+                                   .arg(n)
+                                   .arg(countText(m_graph.numNodes())));
             return 0;
         }
         m_scene->setSearchMatches({});
@@ -652,7 +649,9 @@ QString GraphPanel::describeResults() const {
     const int listed = m_results->topLevelItemCount();
     QString text = listed == 0 ? tr("No node matches \"%1\"").arg(m_resultsQuery)
                                : tr("%1 for \"%2\" in the whole graph")
-                                     .arg(m_resultsTotal == 1 ? tr("1 match") : tr("%1 matches").arg(grouped(m_resultsTotal)))
+                                     .arg(m_resultsTotal == 1
+                                              ? tr("1 match")
+                                              : tr("%1 matches").arg(countText(m_resultsTotal)))
                                      .arg(m_resultsQuery);
     if (m_resultsTotal > listed) text += tr(" (the first %1 listed)").arg(listed);
     return text + tr(" · click one to show it (opening its groups, or its neighbourhood, when it is not drawn)");

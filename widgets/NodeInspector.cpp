@@ -2,7 +2,6 @@
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QRegularExpression>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -10,8 +9,9 @@
 #include <cmath>
 #include <functional>
 
-#include "graph/Schema.h"
+#include "CountText.h"
 #include "TensorText.h"
+#include "graph/Schema.h"
 
 namespace tpg {
 
@@ -45,7 +45,7 @@ const std::vector<FeatureGroup>& featureGroups() {
 
 QString number(float v) {
     if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
-        return QLocale(QLocale::English).toString(static_cast<qlonglong>(v));
+        return countText(static_cast<int64_t>(v));
     return QString::number(static_cast<double>(v), 'g', 6);
 }
 

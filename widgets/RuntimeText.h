@@ -1,8 +1,9 @@
 #pragma once
 
-#include <QLocale>
 #include <QString>
 #include <cmath>
+
+#include "CountText.h"
 
 // Runtimes and their changes as the what-if dock and its suggestions show them.
 namespace tpg {
@@ -10,7 +11,7 @@ namespace tpg {
 // 1234567.4 -> "1,234,567 ns"; `unknown` for a negative (unknown) runtime.
 inline QString nsText(double v, const QString& unknown) {
     if (v < 0) return unknown;
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(v))) + QStringLiteral(" ns");
+    return countText(std::llround(v)) + QStringLiteral(" ns");
 }
 
 // "≤ " or "≥ " before a predicted runtime the fit clamped at its fastest or slowest end

@@ -4,7 +4,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -12,6 +11,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "CountText.h"
 #include "JobRunner.h"
 #include "RuntimeText.h"
 #include "tune/TuneLimits.h"
@@ -193,16 +193,18 @@ void SuggestionPanel::stop() {
 
 void SuggestionPanel::showProgress(const tune::TuneProgress& p) {
     m_progress->setValue(static_cast<int>(1000 * std::min(1.0, p.elapsedSeconds / std::max(1e-9, p.budgetSeconds))));
+    m_status->setText(progressText(p, m_startNs));
+}
+
+QString SuggestionPanel::progressText(const tune::TuneProgress& p, double startNs) {
     QString text = tr("Round %1 · %2 candidates scored by the model · %3 measured")
-                       .arg(p.round)
-                       .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(p.candidatesScored)))
-                       .arg(p.measured);
+                       .arg(countText(p.round), countText(p.candidatesScored), countText(p.measured));
     if (p.bestMeasuredNs >= 0)
-        text += tr(" · best measured %1 (%2 vs current)").arg(ns(p.bestMeasuredNs), change(p.bestMeasuredNs, m_startNs));
+        text += tr(" · best measured %1 (%2 vs current)").arg(ns(p.bestMeasuredNs), change(p.bestMeasuredNs, startNs));
     // Measuring, the fine-tuned copy's favourites are what matter; the file's model's prediction
     // for them would only confuse. By the model alone, its best prediction is the progress.
     if (p.measured == 0 && p.bestPredictedNs >= 0) text += tr(" · best predicted %1").arg(ns(p.bestPredictedNs));
-    m_status->setText(text);
+    return text;
 }
 
 void SuggestionPanel::showResults(const tune::TuneResult& r) {
@@ -214,10 +216,8 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
     const QString how = r.cancelled ? tr("Stopped after %1 s").arg(r.seconds, 0, 'f', 1)
                                     : tr("Searched for %1 s").arg(r.seconds, 0, 'f', 1);
     QString text = tr("%1: %2 rounds, %3 candidates scored, %4 measured.")
-                       .arg(how)
-                       .arg(r.rounds.size())
-                       .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(r.candidatesScored)))
-                       .arg(r.measured);
+                       .arg(how, countText(static_cast<int64_t>(r.rounds.size())),
+                            countText(r.candidatesScored), countText(r.measured));
     if (best >= 0)
         text += best < m_startNs ? tr(" The best is %1% faster than the current configuration by the synthetic TPU%2.")
                                        .arg(100.0 * (1.0 - best / m_startNs), 0, 'f', 1)
@@ -239,7 +239,7 @@ void SuggestionPanel::fillList() {
         item->setText(Synth, ns(r.synthNs));
         item->setText(VsCurrent, change(r.synthNs, current));
         item->setText(Predicted, boundPrefix(r.beyondFit) + ns(r.predictedNs));
-        item->setText(Rank, tr("%1 of %2").arg(r.rank).arg(r.configs));
+        item->setText(Rank, tr("%1 of %2").arg(countText(r.rank), countText(r.configs)));
         item->setText(Measured, m_results[i].measured ? tr("yes") : tr("no (model only)"));
         item->setData(Number, Qt::UserRole, static_cast<int>(i));
         for (int c = Synth; c < Columns; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);

@@ -42,6 +42,8 @@ public:
     QString statusText() const;
     QPushButton* suggestButton() const { return m_suggest; }
     QPushButton* stopButton() const { return m_stop; }
+    // The status line while a search runs from a configuration of `startNs` by the synthetic TPU.
+    static QString progressText(const tune::TuneProgress& p, double startNs);
 
 signals:
     void loadRequested(const std::vector<float>& row, const QString& label);

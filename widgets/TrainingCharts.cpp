@@ -37,6 +37,8 @@
 #include <limits>
 #include <utility>
 
+#include "CountText.h"
+
 namespace tpg {
 
 namespace {
@@ -934,10 +936,8 @@ void TrainingCharts::onLegendMarkerClicked(QLegendMarker* marker) {
 
 QString TrainingCharts::tooltipText(const QString& xName, double x, const QString& seriesName,
                                     double y) {
-    const QString xText =
-        QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(x)));
     return QStringLiteral("%1 %2 \u00b7 %3 %4")
-        .arg(xName, xText, seriesName, QString::number(y, 'g', 6));
+        .arg(xName, countText(std::llround(x)), seriesName, QString::number(y, 'g', 6));
 }
 
 TrainingCharts::SeriesRef TrainingCharts::findSeries(const QXYSeries* series) const {

@@ -14,7 +14,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
-#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
@@ -29,6 +28,7 @@
 #include <cmath>
 #include <map>
 
+#include "CountText.h"
 #include "JobRunner.h"
 #include "NnLimits.h"
 #include "TrainingCharts.h"
@@ -54,8 +54,6 @@ QComboBox* newLongChoice() {
     choice->setMinimumContentsLength(kNarrowChoiceChars);
     return choice;
 }
-
-QString grouped(double n) { return QLocale(QLocale::English).toString(n, 'f', 0); }
 
 QString clock(double seconds) {
     const auto s = static_cast<qint64>(std::max(0.0, seconds));
@@ -455,7 +453,7 @@ void TrainingPanel::setCurrentFile(const QString& path, const TpuGraph& graph) {
         m_fileLabel->setText(tr("%1: no measured runtimes (test split)").arg(QFileInfo(path).fileName()));
     else
         m_fileLabel->setText(tr("%1: %2 configurations, %3% held out")
-                                 .arg(QFileInfo(path).fileName(), grouped(static_cast<double>(graph.numConfigs())))
+                                 .arg(QFileInfo(path).fileName(), countText(graph.numConfigs()))
                                  .arg(nn::limits::kSingleFileHeldOutFraction * 100));
     updateButtons();
     previewLiveFigures();  // "this file only" trains a model of the file's kind
@@ -607,9 +605,10 @@ void TrainingPanel::showProgress(const nn::TrainProgress& p) {
     }
     if (p.configsPerSecond > 0) m_configsPerSecond = p.configsPerSecond;
     if (p.configsPerSecond > 0)
-        m_speed->setText(tr("%1 configs/s · %2 elapsed%3")
-                             .arg(grouped(p.configsPerSecond), clock(p.elapsedSeconds),
-                                  p.etaSeconds >= 0 ? tr(" · ETA %1").arg(clock(p.etaSeconds)) : QString()));
+        m_speed->setText(
+            tr("%1 configs/s · %2 elapsed%3")
+                .arg(countText(std::llround(p.configsPerSecond)), clock(p.elapsedSeconds),
+                     p.etaSeconds >= 0 ? tr(" · ETA %1").arg(clock(p.etaSeconds)) : QString()));
 }
 
 void TrainingPanel::updateComparison() {
@@ -636,7 +635,8 @@ void TrainingPanel::onFinished(const nn::TrainResult& r) {
                   .arg(r.saved || m_liveHasBest ? tr("Best model kept.") : tr("No epoch finished: no model yet.")));
     for (const auto& w : r.warnings) setStatus(m_status + QLatin1Char(' ') + QString::fromStdString(w));
     if (m_configsPerSecond > 0)  // no ETA once it has ended
-        m_speed->setText(tr("%1 configs/s · %2 in all").arg(grouped(m_configsPerSecond), clock(r.seconds)));
+        m_speed->setText(tr("%1 configs/s · %2 in all")
+                             .arg(countText(std::llround(m_configsPerSecond)), clock(r.seconds)));
     updateButtons();
     listRuns();
     emit runFinished(folder, reason);

@@ -6,7 +6,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
@@ -19,6 +18,7 @@
 #include <cmath>
 #include <limits>
 
+#include "CountText.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "RuntimeText.h"
@@ -779,8 +779,7 @@ QString WhatIfPanel::resultText() const {
                       m_startReport ? predictedChange(r, *m_startReport) : QStringLiteral("–"),
                       vsBest);
     lines << tr("Would rank <b>%1 of %2</b> among this file's configurations (by predicted score)")
-                 .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(r.rank)),
-                      QLocale(QLocale::English).toString(static_cast<qlonglong>(r.configs)));
+                 .arg(countText(r.rank), countText(r.configs));
     lines << tr("Synthetic TPU: %1 (%2)")
                  .arg(ns(r.synthNs), m_predictor->synthIsGroundTruth() ? tr("ground truth for this synthetic file")
                                                                          : tr("an analytic estimate, not this file's hardware"));
