@@ -81,6 +81,7 @@ void SuggestionPanel::buildUi() {
     m_list->setUniformRowHeights(true);
     m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_load = new QPushButton(tr("Load into editor"), this);
+    m_load->setObjectName(QStringLiteral("loadSuggestion"));
     m_load->setToolTip(tr("Make the selected suggestion the current configuration (one undoable edit)"));
     m_compare = new QPushButton(tr("Compare with current"), this);
     m_compare->setToolTip(tr("Explain what differs between the current configuration and the selected suggestion"));
@@ -98,10 +99,7 @@ void SuggestionPanel::buildUi() {
     connect(m_load, &QPushButton::clicked, this, [emitFor] { emitFor(true); });
     connect(m_compare, &QPushButton::clicked, this, [emitFor] { emitFor(false); });
     connect(m_list, &QTreeWidget::itemDoubleClicked, this, [emitFor] { emitFor(true); });
-    connect(m_list, &QTreeWidget::itemSelectionChanged, this, [this] {
-        m_load->setEnabled(selectedResult() >= 0);
-        m_compare->setEnabled(selectedResult() >= 0 && m_haveCurrent);
-    });
+    connect(m_list, &QTreeWidget::itemSelectionChanged, this, &SuggestionPanel::updateActions);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_suggest);
@@ -131,6 +129,8 @@ void SuggestionPanel::setPredictor(std::shared_ptr<const whatif::WhatIfPredictor
     m_predictor = std::move(predictor);
     m_haveCurrent = false;
     m_results.clear();
+    m_shownRows.clear();
+    m_shownFastest.reset();
     m_list->clear();
     m_progress->hide();
     m_suggest->setEnabled(m_predictor != nullptr);
@@ -145,7 +145,7 @@ void SuggestionPanel::setCurrent(const std::vector<float>& row, const whatif::Wh
     m_currentRow = row;
     m_currentReport = report;
     m_haveCurrent = true;
-    if (!m_results.empty()) fillList();  // "vs current" follows the editor
+    if (!m_results.empty()) fillList(false);  // "vs current" follows the editor
 }
 
 void SuggestionPanel::setBudgetSeconds(int seconds) { m_budget->setValue(seconds); }
@@ -160,6 +160,8 @@ void SuggestionPanel::suggest() {
     o.top = tune::limits::kDefaultTop;
     auto predictor = m_predictor;
     m_results.clear();
+    m_shownRows.clear();
+    m_shownFastest.reset();
     m_list->clear();
     m_startNs = m_currentReport.synthNs;
     m_progress->setValue(0);
@@ -194,13 +196,21 @@ void SuggestionPanel::stop() {
 void SuggestionPanel::showProgress(const tune::TuneProgress& p) {
     m_progress->setValue(static_cast<int>(1000 * std::min(1.0, p.elapsedSeconds / std::max(1e-9, p.budgetSeconds))));
     m_status->setText(progressText(p, m_startNs));
+    // The list so far, when it changed: a long search's best can be loaded before it ends.
+    if (p.fastestMeasured && p.fastestMeasured != m_shownFastest) {
+        m_shownFastest = p.fastestMeasured;
+        m_results = *p.fastestMeasured;
+        fillList(false);
+    }
 }
 
 QString SuggestionPanel::progressText(const tune::TuneProgress& p, double startNs) {
-    QString text = tr("Round %1 · %2 candidates scored by the model · %3 measured")
-                       .arg(countText(p.round), countText(p.candidatesScored), countText(p.measured));
+    QString text =
+        tr("Round %1 · %2 candidates scored by the model · %3 measured")
+            .arg(countText(p.round), countText(p.candidatesScored), countText(p.measured));
     if (p.bestMeasuredNs >= 0)
-        text += tr(" · best measured %1 (%2 vs current)").arg(ns(p.bestMeasuredNs), change(p.bestMeasuredNs, startNs));
+        text += tr(" · best measured %1 (%2 vs current)")
+                    .arg(ns(p.bestMeasuredNs), change(p.bestMeasuredNs, startNs));
     // Measuring, the fine-tuned copy's favourites are what matter; the file's model's prediction
     // for them would only confuse. By the model alone, its best prediction is the progress.
     if (p.measured == 0 && p.bestPredictedNs >= 0) text += tr(" · best predicted %1").arg(ns(p.bestPredictedNs));
@@ -226,25 +236,52 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
                                                                          : tr(" (an estimate for this file: measure it on a TPU)"))
                                  : tr(" Nothing faster than the current configuration was found.");
     m_status->setText(text);
-    fillList();
+    fillList(true);
 }
 
-void SuggestionPanel::fillList() {
+void SuggestionPanel::fillList(bool selectFirst) {
+    // The selection follows its configuration when the list changes under it (a running search).
+    const QTreeWidgetItem* current = m_list->currentItem();
+    const int selected = current ? current->data(Number, Qt::UserRole).toInt() : -1;
+    const std::vector<float> selectedRow =
+        selected >= 0 && selected < static_cast<int>(m_shownRows.size())
+            ? m_shownRows[static_cast<size_t>(selected)]
+            : std::vector<float>{};
     m_list->clear();
-    const double current = m_haveCurrent ? m_currentReport.synthNs : m_startNs;
+    m_shownRows.clear();
+    const double currentNs = m_haveCurrent ? m_currentReport.synthNs : m_startNs;
+    QTreeWidgetItem* reselect = nullptr;
     for (size_t i = 0; i < m_results.size(); ++i) {
-        const whatif::WhatIfReport& r = m_results[i].report;
+        const tune::TunedConfig& t = m_results[i];
+        const whatif::WhatIfReport& r = t.report;
         auto* item = new QTreeWidgetItem(m_list);
         item->setText(Number, QString::number(i + 1));
         item->setText(Synth, ns(r.synthNs));
-        item->setText(VsCurrent, change(r.synthNs, current));
-        item->setText(Predicted, boundPrefix(r.beyondFit) + ns(r.predictedNs));
-        item->setText(Rank, tr("%1 of %2").arg(countText(r.rank), countText(r.configs)));
-        item->setText(Measured, m_results[i].measured ? tr("yes") : tr("no (model only)"));
+        item->setText(VsCurrent, change(r.synthNs, currentNs));
+        if (r.configs > 0) {
+            item->setText(Predicted, boundPrefix(r.beyondFit) + ns(r.predictedNs));
+            item->setText(Rank, tr("%1 of %2").arg(countText(r.rank), countText(r.configs)));
+        } else {  // a running search's list: the file's model scores it when the search ends
+            for (int c : {Predicted, Rank}) {
+                item->setText(c, tr("…"));
+                item->setToolTip(c, tr("The file's model scores the list when the search ends"));
+            }
+        }
+        item->setText(Measured, t.measured ? tr("yes") : tr("no (model only)"));
         item->setData(Number, Qt::UserRole, static_cast<int>(i));
         for (int c = Synth; c < Columns; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        m_shownRows.push_back(t.row);
+        if (!selectedRow.empty() && t.row == selectedRow) reselect = item;
     }
-    if (m_list->topLevelItemCount() > 0) m_list->setCurrentItem(m_list->topLevelItem(0));
+    if (!reselect && selectFirst && m_list->topLevelItemCount() > 0)
+        reselect = m_list->topLevelItem(0);
+    if (reselect) m_list->setCurrentItem(reselect);
+    updateActions();  // clear() need not signal that the selection went
+}
+
+void SuggestionPanel::updateActions() {
+    m_load->setEnabled(selectedResult() >= 0);
+    m_compare->setEnabled(selectedResult() >= 0 && m_haveCurrent);
 }
 
 int SuggestionPanel::selectedResult() const {

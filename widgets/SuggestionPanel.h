@@ -19,7 +19,8 @@ class JobRunner;
 
 // "Suggest faster configurations": the model-guided search (tune::ConfigSearch) from the
 // what-if editor's current configuration, on a worker of its own (edits stay responsive), with
-// live progress (round, candidates, best so far) and Stop. The results list the synthetic TPU's
+// live progress (round, candidates, best so far; the fastest measured listed as they come) and
+// Stop. The results list the synthetic TPU's
 // and the model's runtimes and their difference from the current configuration; a result loads
 // into the editor (one undoable edit) or is compared with the current one in the Explain tab.
 class SuggestionPanel : public QWidget {
@@ -54,8 +55,9 @@ private:
     void buildUi();
     void showProgress(const tune::TuneProgress& p);
     void showResults(const tune::TuneResult& r);
-    void fillList();
+    void fillList(bool selectFirst);  // selectFirst: the first row when nothing stays selected
     int selectedResult() const;
+    void updateActions();  // Load and Compare: only with a suggestion selected
 
     JobRunner* m_runner;
     std::shared_ptr<const whatif::WhatIfPredictor> m_predictor;
@@ -65,6 +67,9 @@ private:
     quint64 m_job = 0;
     std::shared_ptr<nn::CancelToken> m_stopToken;  // Stop: the search ends early and keeps its results
     std::vector<tune::TunedConfig> m_results;
+    std::vector<std::vector<float>> m_shownRows;  // the list's rows, as m_results was when filled
+    std::shared_ptr<const std::vector<tune::TunedConfig>>
+        m_shownFastest;  // a running search's list shown
     double m_startNs = 0;
 
     QPushButton* m_suggest;

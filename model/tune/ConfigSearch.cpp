@@ -40,6 +40,22 @@ struct Candidate {
 bool byScore(const Candidate& a, const Candidate& b) { return a.score < b.score; }
 bool byMeasured(const Candidate& a, const Candidate& b) { return a.measuredNs < b.measuredNs; }
 
+// The first `top` of `list` that compile to distinct programs. Rows that differ only where the
+// compiler ignores them (an operand layout equal to what arrives, a bound beyond its dim) compile
+// to the same program, with the same synthetic-TPU runtime: each is listed once.
+std::vector<const Candidate*> distinctPrograms(const std::vector<Candidate>& list, int top,
+                                               const whatif::WhatIfPredictor& predictor) {
+    std::vector<const Candidate*> out;
+    std::unordered_set<double> programs;
+    for (const Candidate& c : list) {
+        if (out.size() >= static_cast<size_t>(top)) break;
+        if (programs.insert(c.measuredNs >= 0 ? c.measuredNs : predictor.synthRuntime(c.row))
+                .second)
+            out.push_back(&c);
+    }
+    return out;
+}
+
 }  // namespace
 
 void checkTuneOptions(const TuneOptions& o) {
@@ -76,6 +92,7 @@ struct ConfigSearch::State {
     size_t cursor = 0;
     size_t sinceGain = 0;  // coordinates swept since the incumbent last improved
     uint64_t reportedHash = 0;  // the row bestPredictedNs was computed for
+    std::vector<uint64_t> reportedFastest;  // the rows of progress.fastestMeasured
     TuneProgress progress;
     bool stopped = false;
 
@@ -255,7 +272,28 @@ struct ConfigSearch::State {
             progress.bestPredictedNs = predictor.predictedNs(progress.bestScore);
         }
         progress.bestMeasuredNs = measured.empty() ? -1 : measured.front().measuredNs;
+        reportFastestMeasured();
         if (callback) callback(progress);
+    }
+
+    // A new list only when the fastest programs changed: rows can be large, rounds fast.
+    void reportFastestMeasured() {
+        const std::vector<const Candidate*> fastest =
+            distinctPrograms(measured, options.top, predictor);
+        std::vector<uint64_t> hashes;
+        for (const Candidate* c : fastest) hashes.push_back(c->hash);
+        if (hashes == reportedFastest) return;
+        reportedFastest = std::move(hashes);
+        auto list = std::make_shared<std::vector<TunedConfig>>();
+        for (const Candidate* c : fastest) {
+            TunedConfig t;
+            t.row = c->row;
+            t.report.synthNs = c->measuredNs;
+            t.measured = true;
+            t.label = "measured #" + std::to_string(list->size() + 1);
+            list->push_back(std::move(t));
+        }
+        progress.fastestMeasured = std::move(list);
     }
 
     void seed(const std::vector<float>& startRow) {
@@ -314,6 +352,7 @@ TuneResult ConfigSearch::run(const Progress& progressCallback, const nn::CancelT
         ++s.progress.round;
         s.report(progressCallback);
         result.rounds.push_back(s.progress);
+        result.rounds.back().fastestMeasured.reset();
     }
     result.cancelled = cancel && cancel->cancelled();
 
@@ -323,15 +362,10 @@ TuneResult ConfigSearch::run(const Progress& progressCallback, const nn::CancelT
     for (const auto& c : list) listed.insert(c.hash);
     for (const auto& c : s.population)
         if (listed.insert(c.hash).second) list.push_back(c);
-    // Rows that differ only where the compiler ignores them (an operand layout equal to what
-    // arrives, a bound beyond its dim) compile to the same program: list each program once.
-    std::unordered_set<double> programs;
-    for (const Candidate& c : list) {
-        if (result.top.size() >= static_cast<size_t>(m_options.top)) break;
-        if (!programs.insert(c.measuredNs >= 0 ? c.measuredNs : m_predictor.synthRuntime(c.row)).second) continue;
+    for (const Candidate* c : distinctPrograms(list, m_options.top, m_predictor)) {
         TunedConfig t;
-        t.row = c.row;
-        t.measured = c.measuredNs >= 0;
+        t.row = c->row;
+        t.measured = c->measuredNs >= 0;
         t.report = m_predictor.evaluate(t.row);
         t.label = "tuned #" + std::to_string(result.top.size() + 1) + (t.measured ? " (measured)" : " (predicted)");
         result.top.push_back(std::move(t));

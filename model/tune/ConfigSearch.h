@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,15 @@ struct TuneOptions {
     std::string startLabel;       // what to call startRow ("the current configuration")
 };
 
+struct TunedConfig {
+    std::vector<float> row;
+    std::string label;            // "tuned #1", "start: best"
+    whatif::WhatIfReport report;  // the file's model (not the fine-tuned copy): score, predicted
+                                  // ns, rank; synthetic TPU ns
+    bool measured =
+        false;  // measured during the search (else its synthetic-TPU runtime is only reported)
+};
+
 struct TuneProgress {
     int64_t round = 0;             // rounds completed
     int64_t candidatesScored = 0;  // by the model, duplicates excluded
@@ -33,13 +43,10 @@ struct TuneProgress {
     double bestMeasuredNs = -1;    // the best configuration measured so far (-1: none measured)
     double startNs = 0;            // the start's synthetic-TPU runtime
     double elapsedSeconds = 0, budgetSeconds = 0;
-};
-
-struct TunedConfig {
-    std::vector<float> row;
-    std::string label;          // "tuned #1", "start: best"
-    whatif::WhatIfReport report;  // the file's model (not the fine-tuned copy): score, predicted ns, rank; synthetic TPU ns
-    bool measured = false;      // measured during the search (else its synthetic-TPU runtime is only reported)
+    // While measuring: the fastest distinct programs measured so far (at most `top`, fastest
+    // first), a new list whenever it changed. Only report.synthNs is filled: the file's model
+    // scores the final list alone. Null in TuneResult::rounds.
+    std::shared_ptr<const std::vector<TunedConfig>> fastestMeasured;
 };
 
 struct TuneResult {

@@ -155,6 +155,51 @@ private slots:
         QCOMPARE(r.start.report.synthNs, m_resnetPredictor->synthRuntime(m_resnetPredictor->row(m_resnetPredictor->bestMeasuredRow())));
     }
 
+    // While measuring, each progress carries the fastest distinct programs so far: a new list
+    // only when it changed, fastest first, led by the best measured; the last one is the final
+    // list's rows (whose reports the file's model fills in at the end). The rounds keep no list.
+    void progressListsTheFastestMeasuredSoFar() {
+        tune::TuneOptions o = options(8, 30);
+        o.top = 5;
+        std::vector<std::shared_ptr<const std::vector<tune::TunedConfig>>> lists;
+        bool sorted = true, ledByBest = true, distinct = true;
+        const tune::TuneResult r =
+            tune::ConfigSearch(*m_resnetPredictor, o).run([&](const tune::TuneProgress& p) {
+                if (!p.fastestMeasured) return;
+                if (lists.empty() || lists.back() != p.fastestMeasured)
+                    lists.push_back(p.fastestMeasured);
+                const std::vector<tune::TunedConfig>& l = *p.fastestMeasured;
+                ledByBest = ledByBest && !l.empty() && l.front().report.synthNs == p.bestMeasuredNs;
+                for (size_t i = 1; i < l.size(); ++i) {
+                    sorted = sorted && l[i - 1].report.synthNs <= l[i].report.synthNs;
+                    distinct = distinct && l[i - 1].report.synthNs != l[i].report.synthNs;
+                }
+            });
+        QVERIFY(lists.size() >= 2);  // it changed as the search found faster ones
+        auto rowsOf = [](const std::vector<tune::TunedConfig>& l) {
+            std::vector<std::vector<float>> rows;
+            for (const tune::TunedConfig& t : l) rows.push_back(t.row);
+            return rows;
+        };
+        for (size_t i = 1; i < lists.size(); ++i)
+            QVERIFY(rowsOf(*lists[i - 1]) != rowsOf(*lists[i]));
+        QVERIFY(sorted && ledByBest && distinct);
+        QVERIFY(lists.back()->size() <= 5);
+        QCOMPARE(lists.back()->size(), r.top.size());
+        for (size_t i = 0; i < r.top.size(); ++i) {
+            QCOMPARE((*lists.back())[i].row, r.top[i].row);
+            QCOMPARE((*lists.back())[i].report.synthNs, r.top[i].report.synthNs);
+            QVERIFY((*lists.back())[i].report.configs == 0 && r.top[i].report.configs > 0);
+        }
+        for (const tune::TuneProgress& p : r.rounds) QVERIFY(!p.fastestMeasured);
+        // The model alone measures nothing: no list.
+        bool listed = false;
+        tune::ConfigSearch(*m_resnetPredictor, options(0, 5)).run([&](const tune::TuneProgress& p) {
+            listed = listed || p.fastestMeasured != nullptr;
+        });
+        QVERIFY(!listed);
+    }
+
     void cancelStopsWithinASecond() {
         nn::CancelToken cancel;
         tune::TuneOptions o = options(8, 0);

@@ -116,6 +116,56 @@ private slots:
         QVERIFY2(s->statusText().startsWith(QStringLiteral("Stopped after")), qPrintable(s->statusText()));
     }
 
+    // A long search lists the fastest measured as it finds them (the model's columns wait for the
+    // end); a row the user selected stays selected as the list changes, and loads before the end.
+    void aRunningSearchListsItsFastestSoFar() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        QVERIFY(openAt(panel, runner, "default"));
+        SuggestionPanel* s = startLongSearch(panel);
+        QSignalSpy done(s, &SuggestionPanel::finished);
+        QTreeWidget* list = s->resultList();
+        QTRY_VERIFY_WITH_TIMEOUT(list->topLevelItemCount() >= 2, 10000);
+        QVERIFY(s->running());
+        QVERIFY(list->currentItem() == nullptr);  // nothing chosen for the user while it runs
+        QCOMPARE(list->topLevelItem(0)->text(3), QStringLiteral("…"));  // predicted: at the end
+        QCOMPARE(list->topLevelItem(0)->text(5), QStringLiteral("yes"));
+        for (size_t i = 1; i < s->results().size(); ++i)
+            QVERIFY(s->results()[i - 1].report.synthNs <= s->results()[i].report.synthNs);
+        auto listed = [s](const std::vector<float>& row) {
+            for (const auto& t : s->results())
+                if (t.row == row) return true;
+            return false;
+        };
+        auto selectedRow = [s, list] {
+            const QTreeWidgetItem* item = list->currentItem();
+            return item ? s->results()[static_cast<size_t>(item->data(0, Qt::UserRole).toInt())].row
+                        : std::vector<float>{};
+        };
+        // The fastest so far, selected, stays selected as faster ones push it down the list...
+        list->setCurrentItem(list->topLevelItem(0));
+        const std::vector<float> first = s->results().front().row;
+        QTRY_VERIFY_WITH_TIMEOUT(s->results().front().row != first, 30000);
+        QVERIFY(listed(first) ? selectedRow() == first : list->currentItem() == nullptr);
+        // ...and one pushed off the list leaves nothing selected to load.
+        list->setCurrentItem(list->topLevelItem(list->topLevelItemCount() - 1));
+        const std::vector<float> slowest = selectedRow();
+        QTRY_VERIFY_WITH_TIMEOUT(!listed(slowest), 30000);
+        QVERIFY(list->currentItem() == nullptr);
+        QVERIFY(!s->findChild<QPushButton*>(QStringLiteral("loadSuggestion"))->isEnabled());
+        list->setCurrentItem(list->topLevelItem(0));
+        const std::vector<float> best = s->results().front().row;
+        QTest::mouseClick(s->findChild<QPushButton*>(QStringLiteral("loadSuggestion")),
+                          Qt::LeftButton);
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.currentRow(), best);
+        QTest::mouseClick(s->stopButton(), Qt::LeftButton);
+        QVERIFY(done.wait(5000));
+        QVERIFY(list->topLevelItemCount() > 0);
+        QVERIFY(
+            list->topLevelItem(0)->text(4).contains(QStringLiteral(" of ")));  // the model's rank
+    }
+
     // Counts are grouped as everywhere else in the explorer: a 30 s search read "20,171
     // candidates scored, 1743 measured".
     void progressCountsAreGrouped() {
@@ -125,8 +175,9 @@ private slots:
         p.measured = 1743;
         p.bestMeasuredNs = 2317260;
         QCOMPARE(SuggestionPanel::progressText(p, 2358486),
-                 QStringLiteral("Round 1,204 · 20,171 candidates scored by the model · 1,743 measured · best "
-                                "measured 2,317,260 ns (-1.7% vs current)"));
+                 QStringLiteral(
+                     "Round 1,204 · 20,171 candidates scored by the model · 1,743 measured · best "
+                     "measured 2,317,260 ns (-1.7% vs current)"));
     }
 
     void anotherFileDropsARunningSearch() {
