@@ -17,6 +17,15 @@ namespace tpg {
 namespace {
 // More bars than this are unreadable: the best ones are drawn, and the title says so.
 constexpr size_t kMaxBars = 48;
+
+// As many decimals as the axis's tick step needs, so ticks a few percent apart stay distinct
+// ("%.4g" wrote 13.997 and 14.001 both as "14").
+QString labelFormatFor(const QValueAxis* axis) {
+    const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+    const int decimals =
+        step > 0 ? std::clamp(static_cast<int>(std::ceil(-std::log10(step) - 1e-9)), 0, 9) : 0;
+    return QStringLiteral("%.%1f").arg(decimals);
+}
 }  // namespace
 
 SweepChart::SweepChart(QWidget* parent) : QChartView(parent) {
@@ -92,7 +101,8 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, doubl
     // Differences between layouts are often a few percent: start the axis near the smallest value.
     const double span = std::max(top - bottom, std::abs(top) * 1e-3);
     y->setRange(bottom - 0.15 * span, top + 0.05 * span);
-    y->setLabelFormat(QStringLiteral("%.4g"));  // ticks a few percent apart stay distinct
+    y->applyNiceNumbers();  // ticks on a round step: 2.3, 2.4, ... not 2.311, 2.406, ...
+    y->setLabelFormat(labelFormatFor(y));
     y->setTitleText(modelInNs ? unit.name : tr("score"));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignTop);
