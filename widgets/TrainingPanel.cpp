@@ -45,6 +45,8 @@ constexpr int kRunIndexRole = Qt::UserRole + 1;
 // Characters a long choice (a collection, the loss, the figure kept by) keeps in a narrow form
 // column; its list shows it whole.
 constexpr int kNarrowChoiceChars = 18;
+// The progress bar's steps over a whole run: fine enough for a 10-minute run to move each second.
+constexpr int kRunProgressSteps = 1000;
 
 // A combo for a long choice: narrow columns elide it. Set before any layout asks its minimum
 // size, which the combo caches.
@@ -533,6 +535,8 @@ void TrainingPanel::startWith(const nn::TrainSettings& settings, Collection kind
     m_comparison->clear();
     m_speed->clear();
     m_configsPerSecond = 0;
+    m_progress->setRange(0, kRunProgressSteps);
+    m_progress->setValue(0);
     const bool startHadFocus = m_start->hasFocus();
     updateButtons();
     if (startHadFocus) m_stop->setFocus();  // not the first field of the form, selected
@@ -599,9 +603,13 @@ void TrainingPanel::showProgress(const nn::TrainProgress& p) {
     if (isPaused()) text = tr("Paused · ") + text;
     m_phase->setText(text);
     m_status = text;
-    if (p.phase == Phase::Training || p.phase == Phase::Validating) {
-        m_progress->setRange(0, static_cast<int>(std::max<int64_t>(1, p.steps)));
-        m_progress->setValue(static_cast<int>(p.step));
+    // The bar is the whole run, as the ETA beside it counts it (it read 75% at 0:45 of 10:00: an
+    // epoch's steps, which the text above gives).
+    if (p.etaSeconds >= 0 && (p.phase == Phase::Training || p.phase == Phase::Validating)) {
+        const double done = p.elapsedSeconds / std::max(1e-9, p.elapsedSeconds + p.etaSeconds);
+        m_progress->setRange(0, kRunProgressSteps);
+        m_progress->setValue(
+            static_cast<int>(std::lround(kRunProgressSteps * std::clamp(done, 0.0, 1.0))));
     }
     if (p.configsPerSecond > 0) m_configsPerSecond = p.configsPerSecond;
     if (p.configsPerSecond > 0)
@@ -634,6 +642,8 @@ void TrainingPanel::onFinished(const nn::TrainResult& r) {
                   .arg(clock(r.seconds))
                   .arg(r.saved || m_liveHasBest ? tr("Best model kept.") : tr("No epoch finished: no model yet.")));
     for (const auto& w : r.warnings) setStatus(m_status + QLatin1Char(' ') + QString::fromStdString(w));
+    if (!r.cancelled)
+        m_progress->setValue(m_progress->maximum());  // its end came: by budget, epochs or patience
     if (m_configsPerSecond > 0)  // no ETA once it has ended
         m_speed->setText(tr("%1 configs/s · %2 in all")
                              .arg(countText(std::llround(m_configsPerSecond)), clock(r.seconds)));

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -78,6 +79,8 @@ private slots:
         QVERIFY(!panel.useBestButton()->isEnabled());
 
         StallWatch watch(10);
+        QElapsedTimer sinceStart;
+        sinceStart.start();
         panel.startButton()->click();
         QVERIFY(panel.isRunning());
         QVERIFY(!panel.startButton()->isEnabled());
@@ -93,6 +96,12 @@ private slots:
         QVERIFY(QFileInfo::exists(panel.bestModelPath()));
         QTest::qWait(3000);  // seconds of live updates for the stall watch
         QVERIFY(panel.isRunning());
+        // The bar is the run's share of its 5-minute budget, not the epoch's (it read 75% at 0:45
+        // of 10:00, beside "ETA 9:15").
+        const QProgressBar* bar = panel.findChild<QProgressBar*>();
+        const double done = static_cast<double>(bar->value()) / bar->maximum();
+        QVERIFY2(done > 0 && done <= (sinceStart.elapsed() / 1000.0 + 1) / 300,
+                 qPrintable(QString::number(done)));
 
         QSignalSpy finished(&panel, &TrainingPanel::runFinished);
         QElapsedTimer stopClock;
@@ -337,6 +346,8 @@ private slots:
         const nn::TrainingHistory h = nn::readTrainingLog(RunFiles::log(panel.liveRunFolder()).toStdString());
         QCOMPARE(h.settings.trainFile, path.toStdString());
         QCOMPARE(h.epochs.size(), size_t{2});
+        const QProgressBar* bar = panel.findChild<QProgressBar*>();
+        QCOMPARE(bar->value(), bar->maximum());  // the epoch limit ended it: done
     }
 };
 
