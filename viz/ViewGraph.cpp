@@ -162,8 +162,8 @@ ViewGraph computationsView(const TpuGraph& g, const ViewSpec& spec) {
         if (static_cast<int>(v.items.size()) >= vizlimits::kMaxComputationBoxes) {
             v.truncated = true;
             v.note = QStringLiteral("Showing %1 of %2 computations.")
-                         .arg(vizlimits::kMaxComputationBoxes)
-                         .arg(comps.size());
+                         .arg(countText(vizlimits::kMaxComputationBoxes),
+                              countText(static_cast<int64_t>(comps.size())));
             break;
         }
         ViewItem it;

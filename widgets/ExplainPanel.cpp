@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "CountText.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "MemoryLayoutView.h"
@@ -258,12 +259,14 @@ void ExplainPanel::show(const Explanation& e) {
     m_explanation = e;
     // The synthetic TPU is a model of a TPU: say how far to trust it on this file.
     const QString trust =
-        m_predictions->synthIsGroundTruth() ? tr("ground truth: this synthetic file was timed by the synthetic TPU")
+        m_predictions->synthIsGroundTruth()
+            ? tr("ground truth: this synthetic file was timed by the synthetic TPU")
         : std::isnan(m_predictions->synthKendall)
             ? tr("an estimate of the synthetic TPU (no measured runtimes to check it against)")
-            : tr("an estimate of the synthetic TPU: Kendall %1 against this file's measurements (%2 configs)")
+            : tr("an estimate of the synthetic TPU: Kendall %1 against this file's measurements "
+                 "(%2 configs)")
                   .arg(m_predictions->synthKendall, 0, 'f', 3)
-                  .arg(m_graph.numConfigs());
+                  .arg(countText(m_graph.numConfigs()));
     m_header->setText(tr("<b>A = %1: %2</b> — %3").arg(e.aLabel, ms(e.summaryA.totalNs), trust));
     QString details = (e.summaryA.copies == 1 ? tr("1 copy") : tr("%1 copies").arg(e.summaryA.copies)) +
                       tr(" (%1 through the transpose unit)").arg(e.summaryA.transposingCopies);
@@ -277,12 +280,14 @@ void ExplainPanel::show(const Explanation& e) {
                        .arg(e.breakdownA.tile.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
                        .arg(e.breakdownA.tile.spills ? tr(" — it SPILLS") : tr(", fits"));
     m_details->setText(details);
-    m_comparison->setText(e.comparison ? tr("B = %1: %2. %3 configurable nodes lay out differently. %4")
-                                             .arg(e.bLabel)
-                                             .arg(QString::fromStdString(e.comparison->sentence))
-                                             .arg(e.comparison->differingNodes.size())
-                                             .arg(modelSays(e))
-                                       : QString());
+    m_comparison->setText(
+        e.comparison
+            ? tr("B = %1: %2. %3 configurable nodes lay out differently. %4")
+                  .arg(e.bLabel)
+                  .arg(QString::fromStdString(e.comparison->sentence))
+                  .arg(countText(static_cast<int64_t>(e.comparison->differingNodes.size())))
+                  .arg(modelSays(e))
+            : QString());
     QHash<int32_t, QString> differing;
     if (e.comparison)
         for (int32_t n : e.comparison->differingNodes) differing.insert(n, tr("lays out differently in B"));

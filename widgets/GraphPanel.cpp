@@ -342,7 +342,8 @@ void GraphPanel::requestView(const ViewSpec& spec) {
     m_layoutJob = m_runner->submit(kLayoutLane, [graph, spec, aspect](JobControl& control) -> QVariant {
         ViewGraph view = buildViewGraph(graph, spec);
         if (control.cancelled()) return {};
-        control.setProgress(-1, QStringLiteral("layout: %1 items").arg(view.items.size()));
+        control.setProgress(-1, QStringLiteral("layout: %1 items")
+                                    .arg(countText(static_cast<int64_t>(view.items.size()))));
         return QVariant::fromValue(layoutView(std::move(view), aspect));
     });
     m_busy->setText(tr("Laying out: %1…").arg(spec.describe()));

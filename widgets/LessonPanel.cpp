@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "CountText.h"
 #include "JobRunner.h"
 #include "TensorText.h"
 #include "WhatIfPanel.h"
@@ -368,12 +369,14 @@ QString LessonPanel::stepBody(Step step) const {
                 .arg(s.producer)
                 .arg(m_start);
         case Step::ChangeOutput:
-            return tr("<p>In the <b>What-if</b> tab, set #%1's <b>output</b> layout to <b><tt>%2</tt></b> "
-                      "(it is <tt>%3</tt> now).</p><p>The compiler passes a layout on through elementwise ops: "
+            return tr("<p>In the <b>What-if</b> tab, set #%1's <b>output</b> layout to "
+                      "<b><tt>%2</tt></b> "
+                      "(it is <tt>%3</tt> now).</p><p>The compiler passes a layout on through "
+                      "elementwise ops: "
                       "%4 node(s) after #%1 will follow it. #%5 asks for <tt>%3</tt>.</p>")
                 .arg(s.producer)
                 .arg(to, from)
-                .arg(s.propagatedTo.size())
+                .arg(countText(static_cast<int64_t>(s.propagatedTo.size())))
                 .arg(s.consumer());
         case Step::WatchCopy: return watchText();
         case Step::FixConsumer:
@@ -406,14 +409,17 @@ QString LessonPanel::watchText() const {
                      q(explain::compare(m_graph, s.start, now).sentence).replace(QStringLiteral("B is"), tr("It is")));
     if (m_whatIf->hasReport() && m_whatIf->report().predictedNs > 0) {
         const whatif::WhatIfReport& r = m_whatIf->report();
-        text += tr("<p>The learned model predicts %1 (rank %2 of %3 configurations)%4. The <b>Explain</b> tab "
-                   "breaks the runtime down.</p>")
-                    .arg(ns(r.predictedNs))
-                    .arg(r.rank)
-                    .arg(r.configs)
-                    .arg(r.extrapolating ? tr(", extrapolating: no measured configuration is this close, so trust "
-                                              "the synthetic TPU here")
-                                         : QString());
+        text +=
+            tr("<p>The learned model predicts %1 (rank %2 of %3 configurations)%4. The "
+               "<b>Explain</b> tab "
+               "breaks the runtime down.</p>")
+                .arg(ns(r.predictedNs))
+                .arg(countText(r.rank))
+                .arg(countText(r.configs))
+                .arg(r.extrapolating
+                         ? tr(", extrapolating: no measured configuration is this close, so trust "
+                              "the synthetic TPU here")
+                         : QString());
     }
     return text;
 }

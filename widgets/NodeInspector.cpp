@@ -135,8 +135,7 @@ void NodeInspector::rebuild() {
     if (g.isLayout() && g.isConfigurable(m_node))
         header += QStringLiteral(
                       " · <span style='color:#c62828'><b>configurable</b></span> (index %1 of %2)")
-                      .arg(g.configurableIndex(m_node))
-                      .arg(g.numConfigurable());
+                      .arg(countText(g.configurableIndex(m_node)), countText(g.numConfigurable()));
     m_header->setText(header);
     if (g.nodeFeatureWidth() != schema::kNodeFeatureWidth) {
         m_warning->setText(
@@ -151,7 +150,8 @@ void NodeInspector::rebuild() {
     const auto producers = g.producers(m_node), consumers = g.consumers(m_node);
     for (const auto& [label, list] : {std::make_pair(tr("operands (producers)"), producers),
                                       std::make_pair(tr("users (consumers)"), consumers)}) {
-        auto* group = new QTreeWidgetItem(connections, {label, QString::number(list.size())});
+        auto* group =
+            new QTreeWidgetItem(connections, {label, countText(static_cast<int64_t>(list.size()))});
         for (size_t i = 0; i < list.size() && i < static_cast<size_t>(kMaxListedNeighbours); ++i) {
             auto* item = new QTreeWidgetItem(group, {neighbourText(g, list[i])});
             item->setFirstColumnSpanned(true);

@@ -638,9 +638,10 @@ void TrainingPanel::onFinished(const nn::TrainResult& r) {
                                        : r.earlyStopped ? tr("stopped early (no validation gain)") : tr("done");
     setStatus(tr("Run %1 after %2 steps (%3). %4")
                   .arg(reason)
-                  .arg(r.steps)
+                  .arg(countText(r.steps))
                   .arg(clock(r.seconds))
-                  .arg(r.saved || m_liveHasBest ? tr("Best model kept.") : tr("No epoch finished: no model yet.")));
+                  .arg(r.saved || m_liveHasBest ? tr("Best model kept.")
+                                                : tr("No epoch finished: no model yet.")));
     for (const auto& w : r.warnings) setStatus(m_status + QLatin1Char(' ') + QString::fromStdString(w));
     if (!r.cancelled)
         m_progress->setValue(m_progress->maximum());  // its end came: by budget, epochs or patience

@@ -751,7 +751,7 @@ void WhatIfPanel::addRun(const whatif::WhatIfReport& r, const std::vector<float>
     item->setToolTip(1, label);
     item->setText(2, predictedText(r));
     item->setText(3, previous ? predictedChange(r, *previous) : QStringLiteral("–"));
-    item->setText(4, QString::number(r.rank));
+    item->setText(4, countText(r.rank));
     item->setCheckState(5, Qt::Unchecked);
     m_runList->scrollToItem(item);
 }

@@ -43,6 +43,21 @@ private slots:
         QVERIFY(!inspector.plainText().contains(QStringLiteral("convolution")));
     }
 
+    // Counts are grouped as everywhere else: a large graph's header read "(index 1204 of 1311)".
+    void aLargeGraphsCountsAreGrouped() {
+        testing::HloGraphSpec spec{6000, 2, 1, 4};
+        const TpuGraph large = testing::makeHloGraph(spec);
+        QVERIFY(large.numConfigurable() >= 1000);
+        NodeInspector inspector;
+        inspector.setGraph(large);
+        inspector.showNode(large.configurableNodes().back());
+        const QString count = QLocale(QLocale::English).toString(large.numConfigurable());
+        const QString last = QLocale(QLocale::English).toString(large.numConfigurable() - 1);
+        QVERIFY2(
+            inspector.plainText().contains(QStringLiteral("(index %1 of %2)").arg(last, count)),
+            qPrintable(inspector.plainText().left(300)));
+    }
+
     void trimmedFileShowsColumnNamesAndAWarning() {
         testing::HloGraphSpec spec{30, 1};
         spec.featureWidth = 120;
