@@ -27,11 +27,11 @@ struct TuneOptions {
 
 struct TunedConfig {
     std::vector<float> row;
-    std::string label;            // "tuned #1", "start: best"
-    whatif::WhatIfReport report;  // the file's model (not the fine-tuned copy): score, predicted
-                                  // ns, rank; synthetic TPU ns
-    bool measured =
-        false;  // measured during the search (else its synthetic-TPU runtime is only reported)
+    std::string label;  // "tuned #1", "start: best"
+    // The file's model (not the fine-tuned copy): score, predicted ns, rank; synthetic TPU ns.
+    whatif::WhatIfReport report;
+    // Measured during the search (else its synthetic-TPU runtime is only reported).
+    bool measured = false;
 };
 
 struct TuneProgress {
