@@ -62,7 +62,8 @@ void run(const InspectOptions& o) {
         std::map<std::string, int> kinds;
         for (int32_t n : g.configurableNodes()) kinds[g.opcodeName(n)]++;
         std::string list;
-        for (const auto& [name, count] : kinds) list += (list.empty() ? "" : ", ") + name + " " + std::to_string(count);
+        for (const auto& [name, count] : kinds)
+            list += (list.empty() ? "" : ", ") + name + " " + withCommas(count);
         std::printf("%-14s %s%s%s%s\n", "configurable", withCommas(g.numConfigurable()).c_str(), list.empty() ? "" : " (",
                     list.c_str(), list.empty() ? "" : ")");
     }
