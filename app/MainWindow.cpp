@@ -396,13 +396,18 @@ void MainWindow::connectExplain() {
     connect(m_explain, &ExplainPanel::overlayChanged, m_graphPanel, &GraphPanel::setConfigOverlay);
     connect(m_explain, &ExplainPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_explain, &ExplainPanel::selectNode);
-    // An edit in the what-if editor is what the graph and the explanation show, live; undone back
-    // to its start, the chosen configuration again.
+    // What the what-if editor holds is what the graph and the explanation show, live: an edit (a
+    // tile bound too), or a start other than the chosen configuration (the lesson's); back at the
+    // chosen configuration, that again. (Only layout edits counted, and with no configuration
+    // chosen, a lesson's start left an earlier edit's labels in the graph.)
     connect(m_whatIf, &WhatIfPanel::evaluated, this, [this] {
-        if (!m_whatIf->editedNodes().isEmpty())
-            m_explain->explainRow(m_whatIf->currentRow(), tr("the what-if edit"));
-        else if (m_configPanel->chosenConfig() >= 0)
-            m_explain->setChosenConfig(m_configPanel->chosenConfig());
+        const int64_t chosen = m_configPanel->chosenConfig();
+        if (chosen >= 0 && m_whatIf->holdsConfig(chosen))
+            m_explain->setChosenConfig(chosen);
+        else if (!m_whatIf->currentRow().empty())
+            m_explain->explainRow(m_whatIf->currentRow(), m_whatIf->edited()
+                                                              ? tr("the what-if edit")
+                                                              : tr("the what-if editor's start"));
     });
     // A suggestion compared with the current configuration: A = the editor's row, B = the suggestion.
     connect(m_whatIf, &WhatIfPanel::compareRequested, this, [this](const std::vector<float>& row, const QString& label) {

@@ -376,6 +376,18 @@ void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
                                   : whatif::StartPoint::parse("default"));
 }
 
+void WhatIfPanel::setChosenConfig(int64_t config) {
+    m_chosenConfig = config;
+    if (m_predictor && config >= 0 && m_start->currentIndex() == 0 && m_undo->count() == 0 &&
+        !holdsConfig(config))
+        startFrom(whatif::StartPoint{whatif::StartPoint::Kind::Row, config});
+}
+
+bool WhatIfPanel::holdsConfig(int64_t config) const {
+    return m_predictor && config >= 0 && config < m_graph.numConfigs() && !m_row.empty() &&
+           m_row == m_predictor->row(config);
+}
+
 void WhatIfPanel::startFrom(const whatif::StartPoint& start) {
     if (!m_predictor) return;
     std::vector<float> row;

@@ -46,7 +46,9 @@ public:
 
     void setGraph(const TpuGraph& graph, const QString& file);
     void setPredictions(std::shared_ptr<const FilePredictions> predictions);
-    void setChosenConfig(int64_t config) { m_chosenConfig = config; }
+    // The configuration chosen in the table. An editor that starts from "the chosen configuration"
+    // and has no edits yet follows it.
+    void setChosenConfig(int64_t config);
     bool ready() const { return m_predictor != nullptr; }
 
     // Starts a session from `start` (clears the undo history).
@@ -75,6 +77,9 @@ public:
 
     QUndoStack* undoStack() const { return m_undo; }
     const std::vector<float>& currentRow() const { return m_row; }
+    bool edited() const { return m_row != m_startRow; }  // differs from where the session started
+    // Whether the editor's configuration is the file's configuration `config`.
+    bool holdsConfig(int64_t config) const;
     const std::vector<Run>& runs() const { return m_runs; }
     void setPinned(int run, bool pinned);
     bool hasReport() const { return m_report.has_value(); }

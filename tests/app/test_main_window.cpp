@@ -256,6 +256,50 @@ private slots:
                                  30000);
         w.whatIfPanel()->undoStack()->undo();  // back to the start: the chosen configuration again
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
+        // A start elsewhere (the lesson's, the compiler default) is what the graph shows, unedited:
+        // the labels of the undone edit, or of configuration 1, would contradict the editor.
+        w.whatIfPanel()->startFrom(whatif::StartPoint::parse("default"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.explainPanel()->headerText().contains(QStringLiteral("the what-if editor's start")),
+            30000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport() && !w.whatIfPanel()->busy(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.explainPanel()->explanation()
+                                      ? w.explainPanel()->explanation()->breakdownA.totalNs
+                                      : -1.0,
+                                  w.whatIfPanel()->report().synthNs, 30000);
+        // Choosing a configuration moves an editor that starts from "the chosen configuration" and
+        // holds no edits; the graph follows.
+        w.whatIfPanel()->startFrom(whatif::StartPoint{whatif::StartPoint::Kind::Row, 1});
+        w.configPanel()->chooseConfig(2);
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->holdsConfig(2), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.explainPanel()->headerText().contains(QStringLiteral("configuration 2")), 30000);
+    }
+
+    // A tile bound edited in the what-if editor is explained too (only layout edits were).
+    void tileEditIsExplainedLive() {
+        MainWindow w;
+        QVERIFY(openWithPredictions(w, m_tileFile));
+        w.configPanel()->chooseConfig(0);
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->holdsConfig(0), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.explainPanel()->headerText().contains(QStringLiteral("configuration 0")), 30000);
+        int column = -1;
+        for (int c = 0; c < static_cast<int>(w.whatIfPanel()->currentRow().size()) && column < 0;
+             ++c)
+            if (w.whatIfPanel()->tileSizeChoices(c).size() >= 2) column = c;
+        QVERIFY(column >= 0);
+        const std::vector<int> choices = w.whatIfPanel()->tileSizeChoices(column);
+        const float now = w.whatIfPanel()->currentRow()[static_cast<size_t>(column)];
+        const float other = static_cast<float>(
+            choices.front() == static_cast<int>(now) ? choices.back() : choices.front());
+        QVERIFY2(w.whatIfPanel()->setTileBound(column, other),
+                 qPrintable(w.whatIfPanel()->lastError()));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.explainPanel()->headerText().contains(QStringLiteral("the what-if edit")), 30000);
+        w.whatIfPanel()->undoStack()->undo();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.explainPanel()->headerText().contains(QStringLiteral("configuration 0")), 30000);
     }
 
     // Right-click menus: a configuration row explains, compares, edits in the what-if editor and
