@@ -280,11 +280,13 @@ struct ConfigSearch::State {
     void reportFastestMeasured() {
         const std::vector<const Candidate*> fastest =
             distinctPrograms(measured, options.top, predictor);
-        std::vector<uint64_t> hashes;
-        for (const Candidate* c : fastest) hashes.push_back(c->hash);
+        std::vector<uint64_t> hashes(fastest.size());
+        std::transform(fastest.begin(), fastest.end(), hashes.begin(),
+                       [](const Candidate* c) { return c->hash; });
         if (hashes == reportedFastest) return;
         reportedFastest = std::move(hashes);
         auto list = std::make_shared<std::vector<TunedConfig>>();
+        list->reserve(fastest.size());
         for (const Candidate* c : fastest) {
             TunedConfig t;
             t.row = c->row;
