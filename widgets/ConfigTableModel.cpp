@@ -125,10 +125,10 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
             return best > 0 ? QVariant(QStringLiteral("%1x").arg(rankingValue(c) / best, 0, 'f', 3))
                             : QVariant();
         }
-        case RankColumn:
-            return m_rank.empty()
-                       ? QVariant()
-                       : QVariant(static_cast<qlonglong>(m_rank[static_cast<size_t>(c)]));
+        case RankColumn:  // counts, grouped as the runtimes beside them (not by the system's
+                          // locale)
+            return m_rank.empty() ? QVariant()
+                                  : QVariant(countText(m_rank[static_cast<size_t>(c)]));
         case PredictedColumn:
             if (!m_predictions) return {};
             return m_predictions->predictedNs.empty()
@@ -137,8 +137,9 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
                        : QVariant(countText(
                              std::llround(m_predictions->predictedNs[static_cast<size_t>(c)])));
         case PredictedRankColumn:
-            return m_predictions ? QVariant(static_cast<qlonglong>(m_predictions->predictedRank[static_cast<size_t>(c)]))
-                                 : QVariant();
+            return m_predictions
+                       ? QVariant(countText(m_predictions->predictedRank[static_cast<size_t>(c)]))
+                       : QVariant();
         case SynthColumn:
             return m_predictions ? QVariant(countText(std::llround(
                                        m_predictions->synthNs[static_cast<size_t>(c)])))
