@@ -604,8 +604,9 @@ void TrainingPanel::showProgress(const nn::TrainProgress& p) {
     m_phase->setText(text);
     m_status = text;
     // The bar is the whole run, as the ETA beside it counts it (it read 75% at 0:45 of 10:00: an
-    // epoch's steps, which the text above gives).
-    if (p.etaSeconds >= 0 && (p.phase == Phase::Training || p.phase == Phase::Validating)) {
+    // epoch's steps, which the text above gives). Every phase after the first step carries an ETA:
+    // epochs shorter than the updates' interval only ever post their ends.
+    if (p.etaSeconds >= 0 && p.phase != Phase::Preparing && p.phase != Phase::Finished) {
         const double done = p.elapsedSeconds / std::max(1e-9, p.elapsedSeconds + p.etaSeconds);
         m_progress->setRange(0, kRunProgressSteps);
         m_progress->setValue(
