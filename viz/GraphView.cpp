@@ -191,7 +191,7 @@ void GraphView::scrollContentsBy(int dx, int dy) {
     updateMiniMap();
 }
 
-void GraphView::placeMiniMap() {
+void GraphView::placeMiniMap(bool collapsed) {
     const QRect vp = viewport()->geometry();
     const double scale = std::clamp(std::min(kMiniMapMaxViewShare * vp.width() / kMiniMapWidth,
                                              kMiniMapMaxViewShare * vp.height() / kMiniMapHeight),
@@ -203,7 +203,7 @@ void GraphView::placeMiniMap() {
                     vp.bottom() - size.height() - kMiniMapMargin);
     m_miniMap->raise();
     m_miniMapToggle->adjustSize();
-    const QPoint corner = miniMapCollapsed()
+    const QPoint corner = collapsed
                               ? QPoint(vp.right() - kMiniMapMargin, vp.bottom() - kMiniMapMargin)
                               : m_miniMap->geometry().topRight() + QPoint(0, -1);
     m_miniMapToggle->move(corner.x() - m_miniMapToggle->width(), corner.y() - m_miniMapToggle->height());
@@ -220,7 +220,7 @@ void GraphView::updateMiniMap() {
     m_miniMapToggle->setVisible(m_miniMapWanted && needed);
     m_miniMapToggle->setText(collapsed ? tr("Overview ▴") : tr("▾"));
     m_miniMapToggle->setToolTip(collapsed ? tr("Show the overview") : tr("Hide the overview"));
-    placeMiniMap();
+    placeMiniMap(collapsed);
     m_miniMap->viewport()->update();
 }
 

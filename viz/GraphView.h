@@ -61,7 +61,7 @@ protected:
     void scrollContentsBy(int dx, int dy) override;
 
 private:
-    void placeMiniMap();
+    void placeMiniMap(bool collapsed);
     void updateMiniMap();  // shown or not, placed, repainted
     double visibleShareOfDrawing() const;  // of the scene rect's area, 0..1
     MiniMap* m_miniMap;

@@ -125,8 +125,8 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
             return best > 0 ? QVariant(QStringLiteral("%1x").arg(rankingValue(c) / best, 0, 'f', 3))
                             : QVariant();
         }
-        case RankColumn:  // counts, grouped as the runtimes beside them (not by the system's
-                          // locale)
+        // Ranks are counts, grouped as the runtimes beside them (not by the system's locale).
+        case RankColumn:
             return m_rank.empty() ? QVariant()
                                   : QVariant(countText(m_rank[static_cast<size_t>(c)]));
         case PredictedColumn:

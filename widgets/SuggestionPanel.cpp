@@ -129,7 +129,6 @@ void SuggestionPanel::setPredictor(std::shared_ptr<const whatif::WhatIfPredictor
     m_predictor = std::move(predictor);
     m_haveCurrent = false;
     m_results.clear();
-    m_shownRows.clear();
     m_shownFastest.reset();
     m_list->clear();
     m_progress->hide();
@@ -145,7 +144,7 @@ void SuggestionPanel::setCurrent(const std::vector<float>& row, const whatif::Wh
     m_currentRow = row;
     m_currentReport = report;
     m_haveCurrent = true;
-    if (!m_results.empty()) fillList(false);  // "vs current" follows the editor
+    if (!m_results.empty()) fillList(selectedRow(), false);  // "vs current" follows the editor
 }
 
 void SuggestionPanel::setBudgetSeconds(int seconds) { m_budget->setValue(seconds); }
@@ -160,7 +159,6 @@ void SuggestionPanel::suggest() {
     o.top = tune::limits::kDefaultTop;
     auto predictor = m_predictor;
     m_results.clear();
-    m_shownRows.clear();
     m_shownFastest.reset();
     m_list->clear();
     m_startNs = m_currentReport.synthNs;
@@ -199,8 +197,9 @@ void SuggestionPanel::showProgress(const tune::TuneProgress& p) {
     // The list so far, when it changed: a long search's best can be loaded before it ends.
     if (p.fastestMeasured && p.fastestMeasured != m_shownFastest) {
         m_shownFastest = p.fastestMeasured;
+        const std::vector<float> selected = selectedRow();
         m_results = *p.fastestMeasured;
-        fillList(false);
+        fillList(selected, false);
     }
 }
 
@@ -218,6 +217,7 @@ QString SuggestionPanel::progressText(const tune::TuneProgress& p, double startN
 }
 
 void SuggestionPanel::showResults(const tune::TuneResult& r) {
+    const std::vector<float> selected = selectedRow();
     m_results = r.top;
     m_progress->hide();
     m_suggest->setEnabled(m_predictor != nullptr);
@@ -236,19 +236,11 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
                                                                          : tr(" (an estimate for this file: measure it on a TPU)"))
                                  : tr(" Nothing faster than the current configuration was found.");
     m_status->setText(text);
-    fillList(true);
+    fillList(selected, true);
 }
 
-void SuggestionPanel::fillList(bool selectFirst) {
-    // The selection follows its configuration when the list changes under it (a running search).
-    const QTreeWidgetItem* current = m_list->currentItem();
-    const int selected = current ? current->data(Number, Qt::UserRole).toInt() : -1;
-    const std::vector<float> selectedRow =
-        selected >= 0 && selected < static_cast<int>(m_shownRows.size())
-            ? m_shownRows[static_cast<size_t>(selected)]
-            : std::vector<float>{};
+void SuggestionPanel::fillList(const std::vector<float>& keepSelected, bool selectFirst) {
     m_list->clear();
-    m_shownRows.clear();
     const double currentNs = m_haveCurrent ? m_currentReport.synthNs : m_startNs;
     QTreeWidgetItem* reselect = nullptr;
     for (size_t i = 0; i < m_results.size(); ++i) {
@@ -270,8 +262,7 @@ void SuggestionPanel::fillList(bool selectFirst) {
         item->setText(Measured, t.measured ? tr("yes") : tr("no (model only)"));
         item->setData(Number, Qt::UserRole, static_cast<int>(i));
         for (int c = Synth; c < Columns; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-        m_shownRows.push_back(t.row);
-        if (!selectedRow.empty() && t.row == selectedRow) reselect = item;
+        if (!keepSelected.empty() && t.row == keepSelected) reselect = item;
     }
     if (!reselect && selectFirst && m_list->topLevelItemCount() > 0)
         reselect = m_list->topLevelItem(0);
@@ -282,6 +273,11 @@ void SuggestionPanel::fillList(bool selectFirst) {
 void SuggestionPanel::updateActions() {
     m_load->setEnabled(selectedResult() >= 0);
     m_compare->setEnabled(selectedResult() >= 0 && m_haveCurrent);
+}
+
+std::vector<float> SuggestionPanel::selectedRow() const {
+    const int i = selectedResult();
+    return i >= 0 ? m_results[static_cast<size_t>(i)].row : std::vector<float>{};
 }
 
 int SuggestionPanel::selectedResult() const {

@@ -55,8 +55,12 @@ private:
     void buildUi();
     void showProgress(const tune::TuneProgress& p);
     void showResults(const tune::TuneResult& r);
-    void fillList(bool selectFirst);  // selectFirst: the first row when nothing stays selected
-    int selectedResult() const;
+    // The list of m_results. The selection follows its configuration when the list changes under
+    // it (a running search): `keepSelected` is selected again when listed, else the first row
+    // when `selectFirst`.
+    void fillList(const std::vector<float>& keepSelected, bool selectFirst);
+    int selectedResult() const;              // an index into m_results, or -1
+    std::vector<float> selectedRow() const;  // empty when nothing is selected
     void updateActions();  // Load and Compare: only with a suggestion selected
 
     JobRunner* m_runner;
@@ -67,7 +71,6 @@ private:
     quint64 m_job = 0;
     std::shared_ptr<nn::CancelToken> m_stopToken;  // Stop: the search ends early and keeps its results
     std::vector<tune::TunedConfig> m_results;
-    std::vector<std::vector<float>> m_shownRows;  // the list's rows, as m_results was when filled
     std::shared_ptr<const std::vector<tune::TunedConfig>>
         m_shownFastest;  // a running search's list shown
     double m_startNs = 0;

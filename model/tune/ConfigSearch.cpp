@@ -292,7 +292,6 @@ struct ConfigSearch::State {
             t.row = c->row;
             t.report.synthNs = c->measuredNs;
             t.measured = true;
-            t.label = "measured #" + std::to_string(list->size() + 1);
             list->push_back(std::move(t));
         }
         progress.fastestMeasured = std::move(list);
