@@ -612,6 +612,9 @@ void MainWindow::openFile(const QString& pathIn) {
 void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_graph = graph;
     m_currentFile = path;
+    // The panels' resets announce "no node, no configuration": not the user's choice, so the saved
+    // session keeps its own until restoreSessionChoices has read it.
+    m_restoringSession = true;
     m_graphPanel->setGraph(graph, path);
     m_inspector->setGraph(graph);
     m_configPanel->setGraph(graph);
@@ -619,6 +622,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_explain->setGraph(graph, path);
     m_lesson->setGraph(graph, path);
     m_training->setCurrentFile(path, graph);
+    m_restoringSession = false;
     m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(graph.collection(), path)));
     m_models->predict(path, graph);
     m_browser->selectFile(path);
@@ -641,10 +645,16 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     if (!warnings.isEmpty())
         setStatus(tr("Opened with warnings: %1").arg(warnings.join(QStringLiteral("; "))));
     addRecent(path);
+    restoreSessionChoices(path, graph);
+    emit graphLoaded(path);
+}
+
+// Back to the node and configuration the last session showed in this file (or those asked for
+// on the command line); a first visit remembers the file instead.
+void MainWindow::restoreSessionChoices(const QString& path, const TpuGraph& graph) {
     QSettings settings;
     const bool initial = m_initialNode >= 0 || m_initialConfig >= 0;
     if (initial || settings.value(kSessionFileKey).toString() == path) {
-        // Reopening the last session's file: back to the node and configuration it showed.
         m_restoringSession = !initial;
         const qint64 config =
             initial ? m_initialConfig : settings.value(kSessionConfigKey, -1).toLongLong();
@@ -662,7 +672,6 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
         if (m_selectBestAfterOpen) chooseBestWithHint(graph);
     }
     m_selectBestAfterOpen = false;
-    emit graphLoaded(path);
 }
 
 void MainWindow::chooseBestWithHint(const TpuGraph& graph) {

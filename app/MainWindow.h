@@ -108,6 +108,7 @@ private:
     void createDocks();
     void showError(const QString& title, const QString& message);
     void onGraphLoaded(const QString& path, const TpuGraph& graph);
+    void restoreSessionChoices(const QString& path, const TpuGraph& graph);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void exportView(bool svg, bool visibleOnly);

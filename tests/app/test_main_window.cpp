@@ -731,6 +731,34 @@ private slots:
         QVERIFY(waitLoaded(again, m_tileFile));
     }
 
+    // The last session's dataset, file, configuration and node come back (the configuration was
+    // lost when the file sat in the session's dataset: it opened twice, and the second opening
+    // found the choice already cleared).
+    void sessionInADatasetRestoresTheChosenConfigurationAndNode() {
+        QSettings().clear();
+        const QString file = synthLayoutFile();
+        {
+            MainWindow w;
+            w.openDataset(synthDir(), file);
+            QVERIFY(waitLoaded(w, file));
+            w.configPanel()->chooseConfig(17);
+            w.graphPanel()->showNode(5);
+            w.close();
+        }
+        MainWindow again;
+        QSignalSpy loaded(&again, &MainWindow::graphLoaded);
+        again.startSession(QString());
+        QVERIFY(waitLoaded(again, file));
+        QTRY_VERIFY(again.datasetBrowser()->files().size() == 3);
+        QTest::qWait(500);  // anything that would open the file again has had its turn
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(again.configPanel()->chosenConfig(), qint64{17});
+        QTRY_VERIFY(again.whatIfPanel()->holdsConfig(17));
+        QCOMPARE(again.graphPanel()->scene()->selectedNode(), 5);
+        QVERIFY2(again.inspector()->plainText().startsWith(QStringLiteral("Node 5 ·")),
+                 qPrintable(again.inspector()->plainText()));
+    }
+
     void withoutSampleTheWindowStartsEmpty() {
         QSettings().clear();
         MainWindow w;
