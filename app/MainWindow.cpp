@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -36,6 +37,7 @@
 #include "GraphView.h"
 #include "JobRunner.h"
 #include "LessonPanel.h"
+#include "ModelNameText.h"
 #include "ModelSession.h"
 #include "NodeInspector.h"
 #include "SampleLocator.h"
@@ -62,6 +64,13 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 // Bumped when the docks change, so an old saved state is not applied to a new arrangement.
 constexpr int kWindowStateVersion = 4;
+// The first launch's window: room for the graph beside both side docks, cut to the screen's
+// available area, so a laptop's 1366 x 768 shows the status bar and the docks' far edges.
+constexpr QSize kDefaultWindowSize(1500, 950);
+// The graph panel keeps at least this height when the window shrinks or a bottom dock grows (its
+// toolbar, legend and hint take ~75 px); the docks give way first. With the tallest dock's
+// minimum (Training's) the window still fits a 768-pixel-high screen.
+constexpr int kGraphPanelMinHeight = 240;
 
 }  // namespace
 
@@ -74,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_layoutRunner = new JobRunner(QStringLiteral("graphviz"), this);
 
     m_graphPanel = new GraphPanel(m_layoutRunner, this);
+    m_graphPanel->setMinimumHeight(kGraphPanelMinHeight);
     setCentralWidget(m_graphPanel);
     m_inspector = new NodeInspector(this);
     m_configPanel = new ConfigPanel(this);
@@ -105,7 +115,6 @@ MainWindow::MainWindow(QWidget* parent)
     m_progress->setRange(0, 0);
     m_progress->hide();
     m_modelLabel = new QLabel(this);
-    m_modelLabel->setToolTip(tr("The cost model that predicts runtimes (Model menu to change it)"));
     statusBar()->addPermanentWidget(m_warningLabel);
     statusBar()->addPermanentWidget(m_graphLabel);
     statusBar()->addPermanentWidget(m_modelLabel);
@@ -174,7 +183,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
 
     QSettings settings;
-    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1500, 950);
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
+        resize(kDefaultWindowSize.boundedTo(screen()->availableGeometry().size()));
     m_stateRestored = restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
     rebuildRecentMenu();
 }
@@ -346,7 +356,7 @@ void MainWindow::connectModelSession() {
                 m_configPanel->setPredictions(p);
                 const bool own = p->predictor && !p->predictor->model().tiesSamePrograms();
                 setStatus(tr("Predicted %1 configurations with %2%3")
-                              .arg(countText(m_graph.numConfigs()), p->modelName,
+                              .arg(countText(m_graph.numConfigs()), shortModelName(p->modelName),
                                    own ? tr(", each by the network's own score") : QString()));
             });
     connect(m_models, &ModelSession::predictionFailed, this, [this, done](const QString& message) {
@@ -362,19 +372,27 @@ void MainWindow::connectModelSession() {
         m_models, &ModelSession::modelChanged, this, [this](Collection kind, const QString& name) {
             const Collection open = m_graph.isNull() ? Collection::Layout : m_graph.collection();
             const QString inUse = m_models->modelName(open, m_currentFile);
-            m_modelLabel->setText(tr("Model: %1").arg(inUse));
+            showModelInUse(inUse);
             if (kind == open)
-                setStatus(tr("Model in use: %1").arg(name));
+                setStatus(tr("Model in use: %1").arg(shortModelName(name)));
             else
                 setStatus(tr("%1 will score %2 files; this %3 file keeps %4")
-                              .arg(name, QString::fromLatin1(collectionName(kind)),
-                                   QString::fromLatin1(collectionName(open)), inUse));
+                              .arg(shortModelName(name), QString::fromLatin1(collectionName(kind)),
+                                   QString::fromLatin1(collectionName(open)),
+                                   shortModelName(inUse)));
         });
     connect(m_models, &ModelSession::modelRejected, this, [this](const QString& message) {
         showError(tr("Cannot use that model"), message + tr("\n\nThe previous model stays in use."));
     });
-    m_modelLabel->setText(
-        tr("Model: %1").arg(m_models->modelName(Collection::Layout, m_currentFile)));
+    showModelInUse(m_models->modelName(Collection::Layout, m_currentFile));
+}
+
+// The status bar names the model briefly (a full path would push the status message out and
+// widen the window); its tooltip has the whole name.
+void MainWindow::showModelInUse(const QString& label) {
+    m_modelLabel->setText(tr("Model: %1").arg(shortModelName(label)));
+    m_modelLabel->setToolTip(
+        tr("The cost model that predicts runtimes (Model menu to change it):\n%1").arg(label));
 }
 
 QString MainWindow::modelLabelText() const { return m_modelLabel->text(); }
@@ -623,7 +641,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_lesson->setGraph(graph, path);
     m_training->setCurrentFile(path, graph);
     m_restoringSession = false;
-    m_modelLabel->setText(tr("Model: %1").arg(m_models->modelName(graph.collection(), path)));
+    showModelInUse(m_models->modelName(graph.collection(), path));
     m_models->predict(path, graph);
     m_browser->selectFile(path);
     setWindowTitle(tr("%1 — TpuGraphs Explorer").arg(QString::fromStdString(graph.name())));

@@ -115,6 +115,7 @@ private:
     void saveWindowState();
     void setStatus(const QString& text);
     void connectModelSession();
+    void showModelInUse(const QString& label);
     void loadModelFromDialog();
     void connectWhatIf();
     void connectTraining();

@@ -15,6 +15,7 @@
 #include "ConfigTableModel.h"
 #include "CountText.h"
 #include "FilePredictions.h"
+#include "ModelNameText.h"
 #include "RuntimeHistogram.h"
 #include "TensorText.h"
 #include "graph/Schema.h"
@@ -54,9 +55,6 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     m_summary->setWordWrap(true);  // a refused filter's reason must not widen the dock
     m_agreement = new QLabel(this);
     m_agreement->setWordWrap(true);
-    m_agreement->setToolTip(tr("How well the model's ranking of this file's configurations matches the "
-                               "measured runtimes: Kendall's tau and ordered-pair accuracy (1 = perfect), "
-                               "and how much slower the best of the model's top 1 / top 5 is than the best."));
     m_agreement->hide();
     m_table = new QTableView(this);
     m_table->setModel(m_model);
@@ -147,8 +145,15 @@ void ConfigPanel::showColumns() {
 
 void ConfigPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
     m_agreement->setVisible(predictions != nullptr);
-    if (predictions)
-        m_agreement->setText(tr("%1 — %2").arg(predictions->modelName, predictions->agreementText()));
+    if (predictions) {
+        m_agreement->setText(tr("%1 — %2").arg(shortModelName(predictions->modelName),
+                                               predictions->agreementText()));
+        m_agreement->setToolTip(
+            tr("%1\n\nHow well the model's ranking of this file's configurations matches the "
+               "measured runtimes: Kendall's tau and ordered-pair accuracy (1 = perfect), "
+               "and how much slower the best of the model's top 1 / top 5 is than the best.")
+                .arg(predictions->modelName));
+    }
     if (!m_graph.isNull() && !m_graph.runtimesKnown()) {
         m_histogram->setRuntimes(predictions ? predictions->predictedNs : std::vector<double>{}, predictions != nullptr);
         m_histogram->setMarked(m_config);

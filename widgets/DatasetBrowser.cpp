@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTreeView>
@@ -18,6 +19,7 @@
 
 #include "CountText.h"
 #include "JobRunner.h"
+#include "WidgetLimits.h"
 #include "io/Error.h"
 #include "io/NpzArchive.h"
 
@@ -67,6 +69,7 @@ DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
     m_view->setIndentation(12);
     m_view->header()->setStretchLastSection(false);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    fitCountColumns();  // to their titles until counts come
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_filterEdit);
@@ -104,8 +107,7 @@ DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
             populate();
         } else if (id == m_countJob) {
             m_countJob = 0;
-            m_view->resizeColumnToContents(1);  // the counts are in: their columns fit them
-            m_view->resizeColumnToContents(2);
+            fitCountColumns();  // the counts are in
             m_status->setText(tr("%1 graphs in %2")
                                   .arg(countText(static_cast<qint64>(m_files.size())), m_folder));
             emit countsLoaded();
@@ -188,8 +190,7 @@ void DatasetBrowser::populate() {
     }
     labelGroups();
     m_view->expandToDepth(1);
-    m_view->resizeColumnToContents(1);
-    m_view->resizeColumnToContents(2);
+    fitCountColumns();
     m_status->setText(m_files.empty()
                           ? tr("No .npz files in %1").arg(m_folder)
                           : tr("%1 graphs in %2; reading counts…")
@@ -241,6 +242,27 @@ std::pair<int, int> DatasetBrowser::labelGroup(QStandardItem* item, const QStrin
     item->setText(filter.isEmpty() ? QStringLiteral("%1  (%2)").arg(name).arg(all)
                                    : QStringLiteral("%1  (%2 of %3)").arg(name).arg(shown).arg(all));
     return {shown, all};
+}
+
+// The count columns fit their numbers; the name column, stretched, takes the rest.
+void DatasetBrowser::fitCountColumns() {
+    m_view->resizeColumnToContents(1);
+    m_view->resizeColumnToContents(2);
+    updateGeometry();  // the dock's minimum width follows the counts' columns
+}
+
+QSize DatasetBrowser::minimumSizeHint() const {
+    QSize hint = QWidget::minimumSizeHint();
+    // A graph row sits under its collection and split; names are mostly lower case and digits.
+    const int name = m_view->fontMetrics().horizontalAdvance(
+                         QString(widgetlimits::kGraphNameMinChars, QLatin1Char('n'))) +
+                     3 * m_view->indentation();
+    const int counts = m_view->columnWidth(1) + m_view->columnWidth(2);
+    const QMargins margins = contentsMargins() + layout()->contentsMargins();
+    const int chrome = 2 * m_view->frameWidth() + m_view->verticalScrollBar()->sizeHint().width() +
+                       margins.left() + margins.right();
+    hint.setWidth(std::max(hint.width(), name + counts + chrome));
+    return hint;
 }
 
 void DatasetBrowser::labelGroups() {

@@ -40,6 +40,9 @@ public:
     // The right-click menu of a graph row (open, reveal in the file manager, copy the path);
     // nullptr for a group row. The caller owns it.
     QMenu* fileMenu(const QString& path);
+    // Wide enough for a graph's name beside its counts, so a narrow window squeezes the graph's
+    // picture, not the names (widgetlimits::kGraphNameMinChars).
+    QSize minimumSizeHint() const override;
 
 signals:
     void fileActivated(const QString& path);
@@ -51,6 +54,7 @@ private:
     void populate();
     void applyCounts(const QVariant& batch);
     void labelGroups();
+    void fitCountColumns();
     std::pair<int, int> labelGroup(QStandardItem* item, const QString& filter);  // (matching, all) graphs
 
     JobRunner* m_runner;

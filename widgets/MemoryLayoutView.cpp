@@ -4,6 +4,8 @@
 #include <QStringList>
 #include <algorithm>
 
+#include "WidgetLimits.h"
+
 namespace tpg {
 
 namespace {
@@ -90,8 +92,8 @@ void MemoryLayoutView::drawTiles(QPainter& p, const QRectF& full) const {
     const MemoryTiling& t = m_tiling;
     constexpr double kFooter = 18;  // the line under the tiles
     const QRectF area = full.adjusted(0, 0, 0, -kFooter);
-    const auto across = shownTiles(t.tilesAcross, kMaxTilesDrawn);
-    const auto down = shownTiles(t.tilesDown, kMaxTilesDrawn);
+    const auto across = shownTiles(t.tilesAcross, widgetlimits::kMaxTilesDrawn);
+    const auto down = shownTiles(t.tilesDown, widgetlimits::kMaxTilesDrawn);
     // A tile keeps the 1:16 aspect of 8 x 128 as far as the area allows; planes stack behind.
     const double stack = t.planes > 1 ? 8.0 : 0.0;
     const double w = std::max(8.0, (area.width() - stack) / static_cast<double>(across.size()) - 4);

@@ -10,14 +10,10 @@ namespace tpg {
 // A tensor as laid out in memory, drawn natively: the plane of its two most-minor dimensions in
 // (8 x 128) tiles, the used part of each tile filled and the padding shaded, the other dimensions
 // as a stack of planes; with the XLA notation and the padded-to-used ratio. Tensors of any size:
-// beyond kMaxTilesDrawn tiles a side the middle is summarised.
+// beyond widgetlimits::kMaxTilesDrawn tiles a side the middle is summarised.
 class MemoryLayoutView : public QWidget {
     Q_OBJECT
 public:
-    // Tiles drawn along a side before the middle ones are summarised as "…": enough to see the
-    // pattern of full and partial tiles, few enough to stay legible in a dock.
-    static constexpr int kMaxTilesDrawn = 6;
-
     explicit MemoryLayoutView(QWidget* parent = nullptr);
     void setTensor(const QString& title, const MemoryTiling& tiling);
     void clear(const QString& message);

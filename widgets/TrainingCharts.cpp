@@ -38,6 +38,7 @@
 #include <utility>
 
 #include "CountText.h"
+#include "WidgetLimits.h"
 
 namespace tpg {
 
@@ -47,6 +48,11 @@ namespace {
 constexpr int kSmoothingSteps = 99;
 // About this many ticks per axis: readable in a dock a few hundred pixels wide.
 constexpr double kTargetTicks = 5;
+// A value axis' labels this many pixels apart at least: closer, Qt Charts elides them all to "..."
+// (a short dock on a laptop's screen), so a short chart gets fewer ticks (at least 2).
+constexpr double kMinTickSpacingPx = 28;
+// The tick count an axis aims at, kept on the axis (vertical ones follow the chart's height).
+const char* const kTargetTicksProperty = "targetTicks";
 // Qt Charts lists a dynamic axis' labels by adding the tick interval to a value until it passes
 // the range; an interval below the values' precision never advances, and the labels fill memory
 // (a loss flat at log 2 but for one ulp did that). Ticks are never finer than this share of the
@@ -140,9 +146,14 @@ const QString kRawLossName = QStringLiteral("loss");
 const QString kSmoothedLossName = QStringLiteral("smoothed loss");
 const QString kBestName = QStringLiteral("best epoch");
 
-// A round tick interval (1, 2 or 5 times a power of ten) giving about kTargetTicks over `span`.
-double roundTickInterval(double span) {
-    const double raw = span / kTargetTicks;
+double targetTicksOf(const QAbstractAxis* axis) {
+    const QVariant ticks = axis ? axis->property(kTargetTicksProperty) : QVariant();
+    return ticks.isValid() ? ticks.toDouble() : kTargetTicks;
+}
+
+// A round tick interval (1, 2 or 5 times a power of ten) giving about `ticks` ticks over `span`.
+double roundTickInterval(double span, double ticks) {
+    const double raw = span / ticks;
     if (!(raw > 0) || !std::isfinite(raw)) return 1;
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     const double r = raw / magnitude;
@@ -152,13 +163,13 @@ double roundTickInterval(double span) {
 
 // The tick interval for an axis over [lo, hi]: round, at least `minTick`, and coarse enough to
 // advance at the values' magnitude (kMinRelativeTick).
-double tickIntervalFor(double lo, double hi, double minTick) {
+double tickIntervalFor(double lo, double hi, double minTick, double ticks) {
     const double magnitude = std::max(std::abs(lo), std::abs(hi));
     const double finest = !std::isfinite(magnitude) ? 1.0
                           : magnitude > 0
-                              ? roundTickInterval(magnitude * kMinRelativeTick * kTargetTicks)
+                              ? roundTickInterval(magnitude * kMinRelativeTick * ticks, ticks)
                               : 0.0;
-    return std::max({minTick, roundTickInterval(hi - lo), finest});
+    return std::max({minTick, roundTickInterval(hi - lo, ticks), finest});
 }
 
 // Index of the value of ascending `xs` nearest to `x`; -1 when empty.
@@ -249,7 +260,7 @@ void fadeMarker(QLegendMarker* marker, const QXYSeries* series) {
 // a narrow interval's labels (each label is a text item: thousands of them take seconds).
 void setRangeAndTicks(QValueAxis* axis, double lo, double hi, double minTick) {
     if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo) return;  // keep the last good range
-    const double tick = tickIntervalFor(lo, hi, minTick);
+    const double tick = tickIntervalFor(lo, hi, minTick, targetTicksOf(axis));
     if (tick >= axis->tickInterval()) {
         axis->setTickInterval(tick);
         axis->setRange(lo, hi);
@@ -305,9 +316,9 @@ std::pair<double, double> padded(double lo, double hi, double fraction) {
 
 // [lo, hi] widened to the round ticks around it. Besides ending the axis on a label, this keeps
 // the range unchanged while new data stays inside it: every range change redraws every curve.
-std::pair<double, double> roundedOut(double lo, double hi, double minTick) {
+std::pair<double, double> roundedOut(double lo, double hi, double minTick, double ticks) {
     if (hi <= lo) hi = lo + std::max({minTick, std::abs(lo) * 0.1, 1e-9});
-    const double tick = tickIntervalFor(lo, hi, minTick);
+    const double tick = tickIntervalFor(lo, hi, minTick, ticks);
     return {std::floor(lo / tick) * tick, std::ceil(hi / tick) * tick};
 }
 
@@ -516,8 +527,19 @@ QValueAxis* TrainingCharts::addValueAxis(QChart* chart, Qt::Alignment side, doub
     axis->setTitleFont(small);
     // Round ticks at any zoom: the interval follows the visible span.
     connect(axis, &QValueAxis::rangeChanged, axis, [axis, minTick](qreal lo, qreal hi) {
-        axis->setTickInterval(tickIntervalFor(lo, hi, minTick));
+        axis->setTickInterval(tickIntervalFor(lo, hi, minTick, targetTicksOf(axis)));
     });
+    if (side & (Qt::AlignLeft | Qt::AlignRight))
+        connect(
+            chart, &QChart::plotAreaChanged, axis,
+            [this, chart, axis, minTick](const QRectF& plot) {
+                const double ticks =
+                    std::clamp(std::floor(plot.height() / kMinTickSpacingPx), 2.0, kTargetTicks);
+                if (ticks == targetTicksOf(axis)) return;
+                axis->setProperty(kTargetTicksProperty, ticks);
+                axis->setTickInterval(tickIntervalFor(axis->min(), axis->max(), minTick, ticks));
+                fitAxes(chart);  // a range rounded to the new ticks (not while zoomed)
+            });
     chart->addAxis(axis, side);
     return axis;
 }
@@ -648,7 +670,7 @@ void TrainingCharts::drawLoss(Run& run) {
     };
     // The same buckets for both curves: two points each for the raw one, one for the smoothed
     // one (a smooth curve needs no more, and each point costs time on every redraw).
-    constexpr size_t kBuckets = kMaxDrawnPoints / 2;
+    constexpr size_t kBuckets = widgetlimits::kMaxDrawnPoints / 2;
     if (run.raw) run.raw->replace(clamped(minMaxBuckets(run.steps, run.losses, kBuckets)));
     run.smooth->replace(clamped(meanBuckets(run.steps, run.smoothedLosses, kBuckets)));
 }
@@ -719,7 +741,7 @@ void TrainingCharts::fitAxes(QChart* chart) {
         firstStep = 0;
         lastStep = 1;
     }
-    const auto [left, right] = roundedOut(firstStep, lastStep, 1);
+    const auto [left, right] = roundedOut(firstStep, lastStep, 1, targetTicksOf(m_lossX));
     setRangeAndTicks(m_lossX, left, right, 1);
     if (m_logScale) {
         // Whole decades, so that the axis always has labelled ticks.
@@ -728,8 +750,9 @@ void TrainingCharts::fitAxes(QChart* chart) {
         if (hi <= lo) hi = lo * 10;
         m_lossY->setRange(lo, hi);
     } else {
-        const auto [lo, hi] =
-            drawn.empty() ? std::pair{0.0, 1.0} : roundedOut(drawn.minY, drawn.maxY, 0);
+        const auto [lo, hi] = drawn.empty()
+                                  ? std::pair{0.0, 1.0}
+                                  : roundedOut(drawn.minY, drawn.maxY, 0, targetTicksOf(m_lossY));
         setRangeAndTicks(qobject_cast<QValueAxis*>(m_lossY), lo, hi, 0);
     }
 }
@@ -770,12 +793,13 @@ void TrainingCharts::appendSteps(const std::vector<nn::StepRecord>& steps) {
 
 void TrainingCharts::scheduleLiveRedraw() {
     if (m_redrawTimer->isActive()) return;  // these steps are drawn with the pending ones
-    const qint64 since = m_sinceRedraw.isValid() ? m_sinceRedraw.elapsed() : kRedrawIntervalMs;
-    if (since >= kRedrawIntervalMs) {
+    const qint64 since =
+        m_sinceRedraw.isValid() ? m_sinceRedraw.elapsed() : widgetlimits::kRedrawIntervalMs;
+    if (since >= widgetlimits::kRedrawIntervalMs) {
         m_sinceRedraw.start();
         redrawLoss(false);
     } else {
-        m_redrawTimer->start(static_cast<int>(kRedrawIntervalMs - since));
+        m_redrawTimer->start(static_cast<int>(widgetlimits::kRedrawIntervalMs - since));
     }
 }
 

@@ -32,17 +32,11 @@ namespace tpg {
 // The Training dock's plots: training loss per optimiser step (raw and smoothed) and the held-out
 // validation figures per epoch, for the live run and for earlier runs overlaid in their own
 // colours. Records arrive in batches; all values are kept, a bounded number of points is drawn,
-// and batches arriving faster than kRedrawIntervalMs are drawn together.
+// and batches arriving faster than widgetlimits::kRedrawIntervalMs are drawn together.
 class TrainingCharts : public QWidget {
     Q_OBJECT
 public:
     enum Which { Loss, Validation };
-    // QLineSeries drawing cost grows with its points; beyond ~2k a curve looks the same at dock
-    // size.
-    static constexpr size_t kMaxDrawnPoints = 2000;
-    // A redraw of 2k-point curves takes a few ms (Qt strokes each curve's hover shape); ten a
-    // second look live, and a flood of batches cannot take the GUI thread.
-    static constexpr int kRedrawIntervalMs = 100;
 
     explicit TrainingCharts(QWidget* parent = nullptr);
     ~TrainingCharts() override;

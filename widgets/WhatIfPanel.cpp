@@ -21,6 +21,7 @@
 #include "CountText.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "ModelNameText.h"
 #include "RuntimeText.h"
 #include "SuggestionPanel.h"
 #include "SweepChart.h"
@@ -355,6 +356,7 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_suggestions->setPredictor(nullptr);
     m_result->setText(graph.isNull() ? tr("No graph open.") : tr("Waiting for the model's predictions of this file…"));
     m_modelLabel->clear();
+    m_modelLabel->setToolTip(QString());
     refreshEditor();
     setEnabled(!graph.isNull());
     emit editedNodesChanged({});
@@ -364,7 +366,9 @@ void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
     if (!predictions || predictions->file != m_file) return;
     m_predictions = std::move(predictions);
     m_predictor = m_predictions->predictor;
-    m_modelLabel->setText(m_predictions->modelName);
+    m_modelLabel->setText(shortModelName(m_predictions->modelName));
+    m_modelLabel->setToolTip(
+        tr("The model that predicts the runtimes: %1").arg(m_predictions->modelName));
     m_suggestions->setPredictor(m_predictor);
     if (isLayoutFile()) {
         if (const std::string why = whatif::layoutEditingUnavailable(m_graph); !why.empty()) {

@@ -1,11 +1,17 @@
+#include <QApplication>
+#include <QClipboard>
 #include <QDir>
-#include <functional>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QGuiApplication>
+#include <QImage>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -16,12 +22,14 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QUrl>
+#include <functional>
 
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
 #include "DatasetBrowser.h"
+#include "DefaultModels.h"
 #include "ExplainPanel.h"
-#include "graph/GraphFile.h"
+#include "FilePredictions.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
 #include "GraphView.h"
@@ -29,26 +37,18 @@
 #include "LessonPanel.h"
 #include "MainWindow.h"
 #include "ModelSession.h"
-#include "FilePredictions.h"
-#include "ConfigTableModel.h"
-#include "WhatIfPanel.h"
-#include "whatif/ConfigEdit.h"
-#include "DefaultModels.h"
 #include "NodeInspector.h"
 #include "OpCategory.h"
 #include "SampleLocator.h"
 #include "StallWatch.h"
+#include "SyntheticHloGraph.h"
 #include "TrainingPanel.h"
+#include "VizLimits.h"
+#include "WhatIfPanel.h"
+#include "graph/GraphFile.h"
 #include "synth/SyntheticDataset.h"
 #include "synth/TpuCostModel.h"
-#include <QApplication>
-#include "VizLimits.h"
-#include <QImage>
-#include <QGuiApplication>
-#include <QMenu>
-#include <QClipboard>
-#include <QPushButton>
-#include "SyntheticHloGraph.h"
+#include "whatif/ConfigEdit.h"
 
 using namespace tpg;
 
@@ -770,6 +770,31 @@ private slots:
                 m_dir.path());
     }
 
+    // A first launch fits the screen: on a laptop's 1366 x 768 a 1500 x 950 window lost its status
+    // bar and the docks' far edges. On a short window a raised tall dock (Training) leaves the
+    // graph its height; before, the graph shrank to a strip while the dock kept its size.
+    void firstWindowFitsTheScreenAndTheGraphKeepsItsHeight() {
+        QSettings().clear();
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QSize available = w.screen()->availableGeometry().size();
+        QVERIFY2(w.height() <= available.height(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(w.height()).arg(available.height())));
+        if (available.width() >= w.minimumSizeHint().width())
+            QVERIFY(w.width() <= available.width());
+        QVERIFY2(w.minimumSizeHint().height() <= 768 - 60,  // a laptop's screen less its panel
+                 qPrintable(QString::number(w.minimumSizeHint().height())));
+
+        w.trainingDock()->raise();
+        QTRY_VERIFY(!w.trainingDock()->visibleRegion().isEmpty());
+        w.resize(w.width(), 700);
+        QTRY_COMPARE(w.height(), 700);
+        QTRY_VERIFY2(w.graphPanel()->height() >= 240,
+                     qPrintable(QString::number(w.graphPanel()->height())));
+        QVERIFY(w.graphPanel()->view()->height() >= 120);
+    }
+
     void toolPanelsTabBesideTheConfigurations() {
         MainWindow w;
         QDockWidget* dock = w.trainingDock();
@@ -782,10 +807,15 @@ private slots:
 
     // A run's best model, put into use mid-run, re-scores the open file's table and the what-if
     // editor.
+    // Its label in the status bar and the what-if dock is short (the run's folder and file) however
+    // deep the runs folder: a full path pushed the status message out and widened the window.
     void bestModelOfARunPredictsTheOpenFile() {
         MainWindow w;
         TrainingPanel* panel = w.trainingPanel();
-        panel->setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
+        const QString runs =
+            m_dir.filePath(QStringLiteral("runs/experiments kept for the layout "
+                                          "paper/second round with the larger dataset"));
+        panel->setRunsFolder(runs);
         QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
         const QString file = synthLayoutFile();
         w.openDataset(synthDir(), file);
@@ -800,10 +830,19 @@ private slots:
 
         QSignalSpy changed(w.modelSession(), &ModelSession::modelChanged);
         ready.clear();
+        const int widthBefore = w.minimumSizeHint().width();
         panel->useBestButton()->click();
         QVERIFY(changed.count() > 0 || changed.wait(30000));
         QVERIFY(ready.count() > 0 || ready.wait(60000));  // may have come while waiting for the model
         QVERIFY2(w.modelLabelText().contains(QStringLiteral("model.tpgm")), qPrintable(w.modelLabelText()));
+        QVERIFY2(!w.modelLabelText().contains(QStringLiteral("second round")),
+                 qPrintable(w.modelLabelText()));
+        QVERIFY2(w.minimumSizeHint().width() <= widthBefore,
+                 qPrintable(QString::number(w.minimumSizeHint().width())));
+        auto* label = w.statusBar()->findChildren<QLabel*>().value(0);
+        for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+            if (l->text() == w.modelLabelText()) label = l;
+        QVERIFY(label->toolTip().contains(runs));  // the whole path is a hover away
         const auto after = w.configPanel()->model()->predictions();
         QVERIFY(after->scores() != before);
         QVERIFY(after->modelName.contains(QStringLiteral("model.tpgm")));

@@ -3,27 +3,71 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <memory>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTreeView>
 #include <QToolButton>
+#include <QTreeView>
 #include <QTreeWidget>
+#include <memory>
 
 #include "DatasetBrowser.h"
-#include "graph/GraphFile.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
 #include "JobRunner.h"
+#include "ModelNameText.h"
 #include "SyntheticHloGraph.h"
+#include "graph/GraphFile.h"
 
 using namespace tpg;
 
 class TestPanels : public QObject {
     Q_OBJECT
 private slots:
+    // A model file is named by its folder and file (a run's folder tells runs apart); other labels
+    // stay as they are; a long name keeps both ends.
+    void modelNamesAreShortAndKeepTheirEnds() {
+        QCOMPARE(shortModelName(QStringLiteral("built-in layout:xla:default model")),
+                 QStringLiteral("built-in layout:xla:default model"));
+        QCOMPARE(shortModelName(QStringLiteral(
+                     "/home/ada/runs/2026-11-29_005648_layout-xla-default/model.tpgm")),
+                 QStringLiteral("2026-11-29_005648_layout-xla-default/model.tpgm"));
+        QCOMPARE(shortModelName(QStringLiteral("/model.tpgm")), QStringLiteral("model.tpgm"));
+        QCOMPARE(shortModelName(QStringLiteral("./nlp.tpgm")), QStringLiteral("nlp.tpgm"));
+        const QString longName =
+            shortModelName(QStringLiteral("/data/a folder whose name goes on and on past any "
+                                          "status bar/final model of the week.tpgm"));
+        QCOMPARE(longName.size(), widgetlimits::kModelNameMaxChars);
+        QVERIFY2(longName.startsWith(QStringLiteral("a folder whose")) &&
+                     longName.endsWith(QStringLiteral("week.tpgm")) &&
+                     longName.contains(QChar(0x2026)),
+                 qPrintable(longName));
+    }
+
+    // However narrow its dock, the tree keeps room for a name beside the counts (the window
+    // squeezed the name column to nothing, leaving rows of bare numbers).
+    void browserKeepsRoomForNamesWhenNarrow() {
+        QTemporaryDir dir;
+        const QString path =
+            dir.filePath(QStringLiteral("npz/layout/nlp/default/train/transformer_003.npz"));
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        saveTpuGraph(testing::makeHloGraph({1386, 1, 3, 1000}), path.toStdString(), false);
+        JobRunner runner(QStringLiteral("io"));
+        DatasetBrowser browser(&runner);
+        QSignalSpy loaded(&browser, &DatasetBrowser::countsLoaded);
+        browser.openFolder(dir.path());
+        QVERIFY(loaded.wait(20000));
+        browser.resize(browser.minimumSizeHint().width(), 400);
+        browser.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&browser));
+        const int needed =
+            browser.view()->fontMetrics().horizontalAdvance(QStringLiteral("transformer_"));
+        QTRY_VERIFY2(
+            browser.view()->columnWidth(0) >= needed + 3 * browser.view()->indentation(),
+            qPrintable(QStringLiteral("%1 < %2").arg(browser.view()->columnWidth(0)).arg(needed)));
+    }
+
     void browserListsTheTreeWithCounts() {
         QTemporaryDir dir;
         auto write = [&](const QString& rel, const testing::HloGraphSpec& spec) {

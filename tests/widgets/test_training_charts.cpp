@@ -18,6 +18,7 @@
 #include <limits>
 
 #include "TrainingCharts.h"
+#include "WidgetLimits.h"
 
 using namespace tpg;
 
@@ -215,15 +216,15 @@ private slots:
             "%.1f ms (slowest batch %.2f ms); with a repaint after each batch: %.1f ms; "
             "one full redraw of 50k steps: %.1f ms",
             static_cast<long long>(kSteps), static_cast<long long>(kBatches),
-            TrainingCharts::kRedrawIntervalMs, appendMs, static_cast<double>(slowestBatch) / 1e6,
+            widgetlimits::kRedrawIntervalMs, appendMs, static_cast<double>(slowestBatch) / 1e6,
             static_cast<double>(timer.nsecsElapsed()) / 1e6, redrawMs);
 
         QCOMPARE(charts.liveStepCount(), size_t{kSteps});
         const QList<QPointF> raw = charts.liveRawLoss()->points();
         const QList<QPointF> smooth = charts.liveSmoothedLoss()->points();
-        QVERIFY(raw.size() <= static_cast<qsizetype>(TrainingCharts::kMaxDrawnPoints));
-        QVERIFY(smooth.size() <= static_cast<qsizetype>(TrainingCharts::kMaxDrawnPoints));
-        QVERIFY(raw.size() > static_cast<qsizetype>(TrainingCharts::kMaxDrawnPoints) / 2);
+        QVERIFY(raw.size() <= static_cast<qsizetype>(widgetlimits::kMaxDrawnPoints));
+        QVERIFY(smooth.size() <= static_cast<qsizetype>(widgetlimits::kMaxDrawnPoints));
+        QVERIFY(raw.size() > static_cast<qsizetype>(widgetlimits::kMaxDrawnPoints) / 2);
         // The spike and the dip are drawn at their own steps with their own values.
         QVERIFY(raw.contains(QPointF(kSpikeStep, 100.0)));
         QVERIFY(raw.contains(QPointF(kDipStep, 0.001)));
@@ -566,6 +567,37 @@ private slots:
             qobject_cast<QValueAxis*>(charts.validationChart()->axes(Qt::Vertical).value(0));
         validationY->setRange(0.25, std::nextafter(0.25, 1.0));
         QVERIFY(advances(validationY));
+    }
+
+    // A short chart (the dock on a laptop's screen) gets fewer ticks: with the tall chart's five,
+    // Qt Charts elided every value label to "...". A tall one keeps its five.
+    void valueAxesTickByTheChartsHeight() {
+        const auto ticks = [](const QValueAxis* axis) {
+            return (axis->max() - axis->min()) / axis->tickInterval();
+        };
+        TrainingCharts charts;
+        nn::TrainingHistory h;
+        h.kind = Collection::Layout;
+        h.steps = stepRecords(1, 200);
+        for (int e = 1; e <= 8; ++e) h.epochs.push_back(epochRecord(e, 0.1 * e, e == 8));
+        charts.showHistory(QStringLiteral("run"), h);
+        charts.resize(900, 330);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        for (QChart* chart : {charts.lossChart(), charts.validationChart()}) {
+            auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
+            const double most = std::max(2.0, std::floor(chart->plotArea().height() / 28));
+            QTRY_VERIFY2(ticks(y) <= most + 1e-9, qPrintable(QStringLiteral("%1 ticks on %2 px")
+                                                                 .arg(ticks(y))
+                                                                 .arg(chart->plotArea().height())));
+        }
+        charts.resize(900, 900);
+        for (QChart* chart : {charts.lossChart(), charts.validationChart()}) {
+            auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
+            QTRY_VERIFY2(ticks(y) >= 4, qPrintable(QStringLiteral("%1 ticks on %2 px")
+                                                       .arg(ticks(y))
+                                                       .arg(chart->plotArea().height())));
+        }
     }
 
     void hoverShowsTheNearestExactValue() {
