@@ -148,6 +148,19 @@ void GraphView::centerOnItemRect(const QRectF& rect) {
     centerOn(rect.center());
 }
 
+void GraphView::showRegion(const QRectF& rect, double minZoom, const QPointF& anchor) {
+    fitInView(rect, Qt::KeepAspectRatio);
+    if (zoom() > 1.0) setZoom(1.0);
+    if (zoom() < minZoom) {
+        setZoom(minZoom);
+        centerOn(anchor);
+    } else {
+        centerOn(rect.center());
+    }
+    updateMiniMap();
+    emit zoomChanged(zoom());
+}
+
 void GraphView::setMiniMapVisible(bool visible) {
     m_miniMapWanted = visible;
     updateMiniMap();

@@ -43,6 +43,8 @@ public:
     void fitAll();
     void actualSize();
     void centerOnItemRect(const QRectF& rect);  // keeps the zoom unless the rect would not fit
+    // `rect` whole, at most 1:1, when it fits at `minZoom` or more; else `anchor` at `minZoom`.
+    void showRegion(const QRectF& rect, double minZoom, const QPointF& anchor);
     MiniMap* miniMap() const { return m_miniMap; }
     // The user's choice (View › Mini-map); the overview still hides while the whole drawing is in
     // view. It collapses to a small button on request, and of itself while most of the drawing is

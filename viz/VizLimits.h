@@ -43,6 +43,10 @@ constexpr double kDetailMinScale = 0.25;
 // Far out, a group box's title is drawn this tall on screen, if the box is at least this wide.
 constexpr double kFarLabelPixels = 11;
 constexpr double kFarLabelMinPixels = 36;
+// Going to a node (search, inspector) or into an opened group: below kFocusMinZoom the view zooms
+// to kFocusZoom, where labels read comfortably.
+constexpr double kFocusMinZoom = 0.6;
+constexpr double kFocusZoom = 0.8;
 // Zoom range of the graph view.
 constexpr double kMinZoom = 0.01;
 constexpr double kMaxZoom = 8.0;

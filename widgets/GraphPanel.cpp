@@ -14,6 +14,8 @@
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <utility>
 
 #include "CountText.h"
 #include "GraphScene.h"
@@ -288,6 +290,7 @@ void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
     m_results->clear();
     m_resultsBox->hide();
     m_selectAfterLayout = -1;
+    m_focusGroupAfterLayout = -1;
     m_scene->setMarkedNodes({});
     m_scene->setConfigOverlay({});
     m_scene->clearView();
@@ -370,6 +373,7 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     m_scene->setMarkedNodes(m_marks);
     updateLegend();  // the heat scale runs to the costliest item of this drawing
     m_view->fitAll();
+    if (m_focusGroupAfterLayout >= 0) focusGroup(std::exchange(m_focusGroupAfterLayout, -1));
     const ViewGraph& v = layout->view;
     // A cut view says what it left out and offers the view that leaves nothing out.
     m_note->setText(v.truncated && v.spec.mode != ViewMode::Groups
@@ -384,7 +388,8 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
         const bool onlyIfDrawn = back;
         if (m_scene->selectNode(node)) {
             if (GraphNodeItem* item = m_scene->itemForNode(node)) {
-                if (m_view->zoom() < 0.6) m_view->setZoom(0.8);  // legible around the chosen node
+                if (m_view->zoom() < vizlimits::kFocusMinZoom)
+                    m_view->setZoom(vizlimits::kFocusZoom);
                 m_view->centerOn(item);
             }
         } else if (!onlyIfDrawn) {
@@ -440,6 +445,7 @@ void GraphPanel::goBack() {
     // The selection follows back only where it is drawn: going back must not jump away again.
     m_selectAfterLayout = m_scene->selectedNode();
     m_selectOnlyIfDrawn = true;
+    m_focusGroupAfterLayout = -1;
     const auto saved = m_history;
     requestView(previous);  // records the view it leaves...
     m_history = saved;      // ...which going back must not
@@ -455,7 +461,7 @@ void GraphPanel::showNode(int32_t node) {
     }
     if (m_scene->selectNode(node)) {
         if (GraphNodeItem* item = m_scene->itemForNode(node)) {
-            if (m_view->zoom() < 0.6) m_view->setZoom(0.8);
+            if (m_view->zoom() < vizlimits::kFocusMinZoom) m_view->setZoom(vizlimits::kFocusZoom);
             m_view->centerOn(item);
         }
         return;
@@ -481,7 +487,40 @@ void GraphPanel::openGroup(int group) {
     for (int id = group; id > 0; id = m_hierarchy->group(id).parent) chain.insert(chain.begin(), id);
     for (int id : chain)
         if (std::find(spec.open.begin(), spec.open.end(), id) == spec.open.end()) spec.open.push_back(id);
+    m_focusGroupAfterLayout = group;
     requestView(spec);
+}
+
+// An opened group's nodes in view at a readable zoom: Fit on the grown program shrank them below
+// legibility. The whole group when it fits at that zoom, else around its item nearest the middle
+// of its items (its bounding box's centre can be empty space: parameters sit far out). A group of
+// boxes only is fitted whole: far out, a box keeps its title readable.
+void GraphPanel::focusGroup(int group) {
+    if (!m_hierarchy || !m_scene->layout()) return;
+    const NodeGroup& g = m_hierarchy->group(group);
+    const std::vector<ViewItem>& items = m_scene->layout()->view.items;
+    QRectF area;
+    std::vector<QPointF> centres;
+    bool boxesOnly = true;
+    for (size_t i = 0; i < items.size() && i < m_scene->nodeItems().size(); ++i) {
+        const ViewItem& item = items[i];
+        const int64_t first = item.kind == ViewItem::Kind::Node    ? item.node
+                              : item.kind == ViewItem::Kind::Group ? item.first
+                                                                   : -1;
+        if (first < g.first || first >= g.end) continue;
+        const QRectF r = m_scene->nodeItems()[i]->sceneBoundingRect();
+        area |= r;
+        centres.push_back(r.center());
+        boxesOnly = boxesOnly && item.kind == ViewItem::Kind::Group;
+    }
+    if (centres.empty()) return;
+    QPointF mean;
+    for (const QPointF& c : centres) mean += c / static_cast<double>(centres.size());
+    const auto nearest =
+        std::min_element(centres.begin(), centres.end(), [&](const QPointF& a, const QPointF& b) {
+            return QLineF(a, mean).length() < QLineF(b, mean).length();
+        });
+    m_view->showRegion(area, boxesOnly ? vizlimits::kMinZoom : vizlimits::kFocusZoom, *nearest);
 }
 
 void GraphPanel::closeGroup(int group) {
@@ -578,7 +617,7 @@ int GraphPanel::search(const QString& text) {
     const int32_t node = matches[m_matchIndex];
     m_scene->selectNode(node);
     if (GraphNodeItem* item = m_scene->itemForNode(node)) {
-        if (m_view->zoom() < 0.6) m_view->setZoom(0.8);
+        if (m_view->zoom() < vizlimits::kFocusMinZoom) m_view->setZoom(vizlimits::kFocusZoom);
         m_view->centerOn(item);
     }
     emit statusMessage(

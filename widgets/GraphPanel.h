@@ -88,6 +88,7 @@ signals:
     void searchFinished();
 
 private:
+    void focusGroup(int group);
     // The k-hop view around `node`, with `node` selected once drawn.
     void showNeighbourhood(int32_t node);
     void onLayoutFinished(quint64 id, const QVariant& result);
@@ -111,6 +112,7 @@ private:
     quint64 m_layoutJob = 0;
     QString m_pendingKey;
     int32_t m_selectAfterLayout = -1;
+    int m_focusGroupAfterLayout = -1;  // a group just opened by the user
     bool m_selectOnlyIfDrawn = false;  // going back: keep the selection only where it is drawn
     QHash<int32_t, QString> m_marks;
     LayoutCache m_cache;

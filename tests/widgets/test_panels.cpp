@@ -15,9 +15,11 @@
 #include "DatasetBrowser.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
+#include "GraphView.h"
 #include "JobRunner.h"
 #include "ModelNameText.h"
 #include "SyntheticHloGraph.h"
+#include "VizLimits.h"
 #include "graph/GraphFile.h"
 
 using namespace tpg;
@@ -191,6 +193,39 @@ private slots:
         QCOMPARE(QString::fromStdString(g.opcodeName(panel.scene()->selectedNode())),
                  QStringLiteral("convolution"));
         QCOMPARE(panel.search(QStringLiteral("999999")), 0);
+    }
+
+    // A group opened by the user comes into view at a zoom whose labels read: Fit on the grown
+    // program had shrunk its nodes to specks in a short view.
+    void openingAGroupShowsItsNodesLegibly() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        panel.resize(900, 380);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const TpuGraph g = testing::makeHloGraph({3000, 6});
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        panel.setGraph(g, QStringLiteral("memory:open"));
+        QVERIFY(ready.wait(30000));
+        int group = -1;
+        for (const ViewItem& it : panel.scene()->layout()->view.items)
+            if (it.kind == ViewItem::Kind::Group && group < 0) group = it.group;
+        QVERIFY(group > 0);
+        panel.openGroup(group);
+        QVERIFY(ready.wait(30000));
+        QVERIFY2(panel.view()->zoom() >= vizlimits::kLabelMinScale,
+                 qPrintable(QString::number(panel.view()->zoom())));
+        const NodeGroup& opened = panel.hierarchy()->group(group);
+        const QRectF visible =
+            panel.view()->mapToScene(panel.view()->viewport()->rect()).boundingRect();
+        int shown = 0;
+        const auto& items = panel.scene()->layout()->view.items;
+        for (size_t i = 0; i < items.size(); ++i)
+            if (items[i].kind == ViewItem::Kind::Node && items[i].node >= opened.first &&
+                items[i].node < opened.end &&
+                visible.intersects(panel.scene()->nodeItems()[i]->sceneBoundingRect()))
+                ++shown;
+        QVERIFY2(shown >= 3, qPrintable(QString::number(shown)));
     }
 
     // A cut view says so and offers the program view, which leaves no node out.
