@@ -114,7 +114,10 @@ void ExplainPanel::buildUi() {
     m_comparison = new QLabel;
     m_comparison->setWordWrap(true);
     m_compareBox = new QSpinBox;
-    m_compareBox->setToolTip(tr("Configuration B, compared with the chosen one (A)"));
+    m_compareBox->setToolTip(
+        tr("Configuration B, compared with the chosen one (A); \"—\" while B is none "
+           "of the file's (nothing, or a suggestion)"));
+    m_compareBox->setSpecialValueText(tr("—"));  // at -1: B is not a configuration of the file
     m_compareButton = new QPushButton(tr("Compare"));
     m_bestButton = new QPushButton(tr("Best"));
     m_bestButton->setToolTip(tr("Compare with the best measured configuration"));
@@ -182,7 +185,8 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_config = m_compare = -1;
     m_compareRow.clear();
     m_explanation.reset();
-    m_compareBox->setRange(0, static_cast<int>(std::max<int64_t>(0, graph.numConfigs() - 1)));
+    m_compareBox->setRange(-1, static_cast<int>(std::max<int64_t>(0, graph.numConfigs() - 1)));
+    m_compareBox->setValue(-1);
     m_bestButton->setEnabled(graph.runtimesKnown());
     m_worstButton->setEnabled(graph.runtimesKnown());
     m_copies->setVisible(graph.isLayout());  // a tile kernel has no layouts, so no copies
@@ -220,13 +224,14 @@ void ExplainPanel::compareWithRow(const std::vector<float>& row, const QString& 
     m_compare = -1;
     m_compareRow = row;
     m_compareLabel = label;
+    m_compareBox->setValue(-1);  // not the number of the last configuration compared
     request();
 }
 
 void ExplainPanel::compareWith(int64_t config) {
     m_compareRow.clear();
     m_compare = config < m_graph.numConfigs() ? config : -1;
-    if (m_compare >= 0) m_compareBox->setValue(static_cast<int>(m_compare));
+    m_compareBox->setValue(static_cast<int>(m_compare));
     request();
 }
 

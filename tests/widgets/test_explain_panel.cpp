@@ -5,6 +5,7 @@
 #include <QChartView>
 #include <QHorizontalStackedBarSeries>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTreeWidget>
 #include <QValueAxis>
 #include <QtTest>
@@ -90,9 +91,12 @@ private slots:
         const auto lastOverlay = overlay.last().at(0).value<ConfigOverlay>();
         QCOMPARE(lastOverlay.copies.size(), static_cast<qsizetype>(e.breakdownA.copies.size()));
 
+        auto* bBox = panel.findChild<QSpinBox*>();
+        QCOMPARE(bBox->text(), QStringLiteral("—"));  // no B yet
         explained.clear();
         panel.compareWith(worst);
         QVERIFY(explained.wait(30000));
+        QCOMPARE(bBox->text(), QString::number(worst));
         const QString text = panel.comparisonText();
         QVERIFY2(text.contains(QStringLiteral("B is")) && text.contains(QStringLiteral("slower")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("The cost model predicts B")) && text.contains(QStringLiteral("the synthetic TPU: +")),
@@ -139,9 +143,18 @@ private slots:
         panel.setChosenConfig(best);
         QVERIFY(explained.wait(30000));
 
+        // B a suggestion's row: the box no longer shows the number of the last B.
+        explained.clear();
+        panel.compareWithRow(row, QStringLiteral("suggestion 2"));
+        QVERIFY(explained.wait(30000));
+        QVERIFY2(panel.comparisonText().startsWith(QStringLiteral("B = suggestion 2")),
+                 qPrintable(panel.comparisonText()));
+        QCOMPARE(bBox->text(), QStringLiteral("—"));
+        explained.clear();
         panel.compareWith(-1);
         QVERIFY(explained.wait(30000));
         QVERIFY(panel.comparisonText().isEmpty());
+        QCOMPARE(bBox->text(), QStringLiteral("—"));
         using Marks = QHash<int32_t, QString>;
         QVERIFY(compared.last().at(0).value<Marks>().isEmpty());
     }
