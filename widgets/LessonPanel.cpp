@@ -3,6 +3,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -130,10 +132,22 @@ void LessonPanel::buildUi() {
     buttons->addWidget(m_back);
     buttons->addWidget(m_showMe);
     buttons->addWidget(m_next);
-    layout->addWidget(m_counter);
-    layout->addWidget(m_title);
-    layout->addWidget(m_body, 1);
-    layout->addWidget(m_status);
+    // The step's text scrolls in a short dock (a laptop's screen cut it off mid-instruction); the
+    // buttons stay in view below it.
+    auto* text = new QWidget(this);
+    auto* textLayout = new QVBoxLayout(text);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    textLayout->addWidget(m_counter);
+    textLayout->addWidget(m_title);
+    textLayout->addWidget(m_body);
+    textLayout->addWidget(m_status);
+    textLayout->addStretch(1);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidget(text);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(m_scroll, 1);
     layout->addLayout(buttons);
     connect(m_begin, &QPushButton::clicked, this, &LessonPanel::begin);
     connect(m_back, &QPushButton::clicked, this, &LessonPanel::back);
@@ -511,6 +525,8 @@ QString LessonPanel::statusText() const {
 void LessonPanel::refresh() {
     const bool steps = m_phase == Phase::Steps;
     m_counter->setText(steps ? tr("Step %1 of %2").arg(static_cast<int>(m_step) + 1).arg(kSteps) : QString());
+    if (m_title->text() != titleText())
+        m_scroll->verticalScrollBar()->setValue(0);  // a new step reads from its top
     m_title->setText(titleText());
     m_body->setText(bodyText());
     QString status = statusText();

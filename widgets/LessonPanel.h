@@ -10,6 +10,7 @@
 #include "lesson/LayoutLesson.h"
 
 class QLabel;
+class QScrollArea;
 class QPushButton;
 
 namespace tpg {
@@ -62,6 +63,9 @@ public:
     QString titleText() const;
     QString bodyText() const;
     QString statusText() const;
+    QScrollArea* textArea() const {
+        return m_scroll;
+    }  // the step's text, scrolled when the dock is short
     QPushButton* showMeButton() const { return m_showMe; }
     QPushButton* nextButton() const { return m_next; }
 
@@ -109,6 +113,7 @@ private:
     QLabel* m_title;
     QLabel* m_body;
     QLabel* m_status;
+    QScrollArea* m_scroll;
     QPushButton* m_begin;
     QPushButton* m_back;
     QPushButton* m_showMe;

@@ -2,6 +2,8 @@
 // the what-if editor, a wrong layout and an undo answered with a hint, Next only when a step is done.
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QUndoStack>
 #include <QtTest>
@@ -152,6 +154,36 @@ private slots:
         lesson.back();
         QCOMPARE(lesson.step(), LessonPanel::Step::WatchCopy);
         QVERIFY2(lesson.bodyText().contains(QStringLiteral("no copy")), qPrintable(lesson.bodyText()));
+    }
+
+    // In a short dock (a laptop's screen) the step's text scrolls, whole, with the buttons in view
+    // below it; before, the labels were squeezed and cut off mid-instruction. A new step reads
+    // from its top.
+    void aShortDockScrollsTheWholeText() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel whatIf(&runner);
+        LessonPanel lesson(&whatIf);
+        QVERIFY(start(runner, whatIf, lesson));
+        lesson.resize(340, 220);
+        lesson.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&lesson));
+        QScrollArea* area = lesson.textArea();
+        QTRY_VERIFY(area->verticalScrollBar()->maximum() > 0);
+        for (QLabel* label : area->widget()->findChildren<QLabel*>())
+            if (label->wordWrap() && !label->text().isEmpty())
+                QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                         qPrintable(QStringLiteral("%1 < %2: %3")
+                                        .arg(label->height())
+                                        .arg(label->heightForWidth(label->width()))
+                                        .arg(label->text().left(40))));
+        QVERIFY(lesson.nextButton()->isVisible() &&
+                lesson.nextButton()->geometry().bottom() <= lesson.height());
+        area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
+        QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
+        lesson.selectNode(lesson.scenario()->producer);
+        QTest::mouseClick(lesson.nextButton(), Qt::LeftButton);
+        QCOMPARE(lesson.step(), LessonPanel::Step::ChangeOutput);
+        QCOMPARE(area->verticalScrollBar()->value(), 0);
     }
 
     void tileFileAsksForALayoutFileAndANewFileStopsTheLesson() {
