@@ -402,6 +402,12 @@ void MainWindow::connectWhatIf() {
         m_whatIfMarks = marks;
         updateMarks();
     });
+    // The first file's hint names three things to try (an edit, Explain, the lesson); once one is
+    // done it has served (it stayed above the graph through a whole lesson).
+    connect(m_whatIf, &WhatIfPanel::evaluated, this, [this] {
+        if (m_whatIf->edited()) m_graphPanel->hideHint();
+    });
+
     connect(m_whatIf, &WhatIfPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, &WhatIfPanel::selectNode);
     connect(m_configPanel, &ConfigPanel::configChosen, m_whatIf, &WhatIfPanel::setChosenConfig);
@@ -409,6 +415,10 @@ void MainWindow::connectWhatIf() {
 }
 
 void MainWindow::connectExplain() {
+    connect(m_toolDocks.value(tr("Explain")), &QDockWidget::visibilityChanged, this,
+            [this](bool visible) {
+                if (visible) m_graphPanel->hideHint();
+            });
     connect(m_configPanel, &ConfigPanel::configChosen, m_explain, &ExplainPanel::setChosenConfig);
     connect(m_models, &ModelSession::predictionsReady, m_explain, &ExplainPanel::setPredictions);
     connect(m_explain, &ExplainPanel::overlayChanged, m_graphPanel, &GraphPanel::setConfigOverlay);
@@ -520,6 +530,7 @@ void MainWindow::createLesson() {
 }
 
 void MainWindow::startLesson() {
+    m_graphPanel->hideHint();
     m_lessonDock->show();
     m_lessonDock->raise();
     // Room for the lesson's text at a size a class can read.

@@ -564,6 +564,10 @@ void GraphPanel::showHint(const QString& html) {
     m_hint->show();
 }
 
+void GraphPanel::hideHint() {
+    m_hint->hide();
+}
+
 QString GraphPanel::hintText() const { return m_hint->isHidden() ? QString() : m_hint->text(); }
 
 void GraphPanel::updateLegend() {

@@ -58,6 +58,7 @@ public:
     QString legendText() const;
     // A one-line hint above the drawing (rich text), until dismissed or another graph opens.
     void showHint(const QString& html);
+    void hideHint();
     QString hintText() const;
     // Searches: drawn matches are highlighted at once (the count is returned; a node id not drawn
     // opens its neighbourhood), and every node, drawn or not, is searched on a worker for the

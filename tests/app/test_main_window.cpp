@@ -23,6 +23,7 @@
 #include <QUndoStack>
 #include <QUrl>
 #include <functional>
+#include <numeric>
 
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
@@ -423,6 +424,47 @@ private slots:
         QCOMPARE(w.currentFile(), testFile);
         QVERIFY(w.graph().runtimesKnown());
         QVERIFY(w.graphPanel()->hintText().isEmpty());  // the hint was for the first file
+    }
+
+    // The first file's hint names an edit, Explain and the lesson; doing any one dismisses it (it
+    // stayed above the graph through a whole lesson).
+    void theFirstHintGoesOnceFollowed() {
+        const auto firstLaunch = [this](MainWindow& w) {
+            QSettings().clear();
+            w.setSampleCandidates({findSampleDir()});
+            w.show();
+            QSignalSpy loaded(&w, &MainWindow::graphLoaded);
+            w.startSession(QString());
+            return loaded.wait(30000) && !w.graphPanel()->hintText().isEmpty();
+        };
+        {
+            MainWindow w;
+            QVERIFY(firstLaunch(w));
+            w.startLesson();
+            QVERIFY(w.graphPanel()->hintText().isEmpty());
+        }
+        {
+            MainWindow w;
+            QVERIFY(firstLaunch(w));
+            w.findChild<QDockWidget*>(QStringLiteral("ExplainDock"))->raise();
+            QTRY_VERIFY(w.graphPanel()->hintText().isEmpty());
+        }
+        {
+            MainWindow w;
+            QVERIFY(firstLaunch(w));
+            QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 60000);
+            QVERIFY(!w.graphPanel()->hintText().isEmpty());  // the editor's start is no edit
+            const int32_t node = w.graph().configurableNodes().front();
+            std::vector<int> perm(static_cast<size_t>(
+                whatif::slotTensor(w.graph(), node, whatif::LayoutSlot::Output).rank()));
+            QVERIFY(perm.size() >= 2);
+            std::iota(perm.begin(), perm.end(), 0);
+            if (whatif::layoutOf(w.graph(), w.whatIfPanel()->currentRow(), node,
+                                 whatif::LayoutSlot::Output) == perm)
+                std::swap(perm[0], perm[1]);
+            QVERIFY(w.whatIfPanel()->setLayout(node, whatif::LayoutSlot::Output, perm));
+            QTRY_VERIFY_WITH_TIMEOUT(w.graphPanel()->hintText().isEmpty(), 30000);
+        }
     }
 
     // Help › Learn from a tile file: the lesson opens the sample's layout file and runs to the end,
