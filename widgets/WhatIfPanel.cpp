@@ -166,13 +166,9 @@ void WhatIfPanel::buildUi() {
     startButton->setToolTip(tr("Start a what-if session from this configuration (clears the undo history)"));
     connect(startButton, &QPushButton::clicked, this, [this] {
         switch (m_start->currentIndex()) {
-            case 0: {
-                whatif::StartPoint p;
-                p.kind = m_chosenConfig >= 0 ? whatif::StartPoint::Kind::Row : whatif::StartPoint::Kind::Default;
-                p.row = std::max<int64_t>(0, m_chosenConfig);
-                startFrom(p);
+            case 0:
+                startFromChosen();
                 break;
-            }
             case 1: startFrom(whatif::StartPoint::parse("default")); break;
             case 2: startFrom(whatif::StartPoint::parse("best")); break;
             default: startFrom(whatif::StartPoint::parse("predicted-best")); break;
@@ -376,8 +372,16 @@ void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
             return;
         }
     }
-    startFrom(m_chosenConfig >= 0 ? whatif::StartPoint{whatif::StartPoint::Kind::Row, m_chosenConfig}
-                                  : whatif::StartPoint::parse("default"));
+    startFromChosen();
+}
+
+// "The chosen configuration", or with none chosen the compiler's default, saying why: the start
+// list reads "the chosen configuration" either way.
+void WhatIfPanel::startFromChosen() {
+    if (m_chosenConfig >= 0)
+        startFrom(whatif::StartPoint{whatif::StartPoint::Kind::Row, m_chosenConfig});
+    else
+        startFrom(whatif::StartPoint::parse("default"), tr(" (no configuration chosen)"));
 }
 
 void WhatIfPanel::setChosenConfig(int64_t config) {
@@ -392,7 +396,7 @@ bool WhatIfPanel::holdsConfig(int64_t config) const {
            m_row == m_predictor->row(config);
 }
 
-void WhatIfPanel::startFrom(const whatif::StartPoint& start) {
+void WhatIfPanel::startFrom(const whatif::StartPoint& start, const QString& note) {
     if (!m_predictor) return;
     std::vector<float> row;
     try {
@@ -402,7 +406,7 @@ void WhatIfPanel::startFrom(const whatif::StartPoint& start) {
         m_result->setText(m_error);
         return;
     }
-    startFromRow(row, tr("start: %1").arg(QString::fromStdString(start.text())));
+    startFromRow(row, tr("start: %1%2").arg(QString::fromStdString(start.text()), note));
 }
 
 void WhatIfPanel::startFromRow(const std::vector<float>& row, const QString& label) {

@@ -52,7 +52,8 @@ public:
     bool ready() const { return m_predictor != nullptr; }
 
     // Starts a session from `start` (clears the undo history).
-    void startFrom(const whatif::StartPoint& start);
+    void startFrom(const whatif::StartPoint& start,
+                   const QString& note = QString());  // note: after the label
     // Starts from a row built elsewhere (e.g. the lesson's), labelled `label` in the run list.
     void startFromRow(const std::vector<float>& row, const QString& label);
     // Edits (each one undoable). Return false with the reason in lastError() when refused.
@@ -108,6 +109,7 @@ signals:
 
 private:
     void buildUi();
+    void startFromChosen();
     bool isLayoutFile() const;
     void refreshNodeList(const QHash<int32_t, QString>& edited);
     void refreshEditor();

@@ -131,6 +131,22 @@ private slots:
 
     // A default layout spelled out (rank-1 .. 0, the layout node_feat gives this program's nodes)
     // is the same program as the start row: the panel says so and keeps the row's score and rank.
+    // "Start from the chosen configuration" with none chosen starts from the compiler's default
+    // and says why (the list reads "the chosen configuration" all the while); a choice then moves
+    // the unedited editor there.
+    void noChosenConfigurationStartsFromTheDefaultAndSaysSo() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.runs().front().label,
+                 QStringLiteral("start: the compiler default (no configuration chosen)"));
+        panel.setChosenConfig(7);
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.runs().front().label, QStringLiteral("start: config 7"));
+    }
+
     void spelledOutDefaultIsTheRowsProgram() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
