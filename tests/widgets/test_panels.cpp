@@ -73,7 +73,7 @@ private slots:
     void browserListsTheTreeWithCounts() {
         QTemporaryDir dir;
         auto write = [&](const QString& rel, const testing::HloGraphSpec& spec) {
-            const QString path = dir.filePath(rel);
+            QString path = dir.filePath(rel);
             QDir().mkpath(QFileInfo(path).absolutePath());
             saveTpuGraph(testing::makeHloGraph(spec), path.toStdString(), false);
             return path;
