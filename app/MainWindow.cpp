@@ -104,6 +104,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_configDock->raise();
     connectTraining();
     createLesson();
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(tr("&Reset Window Layout"), this, &MainWindow::resetWindowLayout)
+        ->setObjectName(QStringLiteral("resetLayoutAction"));
     connectConfigMenu();
 
     m_graphLabel = new QLabel(this);
@@ -875,9 +878,43 @@ void MainWindow::showEvent(QShowEvent* event) {
     // Without a saved arrangement, the docks' default widths once the window has its size: the
     // tree's names and the inspector's feature names readable, not squeezed to a sliver.
     m_defaultDocksSized = true;
+    sizeDefaultDocks();
+}
+
+void MainWindow::sizeDefaultDocks() {
     resizeDocks({m_browserDock, m_inspectorDock}, {std::max(300, width() / 5), std::max(380, width() / 4)},
                 Qt::Horizontal);
     resizeDocks({m_configDock}, {height() * 3 / 10}, Qt::Vertical);
+}
+
+// Every dock back where a first launch puts it, docked and shown (the lesson only while it runs):
+// a dock closed, floated or moved stayed so in every later session, the arrangement being saved.
+// The window keeps its size (a dock docked beside another on the way made it grow past the screen).
+void MainWindow::resetWindowLayout() {
+    const QSize before = size();
+    const auto place = [this](QDockWidget* d, Qt::DockWidgetArea area) {
+        d->setFloating(false);
+        if (dockWidgetArea(d) != area) addDockWidget(area, d);
+        d->show();
+    };
+    place(m_browserDock, Qt::LeftDockWidgetArea);
+    place(m_inspectorDock, Qt::RightDockWidgetArea);
+    place(m_configDock, Qt::BottomDockWidgetArea);
+    for (const QString& title : {tr("What-if"), tr("Explain"), tr("Training")}) {
+        QDockWidget* d = m_toolDocks.value(title);
+        d->setFloating(false);
+        tabifyDockWidget(m_configDock, d);
+        d->show();
+        d->setProperty("grown", false);  // grows to its share again when next raised
+    }
+    const bool lesson = m_lesson->running();
+    m_lessonDock->setFloating(false);
+    tabifyDockWidget(m_browserDock, m_lessonDock);
+    m_lessonDock->setVisible(lesson);
+    m_configDock->raise();
+    (lesson ? m_lessonDock : m_browserDock)->raise();
+    resize(before);
+    sizeDefaultDocks();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -85,6 +85,7 @@ public:
     QDockWidget* lessonDock() const { return m_lessonDock; }
     // Help › Learn: shows the lesson and begins it (on the sample's layout file if need be).
     void startLesson();
+    void resetWindowLayout();
     // The right-click menu of a configuration row: explain, compare with the chosen one, edit in
     // the what-if editor, copy as edits. The caller owns it.
     QMenu* configMenu(qint64 config);
@@ -113,6 +114,7 @@ private:
     void rebuildRecentMenu();
     void exportView(bool svg, bool visibleOnly);
     void saveWindowState();
+    void sizeDefaultDocks();
     void setStatus(const QString& text);
     void connectModelSession();
     void showModelInUse(const QString& label);

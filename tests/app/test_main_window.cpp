@@ -837,6 +837,44 @@ private slots:
         QVERIFY(w.graphPanel()->view()->height() >= 120);
     }
 
+    // View › Reset Window Layout: a dock closed, floated or moved (which the saved arrangement
+    // kept in every later session) is back where a first launch puts it.
+    void resetWindowLayoutBringsEveryDockBack() {
+        QSettings().clear();
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto dock = [&w](const char* name) {
+            return w.findChild<QDockWidget*>(QString::fromLatin1(name));
+        };
+        QDockWidget* node = dock("nodeDock");
+        QDockWidget* dataset = dock("datasetDock");
+        QDockWidget* config = dock("configDock");
+        QVERIFY(node && dataset && config);
+        node->close();
+        w.trainingDock()->setFloating(true);
+        w.addDockWidget(Qt::RightDockWidgetArea, dataset);
+        w.addDockWidget(Qt::LeftDockWidgetArea, config);
+        QVERIFY(node->isHidden() && w.trainingDock()->isFloating());
+        const QSize size = w.size();
+
+        QAction* reset = w.findChild<QAction*>(QStringLiteral("resetLayoutAction"));
+        QVERIFY(reset);
+        reset->trigger();
+        QVERIFY(!node->isHidden() && !w.trainingDock()->isFloating());
+        QCOMPARE(w.dockWidgetArea(node), Qt::RightDockWidgetArea);
+        QCOMPARE(w.dockWidgetArea(dataset), Qt::LeftDockWidgetArea);
+        QCOMPARE(w.dockWidgetArea(config), Qt::BottomDockWidgetArea);
+        QStringList beside;
+        for (QDockWidget* d : w.tabifiedDockWidgets(config)) beside << d->windowTitle();
+        beside.sort();
+        QCOMPARE(beside, (QStringList{QStringLiteral("Explain"), QStringLiteral("Training"),
+                                      QStringLiteral("What-if")}));
+        QVERIFY(dock("lessonDock")->isHidden());          // no lesson running
+        QTRY_VERIFY(!config->visibleRegion().isEmpty());  // the configurations' tab in front
+        QCOMPARE(w.size(), size);                         // not grown past the screen on the way
+    }
+
     void toolPanelsTabBesideTheConfigurations() {
         MainWindow w;
         QDockWidget* dock = w.trainingDock();
