@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QToolButton>
@@ -35,6 +36,7 @@ constexpr double kZoomStep = 1.25;
 const QString kLayoutLane = QStringLiteral("layout");
 const QString kSearchLane = QStringLiteral("search");
 constexpr int kResultsMaxHeight = 160;  // the drawing keeps most of the room
+constexpr int kResultsMaxPanelShare = 3;  // ... and the list at most a third of a short panel
 
 QToolButton* toolButton(QWidget* parent, const QString& text, const QString& tip) {
     auto* b = new QToolButton(parent);
@@ -164,7 +166,6 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     m_results->setRootIsDecorated(false);
     m_results->setUniformRowHeights(true);
     m_results->header()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_results->setMaximumHeight(kResultsMaxHeight);
     auto* resultsTop = new QHBoxLayout;
     resultsTop->setContentsMargins(0, 0, 0, 0);
     resultsTop->addWidget(m_resultsLabel, 1);
@@ -624,8 +625,10 @@ int GraphPanel::search(const QString& text) {
         if (m_view->zoom() < vizlimits::kFocusMinZoom) m_view->setZoom(vizlimits::kFocusZoom);
         m_view->centerOn(item);
     }
+    // Of the drawn matches: the results list counts the whole graph's ("Match 1 of 1" beside
+    // "4 matches ... in the whole graph" read as a contradiction).
     emit statusMessage(
-        tr("Match %1 of %2 for \"%3\"").arg(m_matchIndex + 1).arg(matches.size()).arg(t));
+        tr("Drawn match %1 of %2 for \"%3\"").arg(m_matchIndex + 1).arg(matches.size()).arg(t));
     return static_cast<int>(matches.size());
 }
 
@@ -682,9 +685,28 @@ void GraphPanel::showSearchResults(const QString& text, const NodeMatches& match
     m_resultIndex = static_cast<int>(all.indexOf(m_scene->selectedNode()));
     if (m_matches.isEmpty() && !all.isEmpty()) revealResult(0);
     m_resultsLabel->setText(describeResults());
+    fitResultsHeight();
     m_resultsBox->setVisible(!matches.error.isEmpty() || matches.total != 1 || matches.nodes.empty());
     if (!matches.error.isEmpty()) m_resultsLabel->setText(matches.error);
     emit searchFinished();
+}
+
+// The results list as tall as its rows, within kResultsMaxHeight and a share of the panel: four
+// matches took 160 px of a 260-px panel on a laptop's screen, leaving the drawing a strip. With no
+// match the line above says so alone.
+void GraphPanel::fitResultsHeight() {
+    const int rows = m_results->topLevelItemCount();
+    m_results->setVisible(rows > 0);
+    if (rows == 0) return;
+    const int row = m_results->sizeHintForRow(0);
+    const int chrome = m_results->header()->sizeHint().height() + 2 * m_results->frameWidth();
+    const int cap = std::max(chrome + 2 * row, height() / kResultsMaxPanelShare);
+    m_results->setFixedHeight(std::min({chrome + rows * row, kResultsMaxHeight, cap}));
+}
+
+void GraphPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitResultsHeight();
 }
 
 QString GraphPanel::searchResultsText() const { return m_resultsLabel->text(); }

@@ -17,6 +17,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QResizeEvent;
 class QSpinBox;
 class QToolButton;
 class QTreeWidget;
@@ -88,8 +89,12 @@ signals:
     void layoutFailed(const QString& message);
     void searchFinished();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void focusGroup(int group);
+    void fitResultsHeight();
     // The k-hop view around `node`, with `node` selected once drawn.
     void showNeighbourhood(int32_t node);
     void onLayoutFinished(quint64 id, const QVariant& result);

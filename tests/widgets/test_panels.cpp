@@ -1,5 +1,6 @@
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -310,9 +311,27 @@ private slots:
         panel.search(shape.left(shape.indexOf(QLatin1Char('{'))));
         QVERIFY(searched.wait(10000));
         QVERIFY(panel.searchResults()->topLevelItemCount() >= 1);
+        QSignalSpy drawnStatus(&panel, &GraphPanel::statusMessage);
         panel.search(QStringLiteral("/^#(12|13) /"));
         QVERIFY(searched.wait(10000));
+        QVERIFY(!drawnStatus.isEmpty());  // the drawn ones, said to be the drawn ones
+        QVERIFY2(
+            drawnStatus.first().at(0).toString().startsWith(QStringLiteral("Drawn match 1 of ")) ||
+                drawnStatus.first().at(0).toString().startsWith(QStringLiteral("No drawn node")),
+            qPrintable(drawnStatus.first().at(0).toString()));
         QCOMPARE(panel.searchResults()->topLevelItemCount(), 2);
+        // The list is as tall as its two rows (it took 160 px for any count, which on a short
+        // panel left the drawing a strip), and at most a third of a short panel for many.
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTreeWidget* list = panel.searchResults();
+        const int chrome = list->header()->sizeHint().height() + 2 * list->frameWidth();
+        QCOMPARE(list->height(), chrome + 2 * list->sizeHintForRow(0));
+        panel.resize(1000, 300);
+        panel.search(QStringLiteral("convolution"));
+        QVERIFY(searched.wait(10000));
+        QTRY_VERIFY2(list->height() <= std::max(chrome + 2 * list->sizeHintForRow(0), 300 / 3),
+                     qPrintable(QString::number(list->height())));
         QSignalSpy status(&panel, &GraphPanel::statusMessage);
         panel.search(QStringLiteral("/conv(/"));
         QVERIFY(searched.wait(10000));
