@@ -410,7 +410,6 @@ void MainWindow::connectWhatIf() {
     connect(m_whatIf, &WhatIfPanel::evaluated, this, [this] {
         if (m_whatIf->edited()) m_graphPanel->hideHint();
     });
-
     connect(m_whatIf, &WhatIfPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, &WhatIfPanel::selectNode);
     connect(m_configPanel, &ConfigPanel::configChosen, m_whatIf, &WhatIfPanel::setChosenConfig);

@@ -4,12 +4,11 @@
 #include <QRegularExpression>
 #include <algorithm>
 
+#include "WidgetLimits.h"
+
 namespace tpg {
 
 namespace {
-
-// A ratio to the best above this is almost certainly a runtime typed without its unit.
-constexpr double kMaxRatio = 100;
 
 double nsPerUnit(const QString& unit) {
     if (unit == QLatin1String("s")) return 1e9;
@@ -54,7 +53,7 @@ ConfigFilter ConfigFilter::parse(const QString& text) {
         const QString unit = m.captured(3).toLower();
         if (unit.isEmpty()) {
             c.kind = Clause::Kind::Ratio;
-            if (c.bound > kMaxRatio) {
+            if (c.bound > widgetlimits::kFilterMaxRatio) {
                 f.m_error = QObject::tr("%1 is not a ratio to the best: write a runtime with its unit (%2%1ns, "
                                         "%2%1us) or a ratio such as <1.05")
                                 .arg(m.captured(2), op);

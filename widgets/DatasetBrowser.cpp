@@ -29,7 +29,6 @@ namespace {
 
 constexpr int kPathRole = Qt::UserRole + 1;
 constexpr int kGroupNameRole = Qt::UserRole + 2;  // a group's name without its count
-constexpr int kHeaderBatch = 32;  // files whose counts are sent to the GUI at once
 
 struct FileCounts {
     QString path;
@@ -218,7 +217,7 @@ void DatasetBrowser::populate() {
                 c.error = QString::fromStdString(e.what());
             }
             batch.push_back(c);
-            if (batch.size() >= kHeaderBatch) {
+            if (batch.size() >= widgetlimits::kCountBatchFiles) {
                 control.post(QVariant::fromValue(batch));
                 batch.clear();
             }

@@ -23,6 +23,7 @@
 #include "MemoryTiling.h"
 #include "RuntimeText.h"
 #include "TensorText.h"
+#include "WidgetLimits.h"
 
 Q_DECLARE_METATYPE(tpg::ExplainPanel::Explanation)
 
@@ -30,8 +31,6 @@ namespace tpg {
 
 namespace {
 
-// Nodes and copies listed: the ones that explain most of a runtime.
-constexpr size_t kListed = 25;
 constexpr int kNodeLayoutColumn = 3;  // hidden on tile files, which have no layouts
 // A negative part (measurement noise below the model's time) shorter than this share of the
 // longest bar cannot be seen left of 0; the axis then starts at 0 rather than at "-0.00".
@@ -357,14 +356,16 @@ void ExplainPanel::fillChart(const Explanation& e) {
 
 void ExplainPanel::fillLists(const Explanation& e) {
     m_nodes->clear();
-    for (const synth::NodeCost* n : explain::costliestNodes(e.breakdownA, kListed)) {
+    for (const synth::NodeCost* n :
+         explain::costliestNodes(e.breakdownA, widgetlimits::kExplainListed)) {
         auto* item = new QTreeWidgetItem(m_nodes, {QStringLiteral("#%1").arg(n->node), QString::fromStdString(m_graph.opcodeName(n->node)),
                                                    ms(n->totalNs()), layoutText(n->outputLayout), QString::fromStdString(n->reason)});
         item->setData(0, Qt::UserRole, n->node);
         item->setToolTip(4, QString::fromStdString(n->reason));
     }
     m_copies->clear();
-    for (const synth::EdgeCost* c : explain::costliestCopies(e.breakdownA, kListed)) {
+    for (const synth::EdgeCost* c :
+         explain::costliestCopies(e.breakdownA, widgetlimits::kExplainListed)) {
         auto* item = new QTreeWidgetItem(m_copies, {QStringLiteral("#%1 → #%2").arg(c->producer).arg(c->consumer), ms(c->copyNs),
                                                     layoutText(c->fromLayout) + QStringLiteral(" → ") + layoutText(c->toLayout),
                                                     QString::fromStdString(c->reason)});

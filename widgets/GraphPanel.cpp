@@ -25,6 +25,7 @@
 #include "JobRunner.h"
 #include "OpCategory.h"
 #include "SceneExport.h"
+#include "WidgetLimits.h"
 #include "WrappedLayout.h"
 #include "explain/CostExplanation.h"
 
@@ -35,8 +36,6 @@ namespace {
 constexpr double kZoomStep = 1.25;
 const QString kLayoutLane = QStringLiteral("layout");
 const QString kSearchLane = QStringLiteral("search");
-constexpr int kResultsMaxHeight = 160;  // the drawing keeps most of the room
-constexpr int kResultsMaxPanelShare = 3;  // ... and the list at most a third of a short panel
 
 QToolButton* toolButton(QWidget* parent, const QString& text, const QString& tip) {
     auto* b = new QToolButton(parent);
@@ -691,17 +690,18 @@ void GraphPanel::showSearchResults(const QString& text, const NodeMatches& match
     emit searchFinished();
 }
 
-// The results list as tall as its rows, within kResultsMaxHeight and a share of the panel: four
-// matches took 160 px of a 260-px panel on a laptop's screen, leaving the drawing a strip. With no
-// match the line above says so alone.
+// The results list as tall as its rows, within widgetlimits::kResultsMaxHeight and a share of the
+// panel: four matches took 160 px of a 260-px panel on a laptop's screen, leaving the drawing a
+// strip. With no match the line above says so alone.
 void GraphPanel::fitResultsHeight() {
     const int rows = m_results->topLevelItemCount();
     m_results->setVisible(rows > 0);
     if (rows == 0) return;
     const int row = m_results->sizeHintForRow(0);
     const int chrome = m_results->header()->sizeHint().height() + 2 * m_results->frameWidth();
-    const int cap = std::max(chrome + 2 * row, height() / kResultsMaxPanelShare);
-    m_results->setFixedHeight(std::min({chrome + rows * row, kResultsMaxHeight, cap}));
+    const int cap = std::max(chrome + 2 * row, height() / widgetlimits::kResultsMaxPanelShare);
+    m_results->setFixedHeight(
+        std::min({chrome + rows * row, widgetlimits::kResultsMaxHeight, cap}));
 }
 
 void GraphPanel::resizeEvent(QResizeEvent* event) {

@@ -11,6 +11,7 @@
 
 #include "CountText.h"
 #include "TensorText.h"
+#include "WidgetLimits.h"
 #include "graph/Schema.h"
 
 namespace tpg {
@@ -18,8 +19,6 @@ namespace tpg {
 namespace {
 
 constexpr int kNodeRole = Qt::UserRole + 1;
-// More operands/users than this are listed as a count, so a hub node does not fill the tree.
-constexpr int kMaxListedNeighbours = 200;
 
 // node_feat columns grouped as the schema names them.
 struct FeatureGroup {
@@ -152,14 +151,16 @@ void NodeInspector::rebuild() {
                                       std::make_pair(tr("users (consumers)"), consumers)}) {
         auto* group =
             new QTreeWidgetItem(connections, {label, countText(static_cast<int64_t>(list.size()))});
-        for (size_t i = 0; i < list.size() && i < static_cast<size_t>(kMaxListedNeighbours); ++i) {
+        for (size_t i = 0;
+             i < list.size() && i < static_cast<size_t>(widgetlimits::kMaxListedNeighbours); ++i) {
             auto* item = new QTreeWidgetItem(group, {neighbourText(g, list[i])});
             item->setFirstColumnSpanned(true);
             item->setData(0, kNodeRole, list[i]);
             item->setToolTip(0, tr("double-click to go to node %1").arg(list[i]));
         }
-        if (list.size() > static_cast<size_t>(kMaxListedNeighbours))
-            new QTreeWidgetItem(group, {tr("… %1 more").arg(list.size() - kMaxListedNeighbours)});
+        if (list.size() > static_cast<size_t>(widgetlimits::kMaxListedNeighbours))
+            new QTreeWidgetItem(
+                group, {tr("… %1 more").arg(list.size() - widgetlimits::kMaxListedNeighbours)});
         group->setExpanded(list.size() <= 16);
     }
     connections->setExpanded(true);

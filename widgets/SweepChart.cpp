@@ -11,12 +11,11 @@
 #include <limits>
 
 #include "RuntimeText.h"
+#include "WidgetLimits.h"
 
 namespace tpg {
 
 namespace {
-// More bars than this are unreadable: the best ones are drawn, and the title says so.
-constexpr size_t kMaxBars = 48;
 
 // As many decimals as the axis's tick step needs, so ticks a few percent apart stay distinct
 // ("%.4g" wrote 13.997 and 14.001 both as "14").
@@ -46,7 +45,7 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, doubl
                           bool modelInNs) {
     std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.model < b.model; });
     const size_t total = points.size();
-    if (points.size() > kMaxBars) points.resize(kMaxBars);
+    if (points.size() > widgetlimits::kSweepMaxBars) points.resize(widgetlimits::kSweepMaxBars);
     m_points = points;
     auto* chart = new QChart;
     chart->setTitle(total > points.size() ? tr("%1 — best %2 of %3").arg(title).arg(points.size()).arg(total) : title);

@@ -48,9 +48,6 @@ namespace {
 constexpr int kSmoothingSteps = 99;
 // About this many ticks per axis: readable in a dock a few hundred pixels wide.
 constexpr double kTargetTicks = 5;
-// A value axis' labels this many pixels apart at least: closer, Qt Charts elides them all to "..."
-// (a short dock on a laptop's screen), so a short chart gets fewer ticks (at least 2).
-constexpr double kMinTickSpacingPx = 28;
 // The tick count an axis aims at, kept on the axis (vertical ones follow the chart's height).
 const char* const kTargetTicksProperty = "targetTicks";
 // Qt Charts lists a dynamic axis' labels by adding the tick interval to a value until it passes
@@ -62,8 +59,6 @@ constexpr double kMinRelativeTick = 1e-9;
 constexpr double kHiddenMarkerAlpha = 0.25;
 // The raw loss is context for the smoothed curve, so it is drawn faint.
 constexpr int kRawLossAlpha = 60;
-// Epoch dots merge into a thick line beyond this many epochs across a dock: the line alone then.
-constexpr size_t kMaxEpochDots = 60;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 const QColor kLiveColor(0x1f, 0x77, 0xb4);
@@ -533,8 +528,8 @@ QValueAxis* TrainingCharts::addValueAxis(QChart* chart, Qt::Alignment side, doub
         connect(
             chart, &QChart::plotAreaChanged, axis,
             [this, chart, axis, minTick](const QRectF& plot) {
-                const double ticks =
-                    std::clamp(std::floor(plot.height() / kMinTickSpacingPx), 2.0, kTargetTicks);
+                const double ticks = std::clamp(
+                    std::floor(plot.height() / widgetlimits::kMinTickSpacingPx), 2.0, kTargetTicks);
                 if (ticks == targetTicksOf(axis)) return;
                 axis->setProperty(kTargetTicksProperty, ticks);
                 axis->setTickInterval(tickIntervalFor(axis->min(), axis->max(), minTick, ticks));
@@ -684,7 +679,7 @@ void TrainingCharts::drawValidation(Run& run) {
             if (std::isfinite(v))
                 points.append({static_cast<double>(e.epoch), v});  // NaN: not measured
         }
-        series->setPointsVisible(run.epochs.size() <= kMaxEpochDots);
+        series->setPointsVisible(run.epochs.size() <= widgetlimits::kMaxEpochDots);
         series->replace(points);
     }
     run.best->replace(run.bestPoint());

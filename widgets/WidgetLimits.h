@@ -20,5 +20,27 @@ constexpr int kModelNameMaxChars = 56;
 // The dataset tree stays wide enough for this many characters of a graph's name beside its
 // counts ("transformer_…" of "transformer_003"), however narrow the window.
 constexpr int kGraphNameMinChars = 12;
+// Configuration filter: a ratio to the best above this is almost certainly a runtime typed
+// without its unit.
+constexpr double kFilterMaxRatio = 100;
+// Explain: nodes and copies listed, the ones that explain most of a runtime.
+constexpr size_t kExplainListed = 25;
+// Node inspector: more operands/users than this are listed as a count, so a hub node does not
+// fill the tree.
+constexpr int kMaxListedNeighbours = 200;
+// Sweep chart: more bars than this are unreadable; the best ones are drawn, and the title says so.
+constexpr size_t kSweepMaxBars = 48;
+// Dataset tree: files whose counts are sent to the GUI at once.
+constexpr int kCountBatchFiles = 32;
+// Training charts: epoch dots merge into a thick line beyond this many epochs across a dock; the
+// line alone then.
+constexpr size_t kMaxEpochDots = 60;
+// Training charts: a value axis' labels this many pixels apart at least; closer, Qt Charts elides
+// them all to "..." (a short dock on a laptop's screen), so a short chart gets fewer ticks.
+constexpr double kMinTickSpacingPx = 28;
+// Search results: the list at most this tall, and at most this share of the graph panel, so the
+// drawing keeps most of the room on a short screen.
+constexpr int kResultsMaxHeight = 160;
+constexpr int kResultsMaxPanelShare = 3;  // a third
 
 }  // namespace tpg::widgetlimits
