@@ -257,7 +257,8 @@ QSize DatasetBrowser::minimumSizeHint() const {
                          QString(widgetlimits::kGraphNameMinChars, QLatin1Char('n'))) +
                      3 * m_view->indentation();
     const int counts = m_view->columnWidth(1) + m_view->columnWidth(2);
-    const QMargins margins = contentsMargins() + layout()->contentsMargins();
+    const QMargins margins =
+        contentsMargins() + (layout() ? layout()->contentsMargins() : QMargins());
     const int chrome = 2 * m_view->frameWidth() + m_view->verticalScrollBar()->sizeHint().width() +
                        margins.left() + margins.right();
     hint.setWidth(std::max(hint.width(), name + counts + chrome));
