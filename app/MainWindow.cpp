@@ -231,7 +231,7 @@ QDockWidget* MainWindow::addToolDock(const QString& title, QWidget* widget, int 
     d->setWidget(widget);
     addDockWidget(Qt::BottomDockWidgetArea, d);
     tabifyDockWidget(m_configDock, d);
-    m_toolDocks.insert(title, d);
+    m_toolDocks.push_back(d);
     if (m_viewMenu) m_viewMenu->addAction(d->toggleViewAction());
     return d;
 }
@@ -417,10 +417,9 @@ void MainWindow::connectWhatIf() {
 }
 
 void MainWindow::connectExplain() {
-    connect(m_toolDocks.value(tr("Explain")), &QDockWidget::visibilityChanged, this,
-            [this](bool visible) {
-                if (visible) m_graphPanel->hideHint();
-            });
+    connect(toolDock(tr("Explain")), &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible) m_graphPanel->hideHint();
+    });
     connect(m_configPanel, &ConfigPanel::configChosen, m_explain, &ExplainPanel::setChosenConfig);
     connect(m_models, &ModelSession::predictionsReady, m_explain, &ExplainPanel::setPredictions);
     connect(m_explain, &ExplainPanel::overlayChanged, m_graphPanel, &GraphPanel::setConfigOverlay);
@@ -499,8 +498,15 @@ QMenu* MainWindow::configMenu(qint64 config) {
     return menu;
 }
 
+QDockWidget* MainWindow::toolDock(const QString& title) const {
+    const auto it =
+        std::find_if(m_toolDocks.begin(), m_toolDocks.end(),
+                     [&title](const QDockWidget* d) { return d->windowTitle() == title; });
+    return it == m_toolDocks.end() ? nullptr : *it;
+}
+
 void MainWindow::raiseToolDock(const QString& title) {
-    if (QDockWidget* d = m_toolDocks.value(title)) {
+    if (QDockWidget* d = toolDock(title)) {
         d->show();
         d->raise();
     }
@@ -899,8 +905,7 @@ void MainWindow::resetWindowLayout() {
     place(m_browserDock, Qt::LeftDockWidgetArea);
     place(m_inspectorDock, Qt::RightDockWidgetArea);
     place(m_configDock, Qt::BottomDockWidgetArea);
-    for (const QString& title : {tr("What-if"), tr("Explain"), tr("Training")}) {
-        QDockWidget* d = m_toolDocks.value(title);
+    for (QDockWidget* d : m_toolDocks) {
         d->setFloating(false);
         tabifyDockWidget(m_configDock, d);
         d->show();

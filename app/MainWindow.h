@@ -5,6 +5,7 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QStringList>
+#include <vector>
 
 #include "graph/TpuGraph.h"
 
@@ -125,6 +126,7 @@ private:
     void connectExplain();
     void createLesson();
     void connectConfigMenu();
+    QDockWidget* toolDock(const QString& title) const;
     void raiseToolDock(const QString& title);  // a tab beside the configurations, brought forward
     // The first file the app picked itself: its best measured configuration, and what to try.
     void chooseBestWithHint(const TpuGraph& graph);
@@ -142,7 +144,7 @@ private:
     QDockWidget* m_trainingDock = nullptr;
     LessonPanel* m_lesson = nullptr;
     QDockWidget* m_lessonDock = nullptr;
-    QHash<QString, QDockWidget*> m_toolDocks;  // by title
+    std::vector<QDockWidget*> m_toolDocks;  // in their tab order beside the configurations
     QHash<int32_t, QString> m_configMarks, m_compareMarks, m_whatIfMarks;  // all drawn on the graph
     QLabel* m_modelLabel = nullptr;
     QDockWidget* m_browserDock = nullptr;

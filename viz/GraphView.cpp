@@ -148,6 +148,11 @@ void GraphView::centerOnItemRect(const QRectF& rect) {
     centerOn(rect.center());
 }
 
+void GraphView::focusOn(const QGraphicsItem* item) {
+    if (zoom() < vizlimits::kFocusMinZoom) setZoom(vizlimits::kFocusZoom);
+    centerOn(item);
+}
+
 void GraphView::showRegion(const QRectF& rect, double minZoom, const QPointF& anchor) {
     fitInView(rect, Qt::KeepAspectRatio);
     if (zoom() > 1.0) setZoom(1.0);

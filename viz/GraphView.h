@@ -43,6 +43,9 @@ public:
     void fitAll();
     void actualSize();
     void centerOnItemRect(const QRectF& rect);  // keeps the zoom unless the rect would not fit
+    // `item` centred, zoomed in to vizlimits::kFocusZoom when below kFocusMinZoom (a node gone to
+    // from search, the inspector or a configuration).
+    void focusOn(const QGraphicsItem* item);
     // `rect` whole, at most 1:1, when it fits at `minZoom` or more; else `anchor` at `minZoom`.
     void showRegion(const QRectF& rect, double minZoom, const QPointF& anchor);
     MiniMap* miniMap() const { return m_miniMap; }

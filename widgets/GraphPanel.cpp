@@ -387,11 +387,7 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
         m_selectAfterLayout = -1;
         const bool onlyIfDrawn = back;
         if (m_scene->selectNode(node)) {
-            if (GraphNodeItem* item = m_scene->itemForNode(node)) {
-                if (m_view->zoom() < vizlimits::kFocusMinZoom)
-                    m_view->setZoom(vizlimits::kFocusZoom);
-                m_view->centerOn(item);
-            }
+            if (GraphNodeItem* item = m_scene->itemForNode(node)) m_view->focusOn(item);
         } else if (!onlyIfDrawn) {
             showNode(node);  // not in this view: its neighbourhood
         }
@@ -460,10 +456,7 @@ void GraphPanel::showNode(int32_t node) {
         return;
     }
     if (m_scene->selectNode(node)) {
-        if (GraphNodeItem* item = m_scene->itemForNode(node)) {
-            if (m_view->zoom() < vizlimits::kFocusMinZoom) m_view->setZoom(vizlimits::kFocusZoom);
-            m_view->centerOn(item);
-        }
+        if (GraphNodeItem* item = m_scene->itemForNode(node)) m_view->focusOn(item);
         return;
     }
     if (m_spec.mode == ViewMode::Groups && m_hierarchy) {  // open the groups down to it
@@ -620,10 +613,7 @@ int GraphPanel::search(const QString& text) {
     m_scene->setSearchMatches(matches);
     const int32_t node = matches[m_matchIndex];
     m_scene->selectNode(node);
-    if (GraphNodeItem* item = m_scene->itemForNode(node)) {
-        if (m_view->zoom() < vizlimits::kFocusMinZoom) m_view->setZoom(vizlimits::kFocusZoom);
-        m_view->centerOn(item);
-    }
+    if (GraphNodeItem* item = m_scene->itemForNode(node)) m_view->focusOn(item);
     // Of the drawn matches: the results list counts the whole graph's ("Match 1 of 1" beside
     // "4 matches ... in the whole graph" read as a contradiction).
     emit statusMessage(

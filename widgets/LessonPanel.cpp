@@ -525,9 +525,10 @@ QString LessonPanel::statusText() const {
 void LessonPanel::refresh() {
     const bool steps = m_phase == Phase::Steps;
     m_counter->setText(steps ? tr("Step %1 of %2").arg(static_cast<int>(m_step) + 1).arg(kSteps) : QString());
-    if (m_title->text() != titleText())
+    const QString title = titleText();
+    if (m_title->text() != title)
         m_scroll->verticalScrollBar()->setValue(0);  // a new step reads from its top
-    m_title->setText(titleText());
+    m_title->setText(title);
     m_body->setText(bodyText());
     QString status = statusText();
     if (steps && !m_message.isEmpty() && !stepDone()) status += QStringLiteral("<br>") + m_message.toHtmlEscaped();

@@ -63,9 +63,8 @@ public:
     QString titleText() const;
     QString bodyText() const;
     QString statusText() const;
-    QScrollArea* textArea() const {
-        return m_scroll;
-    }  // the step's text, scrolled when the dock is short
+    // The step's text, scrolled when the dock is short.
+    QScrollArea* textArea() const { return m_scroll; }
     QPushButton* showMeButton() const { return m_showMe; }
     QPushButton* nextButton() const { return m_next; }
 
