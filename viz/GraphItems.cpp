@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <QtMath>
+#include <cmath>
 
 #include "CountText.h"
 #include "VizLimits.h"
@@ -36,10 +37,6 @@ QColor roleColor(HighlightRole r) {
     return Qt::black;
 }
 
-double levelOfDetail(const QPainter* painter) {
-    return QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
-}
-
 QFont titleFont() {
     QFont f;
     f.setPointSizeF(8.5);
@@ -55,6 +52,11 @@ QFont subtitleFont() {
 }
 
 }  // namespace
+
+double levelOfDetail(const QTransform& worldTransform) {
+    return std::round(QStyleOptionGraphicsItem::levelOfDetailFromTransform(worldTransform) * 1e6) /
+           1e6;
+}
 
 GraphNodeItem::GraphNodeItem(const ViewItem& item, int index, const QRectF& rect, bool configurable)
     : m_item(item), m_index(index), m_configurable(configurable) {
@@ -159,7 +161,7 @@ void GraphNodeItem::updateToolTip() {
 }
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
-    const double lod = levelOfDetail(painter);
+    const double lod = levelOfDetail(painter->worldTransform());
     const bool isNode = m_item.kind == ViewItem::Kind::Node;
     QColor fill = fillColor();
     if (m_item.context) fill = fill.lighter(108);
@@ -317,7 +319,7 @@ void GraphEdgeItem::setRole(HighlightRole role) {
 }
 
 void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
-    const double lod = levelOfDetail(painter);
+    const double lod = levelOfDetail(painter->worldTransform());
     const QColor color = m_role == HighlightRole::None ? kEdgeColor : roleColor(m_role);
     double width = m_role == HighlightRole::None ? 1.0 : 2.2;
     if (m_edge.count > 1) width += std::min(4.0, std::log2(static_cast<double>(m_edge.count)));

@@ -14,6 +14,11 @@ namespace tpg {
 // How an item relates to the selected node.
 enum class HighlightRole { None, Selected, Producer, Consumer };
 
+// The scale an item is drawn at under `worldTransform`, as the level-of-detail thresholds
+// (vizlimits) read it: Qt's figure rounded to 1e-6, since a view's scroll offset adds rounding
+// error (a zoom of exactly 0.45 came out 0.44999999999998863, and lost its labels).
+double levelOfDetail(const QTransform& worldTransform);
+
 // One box of a view: a graph node, a "+N more" summary, or a collapsed computation. Paints with
 // level of detail: plain boxes without antialiasing when zoomed far out, labels only when legible.
 class GraphNodeItem : public QGraphicsItem {

@@ -137,6 +137,16 @@ void GraphView::fitAll() {
     emit zoomChanged(zoom());
 }
 
+void GraphView::fitReadable() {
+    fitAll();
+    const double fitted = zoom();
+    if (fitted >= vizlimits::kLabelMinScale ||
+        fitted < vizlimits::kLabelMinScale * vizlimits::kReadableFitMinShare)
+        return;
+    setZoom(vizlimits::kLabelMinScale);
+    centerOn(scene()->sceneRect().center());
+}
+
 void GraphView::actualSize() {
     setZoom(1.0);
 }

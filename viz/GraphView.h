@@ -41,6 +41,9 @@ public:
     void setZoom(double zoom);
     void zoomBy(double factor);
     void fitAll();
+    // fitAll, but a drawing that fits only a little below the label scale is shown at that scale,
+    // centred, so a small graph opens with its labels (a short scroll) rather than blank boxes.
+    void fitReadable();
     void actualSize();
     void centerOnItemRect(const QRectF& rect);  // keeps the zoom unless the rect would not fit
     // `item` centred, zoomed in to vizlimits::kFocusZoom when below kFocusMinZoom (a node gone to

@@ -38,6 +38,9 @@ constexpr double kBigViewMcLimit = 0.3;
 constexpr double kBigViewNsLimit = 2.0;
 // Level of detail (view scale) below which labels are illegible and not drawn.
 constexpr double kLabelMinScale = 0.45;
+// A drawing shown whole only below the label scale opens at the label scale instead when its fit
+// is at least this share of it: a scroll of up to 1/0.6 of the view beats boxes without text.
+constexpr double kReadableFitMinShare = 0.6;
 // Below this scale nodes are drawn as plain boxes without antialiasing (like Qt's chip demo).
 constexpr double kDetailMinScale = 0.25;
 // Far out, a group box's title is drawn this tall on screen, if the box is at least this wide.

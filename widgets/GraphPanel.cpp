@@ -372,7 +372,7 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     m_scene->showLayout(m_graph, layout);
     m_scene->setMarkedNodes(m_marks);
     updateLegend();  // the heat scale runs to the costliest item of this drawing
-    m_view->fitAll();
+    m_view->fitReadable();
     if (m_focusGroupAfterLayout >= 0) focusGroup(std::exchange(m_focusGroupAfterLayout, -1));
     const ViewGraph& v = layout->view;
     // A cut view says what it left out and offers the view that leaves nothing out.

@@ -34,6 +34,17 @@ static double visibleShare(const GraphView& view) {
     return shown.width() * shown.height() / (drawing.width() * drawing.height());
 }
 
+// Pixels of the labels' black text (boxes, edges and the background are lighter).
+static int blackPixels(const QImage& image) {
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            n += c.red() < 40 && c.green() < 40 && c.blue() < 40 ? 1 : 0;
+        }
+    return n;
+}
+
 class TestGraphScene : public QObject {
     Q_OBJECT
 
@@ -183,6 +194,44 @@ private slots:
                 visible.width() >= scene.sceneRect().width() - 2);
         view.setZoom(1000);
         QCOMPARE(view.zoom(), vizlimits::kMaxZoom);
+    }
+
+    // A zoom of exactly a threshold is drawn as that level of detail wherever the view is
+    // scrolled: Qt's own figure under the offset of a 20-node kernel's view fell a hair below.
+    void levelOfDetailIsTheZoomAtAnyScrollOffset() {
+        for (const double zoom : {vizlimits::kLabelMinScale, vizlimits::kDetailMinScale})
+            for (int i = 0; i < 400; ++i) {  // item positions and scroll offsets across a drawing
+                QTransform t = QTransform::fromScale(zoom, zoom);
+                t *= QTransform::fromTranslate(-0.37 * i * i, 3.1 * i - 500);
+                QCOMPARE(levelOfDetail(t), zoom);
+            }
+    }
+
+    // A drawing that fits just below the label scale opens at that scale (a short scroll, labels
+    // drawn); one far below it opens fitted, and Fit always shows it whole.
+    void viewOpensNearlyFittingDrawingsReadable() {
+        ShownScene shown(m_graph, m_layout);
+        GraphView& view = shown.view;
+        const QSizeF drawing = shown.scene.sceneRect().size();
+        const double nearly = vizlimits::kLabelMinScale * 0.85;
+        view.resize((drawing * nearly).toSize() + QSize(2, 2) * view.frameWidth());
+        view.fitAll();
+        QVERIFY(view.zoom() < vizlimits::kLabelMinScale);
+        view.fitReadable();
+        QCOMPARE(view.zoom(), vizlimits::kLabelMinScale);
+        // And the labels are drawn at that zoom: the painter's level of detail, a square root of
+        // the transform, had come out a hair below the threshold.
+        QVERIFY2(blackPixels(view.viewport()->grab().toImage()) > 100,
+                 qPrintable(QString::number(blackPixels(view.viewport()->grab().toImage()))));
+        const QRectF visible = view.mapToScene(view.viewport()->rect()).boundingRect();
+        QVERIFY(qAbs(visible.center().x() - shown.scene.sceneRect().center().x()) < 2);
+        QVERIFY(qAbs(visible.center().y() - shown.scene.sceneRect().center().y()) < 2);
+        const double far = vizlimits::kLabelMinScale * vizlimits::kReadableFitMinShare * 0.8;
+        view.resize((drawing * far).toSize() + QSize(2, 2) * view.frameWidth());
+        view.fitAll();
+        const double fitted = view.zoom();
+        view.fitReadable();
+        QCOMPARE(view.zoom(), fitted);
     }
 
     // The overview: only while part of the drawing is out of view, open of itself only while most

@@ -196,6 +196,28 @@ private slots:
         QCOMPARE(panel.search(QStringLiteral("999999")), 0);
     }
 
+    // A small graph that fits only a little below the label scale opens with its labels: on a
+    // laptop's screen a 20-node tile kernel had opened as blank boxes at Fit.
+    void aSmallGraphOpensWithItsLabels() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        panel.resize(900, 600);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const TpuGraph g = testing::makeHloGraph({20, 2});
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        panel.setGraph(g, QStringLiteral("memory:small"));
+        QVERIFY(ready.wait(30000));
+        // A panel whose drawing area holds the drawing at 0.85 of the label scale.
+        const QSize chrome = panel.size() - panel.view()->viewport()->size();
+        const QSizeF drawing = panel.scene()->sceneRect().size();
+        panel.resize((drawing * vizlimits::kLabelMinScale * 0.85).toSize() + chrome);
+        panel.setGraph(g, QStringLiteral("memory:small-again"));
+        QVERIFY(ready.wait(30000));
+        QVERIFY2(panel.view()->zoom() >= vizlimits::kLabelMinScale,
+                 qPrintable(QString::number(panel.view()->zoom())));
+    }
+
     // A group opened by the user comes into view at a zoom whose labels read: Fit on the grown
     // program had shrunk its nodes to specks in a short view.
     void openingAGroupShowsItsNodesLegibly() {
