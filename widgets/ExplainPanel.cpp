@@ -151,8 +151,18 @@ void ExplainPanel::buildUi() {
     auto activate = [this](QTreeWidgetItem* item) {
         if (item) emit nodeActivated(item->data(0, Qt::UserRole).toInt());
     };
-    connect(m_nodes, &QTreeWidget::itemDoubleClicked, this, activate);
-    connect(m_copies, &QTreeWidget::itemDoubleClicked, this, activate);
+    // A click (or the keys) shows a row's node in the memory picture; a double-click goes to it.
+    auto preview = [this](QTreeWidgetItem* item) {
+        if (item) selectNode(item->data(0, Qt::UserRole).toInt());
+    };
+    for (QTreeWidget* list : {m_nodes, m_copies}) {
+        connect(list, &QTreeWidget::itemDoubleClicked, this, activate);
+        connect(list, &QTreeWidget::itemClicked, this, preview);
+        connect(list, &QTreeWidget::currentItemChanged, this,
+                [list, preview](QTreeWidgetItem* item) {
+                    if (list->hasFocus()) preview(item);
+                });
+    }
 
     m_memory = new MemoryLayoutView;
     auto* lists = new QSplitter(Qt::Horizontal);
@@ -372,6 +382,10 @@ void ExplainPanel::fillLists(const Explanation& e) {
         item->setData(0, Qt::UserRole, c->consumer);
         item->setToolTip(3, QString::fromStdString(c->reason));
     }
+    // Short columns as wide as their text, so the costs show in a narrow pane; the reason last.
+    for (QTreeWidget* list : {m_nodes, m_copies})
+        for (int column = 0; column + 1 < list->columnCount(); ++column)
+            list->resizeColumnToContents(column);
 }
 
 void ExplainPanel::selectNode(int node) {

@@ -3,6 +3,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QHeaderView>
 #include <QHorizontalStackedBarSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -107,7 +108,31 @@ private slots:
         QCOMPARE(static_cast<size_t>(marks.size()), panel.explanation()->comparison->differingNodes.size());
         QVERIFY(!marks.isEmpty());
 
+        // The short columns fit their text: in a 240-px pane (the node list on a 1366-px screen)
+        // the costs show; at Qt's default 100 px a column the cost column had begun at 200.
+        panel.nodeList()->resize(240, 300);
+        const QHeaderView* columns = panel.nodeList()->header();
+        QVERIFY2(
+            columns->sectionPosition(2) + columns->sectionSize(2) <= 240,
+            qPrintable(QString::number(columns->sectionPosition(2) + columns->sectionSize(2))));
+        for (int column = 0; column < 3; ++column) {
+            const QString widest = panel.nodeList()->topLevelItem(0)->text(column);
+            QVERIFY(columns->sectionSize(column) >=
+                    panel.nodeList()->fontMetrics().horizontalAdvance(widest));
+        }
+        // A click on a row shows its node's memory; the global selection waits for a double-click.
+        panel.resize(1366, 340);
+        panel.QWidget::show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTreeWidgetItem* second = panel.nodeList()->topLevelItem(1);
         QSignalSpy activated(&panel, &ExplainPanel::nodeActivated);
+        const QRect rowRect = panel.nodeList()->visualItemRect(second);
+        QTest::mouseClick(panel.nodeList()->viewport(), Qt::LeftButton, {},
+                          QPoint(10, rowRect.center().y()));
+        QVERIFY2(panel.memoryView()->summaryText().startsWith(
+                     QStringLiteral("#%1 ").arg(second->data(0, Qt::UserRole).toInt())),
+                 qPrintable(panel.memoryView()->summaryText()));
+        QCOMPARE(activated.count(), 0);
         QTreeWidgetItem* first = panel.nodeList()->topLevelItem(0);
         emit panel.nodeList()->itemDoubleClicked(first, 0);
         QCOMPARE(activated.count(), 1);
