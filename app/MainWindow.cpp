@@ -31,6 +31,7 @@
 #include "ConfigTableModel.h"
 #include "CountText.h"
 #include "DatasetBrowser.h"
+#include "ElidingStatusBar.h"
 #include "ExplainPanel.h"
 #include "FilePredictions.h"
 #include "GraphPanel.h"
@@ -79,6 +80,8 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle(tr("TpuGraphs Explorer"));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
+    m_statusBar = new ElidingStatusBar(this);
+    setStatusBar(m_statusBar);
     m_ioRunner = new JobRunner(QStringLiteral("io"), this);
     m_layoutRunner = new JobRunner(QStringLiteral("graphviz"), this);
 
@@ -346,7 +349,7 @@ void MainWindow::connectModelSession() {
         m_progress->setValue(static_cast<int>(fraction * 100));
         m_progress->setFormat(tr("predicting %p%"));
         m_progress->show();
-        statusBar()->showMessage(tr("%1… (Model › Cancel Prediction to stop)").arg(what));
+        setStatus(tr("%1… (Model › Cancel Prediction to stop)").arg(what));
     });
     auto done = [this] {
         if (m_loadJob == 0) m_progress->hide();
@@ -575,12 +578,11 @@ void MainWindow::loadModelFromDialog() {
 }
 
 void MainWindow::setStatus(const QString& text) {
-    m_status = text;
-    statusBar()->showMessage(text);
+    m_statusBar->setMessage(text);
 }
 
 QString MainWindow::statusText() const {
-    return m_status;
+    return m_statusBar->message();
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {

@@ -21,6 +21,7 @@ namespace tpg {
 
 class ConfigPanel;
 class DatasetBrowser;
+class ElidingStatusBar;
 class ExplainPanel;
 class GraphPanel;
 class JobRunner;
@@ -170,7 +171,7 @@ private:
     int m_initialNode = -1;
     qint64 m_initialConfig = -1;  // selections made while restoring are not re-saved
     QStringList m_sampleCandidates;
-    QString m_status;
+    ElidingStatusBar* m_statusBar = nullptr;
 };
 
 }  // namespace tpg

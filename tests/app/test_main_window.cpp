@@ -176,7 +176,7 @@ private slots:
         int marked = 0;
         for (auto* item : w.graphPanel()->scene()->nodeItems()) marked += item->isMarked();
         QVERIFY(marked > 0);
-        QCOMPARE(w.statusBar()->currentMessage(),
+        QCOMPARE(w.statusText(),
                  QStringLiteral("Configuration 1 chosen: nodes it sets a layout for are marked"));
         QVERIFY(
             w.inspector()->plainText().contains(QStringLiteral("configuration 1 / output layout")));
@@ -516,7 +516,7 @@ private slots:
         QVERIFY(w.configPanel()->detailText().contains(QStringLiteral("kernel_bounds_0")));
         // A tile configuration sets no layouts (the status said it marked the nodes it set).
         QCOMPARE(
-            w.statusBar()->currentMessage(),
+            w.statusText(),
             QStringLiteral("Configuration 0 chosen: its tile sizes are listed beside the table"));
         QVERIFY(!w.configPanel()->table()->isColumnHidden(ConfigTableModel::NormalizedColumn));
     }
@@ -571,6 +571,24 @@ private slots:
         // The what-if editor starts once predictions are in.
         QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
         QVERIFY(w.whatIfPanel()->resultText().contains(QStringLiteral("Would rank")));
+        // The status message ends before the permanent labels (elided, whole in the tooltip).
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.resize(w.minimumSizeHint().width(), w.height());
+        emit w.graphPanel()->statusMessage(
+            QStringLiteral("Program (2 open): 17 groups and 56 nodes drawn, every node of 788 "
+                           "drawn or inside a group · "
+                           "layout 2 ms"));
+        int firstLabel = w.statusBar()->width();
+        for (const QWidget* child :
+             w.statusBar()->findChildren<QLabel*>(Qt::FindDirectChildrenOnly))
+            if (child->isVisible()) firstLabel = std::min(firstLabel, child->x());
+        QTRY_VERIFY2(
+            w.statusBar()->fontMetrics().horizontalAdvance(w.statusBar()->currentMessage()) <=
+                firstLabel - 8,
+            qPrintable(w.statusBar()->currentMessage() + QStringLiteral(" | first label at ") +
+                       QString::number(firstLabel)));
+        QVERIFY(w.statusText().startsWith(w.statusBar()->currentMessage().chopped(1)));
     }
 
     void programRuleSwitchRescoresTheOpenFile() {
@@ -604,7 +622,7 @@ private slots:
         QVERIFY(
             !w.modelSession()->modelFor(Collection::Layout, w.currentFile()).tiesSamePrograms());
         QVERIFY(w.configPanel()->model()->predictions() == w.modelSession()->predictions());
-        QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("network's own score")));
+        QVERIFY(w.statusText().contains(QStringLiteral("network's own score")));
         action->setChecked(true);
         QVERIFY(ready.wait(60000));
         const auto& tied = w.modelSession()->predictions()->predictor->scores();
@@ -686,9 +704,9 @@ private slots:
         QVERIFY(changed.wait(30000));
         QCOMPARE(changed.first().at(0).value<Collection>(), Collection::Tile);
         QCOMPARE(w.modelLabelText(), layoutLabel);
-        QVERIFY2(w.statusBar()->currentMessage().contains(
+        QVERIFY2(w.statusText().contains(
                      QStringLiteral("will score tile files; this layout file keeps")),
-                 qPrintable(w.statusBar()->currentMessage()));
+                 qPrintable(w.statusText()));
         w.openFile(m_tileFile);
         QVERIFY(waitLoaded(w, m_tileFile));
         QVERIFY2(w.modelLabelText().contains(QStringLiteral("tile-own.tpgm")),

@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -14,6 +15,7 @@
 #include <memory>
 
 #include "DatasetBrowser.h"
+#include "ElidingStatusBar.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
 #include "GraphView.h"
@@ -194,6 +196,40 @@ private slots:
         QCOMPARE(QString::fromStdString(g.opcodeName(panel.scene()->selectedNode())),
                  QStringLiteral("convolution"));
         QCOMPARE(panel.search(QStringLiteral("999999")), 0);
+    }
+
+    // A long message is elided before the permanent labels, whole in the tooltip, and re-elided as
+    // the window or a label changes; QStatusBar had drawn it on under them, cut mid-word.
+    void statusMessageIsElidedBeforeThePermanentLabels() {
+        QMainWindow window;
+        auto* bar = new ElidingStatusBar;
+        window.setStatusBar(bar);
+        auto* label = new QLabel(
+            QStringLiteral("resnet_001 · layout · 788 nodes · 807 edges · 1,000 configs"));
+        bar->addPermanentWidget(label);
+        window.resize(700, 200);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString whole = QStringLiteral(
+            "Program (2 open): 17 groups and 56 nodes drawn, every node of 788 drawn or inside a "
+            "group");
+        bar->setMessage(whole);
+        const auto fits = [&] {
+            return bar->fontMetrics().horizontalAdvance(bar->currentMessage()) <= label->x() - 8;
+        };
+        QCOMPARE(bar->message(), whole);
+        QVERIFY(bar->currentMessage().endsWith(QChar(0x2026)));
+        QVERIFY2(fits(), qPrintable(bar->currentMessage()));
+        QCOMPARE(bar->toolTip(), whole);
+        window.resize(1600, 200);
+        QTRY_COMPARE(bar->currentMessage(), whole);
+        QVERIFY(bar->toolTip().isEmpty());
+        window.resize(900, 200);
+        label->setText(label->text() + QStringLiteral(" · 45 configurable · and more"));
+        QTRY_VERIFY2(fits() && bar->currentMessage().endsWith(QChar(0x2026)),
+                     qPrintable(bar->currentMessage()));
+        bar->setMessage(QString());
+        QVERIFY(bar->currentMessage().isEmpty());
     }
 
     // A small graph that fits only a little below the label scale opens with its labels: on a
