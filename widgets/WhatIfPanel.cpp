@@ -25,6 +25,7 @@
 #include "RuntimeText.h"
 #include "SuggestionPanel.h"
 #include "SweepChart.h"
+#include "WidgetLimits.h"
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
 #include "io/CompactMatrix.h"
@@ -208,6 +209,8 @@ void WhatIfPanel::buildUi() {
         m_slotLabels[s] = new QLabel(editor);
         m_slotBoxes[s] = new QComboBox(editor);
         m_slotBoxes[s]->setMaxVisibleItems(24);
+        m_slotBoxes[s]->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        m_slotBoxes[s]->setMinimumContentsLength(widgetlimits::kValueBoxMinChars);
         grid->addWidget(m_slotLabels[s], 1 + s, 0);
         grid->addWidget(m_slotBoxes[s], 1 + s, 1);
         m_sweepButtons[s] = new QPushButton(QStringLiteral("⇅"), editor);

@@ -20,6 +20,9 @@ constexpr int kModelNameMaxChars = 56;
 // The dataset tree stays wide enough for this many characters of a graph's name beside its
 // counts ("transformer_…" of "transformer_003"), however narrow the window.
 constexpr int kGraphNameMinChars = 12;
+// What-if: a value box keeps room for 12 characters, so "0 (whole)" and a rank-5 layout such as
+// "{3,2,1,0,4}" read whole however narrow its column (a layout's "(sizes ...)" may be elided).
+constexpr int kValueBoxMinChars = 12;
 // Configuration filter: a ratio to the best above this is almost certainly a runtime typed
 // without its unit.
 constexpr double kFilterMaxRatio = 100;

@@ -2,10 +2,12 @@
 // redo, save and load, export; a test-split file; a tile file.
 #include <QBarSeries>
 #include <QBarSet>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -415,6 +417,43 @@ private slots:
         panel.selectNode(8);  // no effect on a tile file: the bound is chosen in the list
         panel.sweep(0);       // nothing selected yet: no sweep
         QCOMPARE(swept.count(), 0);
+    }
+
+    // A chosen bound's value box shows its value whole in a laptop screen's editor column: its
+    // "0 (whole)" had read "0 (whole" where the column was narrow.
+    void tileValueBoxReadsWhole() {
+        const TpuGraph tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 60, "k");
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.show();  // at its first size, then grown: the main window's dock does so
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setGraph(tile, QStringLiteral("k.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), tile));
+        QVERIFY(waitEvaluated(panel));
+        panel.resize(1366, 340);
+        QTreeWidget* bounds = nullptr;
+        for (QTreeWidget* tree : panel.findChildren<QTreeWidget*>())
+            if (tree->headerItem()->text(0) == QStringLiteral("Tile bound")) bounds = tree;
+        QVERIFY(bounds != nullptr);
+        int whole = -1;  // a bound at 0: the longest value text
+        for (int i = 0; i < bounds->topLevelItemCount() && whole < 0; ++i)
+            if (bounds->topLevelItem(i)->text(1) == QStringLiteral("0")) whole = i;
+        QVERIFY(whole >= 0);
+        bounds->setCurrentItem(bounds->topLevelItem(whole));
+        QComboBox* box = nullptr;
+        for (QComboBox* b : panel.findChildren<QComboBox*>())
+            if (b->isVisible() && b->currentText().startsWith(QStringLiteral("0 ("))) box = b;
+        QVERIFY(box != nullptr);
+        // The user (or the first layout of the dock) narrows the editor's column.
+        auto* split = panel.findChild<QSplitter*>();
+        QVERIFY(split != nullptr && split->count() == 3);
+        split->setSizes({300, 100, 966});
+        // As wide as it asks to be: the old box kept the minimum of its first contents, 79 px
+        // against the 86 its "0 (whole)" asked for.
+        QTRY_VERIFY2(
+            box->width() >= box->sizeHint().width() &&
+                box->sizeHint().width() >= box->fontMetrics().horizontalAdvance(box->currentText()),
+            qPrintable(QStringLiteral("%1 of %2").arg(box->width()).arg(box->sizeHint().width())));
     }
 
     // A bound is offered sizes up to its dimension (a larger one tiles it whole, as the synthetic
