@@ -16,7 +16,7 @@ enum class HighlightRole { None, Selected, Producer, Consumer };
 
 // The scale an item is drawn at under `worldTransform`, as the level-of-detail thresholds
 // (vizlimits) read it: Qt's figure rounded to 1e-6, since a view's scroll offset adds rounding
-// error (a zoom of exactly 0.45 came out 0.44999999999998863, and lost its labels).
+// error (a zoom of exactly 0.45 came out a hair below, 0.449999999999..., and lost its labels).
 double levelOfDetail(const QTransform& worldTransform);
 
 // One box of a view: a graph node, a "+N more" summary, or a collapsed computation. Paints with
