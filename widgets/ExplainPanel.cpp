@@ -389,6 +389,7 @@ void ExplainPanel::fillLists(const Explanation& e) {
 }
 
 void ExplainPanel::selectNode(int node) {
+    if (node == m_node) return;  // a click on a row also moves the current row: drawn once
     m_node = node;
     showMemory();
 }

@@ -51,9 +51,8 @@ public:
     void setChosenConfig(int64_t config);
     bool ready() const { return m_predictor != nullptr; }
 
-    // Starts a session from `start` (clears the undo history).
-    void startFrom(const whatif::StartPoint& start,
-                   const QString& note = QString());  // note: after the label
+    // Starts a session from `start` (clears the undo history); `note` follows its run's label.
+    void startFrom(const whatif::StartPoint& start, const QString& note = QString());
     // Starts from a row built elsewhere (e.g. the lesson's), labelled `label` in the run list.
     void startFromRow(const std::vector<float>& row, const QString& label);
     // Edits (each one undoable). Return false with the reason in lastError() when refused.
