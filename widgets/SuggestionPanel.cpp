@@ -101,14 +101,18 @@ void SuggestionPanel::buildUi() {
     connect(m_list, &QTreeWidget::itemDoubleClicked, this, [emitFor] { emitFor(true); });
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &SuggestionPanel::updateActions);
 
+    // The buttons and the search's settings on two rows: on one, the panel asked 579 px, more than
+    // the what-if dock's runs column has on a laptop's screen beside a whole node list.
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_suggest);
     controls->addWidget(m_stop);
-    controls->addWidget(new QLabel(tr("Budget"), this));
-    controls->addWidget(m_budget);
-    controls->addWidget(new QLabel(tr("Measure per round"), this));
-    controls->addWidget(m_measure);
     controls->addStretch(1);
+    auto* settings = new QHBoxLayout;
+    settings->addWidget(new QLabel(tr("Budget"), this));
+    settings->addWidget(m_budget);
+    settings->addWidget(new QLabel(tr("Measure per round"), this));
+    settings->addWidget(m_measure);
+    settings->addStretch(1);
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_load);
     actions->addWidget(m_compare);
@@ -116,6 +120,7 @@ void SuggestionPanel::buildUi() {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
+    layout->addLayout(settings);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(m_list, 1);

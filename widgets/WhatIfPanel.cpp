@@ -7,7 +7,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "CountText.h"
 #include "FilePredictions.h"
@@ -201,6 +204,7 @@ void WhatIfPanel::buildUi() {
     });
 
     auto* editor = new QWidget(this);
+    m_editor = editor;
     auto* grid = new QGridLayout(editor);
     m_editorTitle = new QLabel(editor);
     m_editorTitle->setWordWrap(true);
@@ -314,17 +318,48 @@ void WhatIfPanel::buildUi() {
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(m_result);
     rightLayout->addWidget(m_tabs, 1);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_nodes);
-    split->addWidget(editor);
-    split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 3);
+    m_split = new QSplitter(Qt::Horizontal, this);
+    m_split->addWidget(m_nodes);
+    m_split->addWidget(editor);
+    m_split->addWidget(right);
+    m_split->setStretchFactor(2, 1);  // a dragged split keeps the lists; the runs take the change
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 0);
+    connect(m_split, &QSplitter::splitterMoved, this, [this] {
+        const QList<int> sizes = m_split->sizes();
+        m_draggedWidths = {sizes.value(0), sizes.value(1)};
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
+}
+
+void WhatIfPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitSplit();
+}
+
+void WhatIfPanel::fitSplit() {
+    const int total = m_split->width() - (m_split->count() - 1) * m_split->handleWidth();
+    if (total <= 0) return;
+    if (m_draggedWidths) {  // as the user left them; the runs take any change of the panel's width
+        const auto [nodes, editor] = *m_draggedWidths;
+        m_split->setSizes({nodes, editor, std::max(0, total - nodes - editor)});
+        return;
+    }
+    // The columns as sized, not the header's length: its last section stretches over the list.
+    const int columns = m_nodeColumnsWidth > 0 ? m_nodeColumnsWidth : m_nodes->header()->length();
+    const int list =
+        columns + m_nodes->verticalScrollBar()->sizeHint().width() + 2 * m_nodes->frameWidth();
+    const int nodes =
+        std::min(list, static_cast<int>(total * widgetlimits::kWhatIfNodeListMaxShare));
+    // The editor only grows within a file: it asks for more once a node's slots show, and a
+    // split that jumped back and forth with the selection would move the runs under the mouse.
+    const int editor = std::max(
+        {m_editorFitWidth, m_editor->sizeHint().width(), m_editor->minimumSizeHint().width()});
+    m_editorFitWidth = editor;
+    m_split->setSizes({nodes, editor, std::max(0, total - nodes - editor)});
 }
 
 void WhatIfPanel::showSuggestions() { m_tabs->setCurrentWidget(m_suggestions); }
@@ -648,14 +683,49 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
         }
         if (key == m_node && m_nodes->currentItem() != item) m_nodes->setCurrentItem(item);
     }
-    if (build)  // sized once, with room for a bold (edited) row: resizing per edit would scan every item
-        for (int c = 0; c < m_nodes->columnCount(); ++c) {
-            m_nodes->resizeColumnToContents(c);
-            m_nodes->setColumnWidth(c, m_nodes->columnWidth(c) * 115 / 100 + 4);
-        }
+    if (!build) return;
+    m_editorFitWidth = 0;
+    // Sized once, with room for a bold (edited) row: resizing per edit would scan every item. A
+    // layout column also fits the longest layout its slot can take, so a later start or edit
+    // is not cut to "{2,0,3,...".
+    m_nodeColumnsWidth = 0;
+    for (int c = 0; c < m_nodes->columnCount(); ++c) {
+        m_nodes->resizeColumnToContents(c);
+        int width = m_nodes->columnWidth(c) * 115 / 100 + 4;
+        if (layout && c >= 2) width = std::max(width, layoutColumnWidth(c - 2));
+        m_nodes->setColumnWidth(c, width);
+        m_nodeColumnsWidth += width;
+    }
+    fitSplit();
+}
+
+int WhatIfPanel::layoutColumnWidth(int slot) const {
+    int rank = 0;
+    for (int32_t node : m_graph.configurableNodes()) {
+        const whatif::SlotTensor t =
+            whatif::slotTensor(m_graph, node, static_cast<whatif::LayoutSlot>(slot));
+        if (t.usable) rank = std::max(rank, t.rank());
+    }
+    std::vector<int> longest(static_cast<size_t>(rank));
+    std::iota(longest.begin(), longest.end(), 0);
+    QFont bold = m_nodes->font();
+    bold.setBold(true);
+    const QFontMetrics metrics(bold);
+    const int text =
+        std::max(metrics.horizontalAdvance(QString::fromStdString(whatif::layoutText(longest))),
+                 metrics.horizontalAdvance(QString::fromStdString(whatif::layoutText({}))));
+    // The item view's text margin on each side (Qt's CT_ItemViewItem), then the list's slack.
+    const int margins =
+        2 * (m_nodes->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_nodes) + 1);
+    return (text + margins) * 115 / 100 + 4;
 }
 
 void WhatIfPanel::refreshEditor() {
+    fillEditor();
+    if (!m_draggedWidths && m_editor->sizeHint().width() > m_editorFitWidth) fitSplit();
+}
+
+void WhatIfPanel::fillEditor() {
     const bool layout = isLayoutFile();
     const bool have = !m_row.empty() && m_node >= 0 &&
                       (layout ? m_graph.configurableIndex(m_node) >= 0 : m_node < static_cast<int>(m_row.size()));

@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "graph/TpuGraph.h"
@@ -14,6 +15,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QTabWidget;
@@ -106,12 +108,21 @@ signals:
     // Compare the current configuration with `row` (a suggestion) in the Explain view.
     void compareRequested(const std::vector<float>& row, const QString& label);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void buildUi();
+    // Until the user drags a handle: the node list as wide as its columns (at most a share of the
+    // panel), the editor as wide as it asks, the runs the rest.
+    void fitSplit();
+    // A layout column wide enough for the longest permutation its slot takes on this graph.
+    int layoutColumnWidth(int slot) const;
     void startFromChosen();
     bool isLayoutFile() const;
     void refreshNodeList(const QHash<int32_t, QString>& edited);
-    void refreshEditor();
+    void refreshEditor();  // fillEditor, then a wider split if the editor now asks for more
+    void fillEditor();
     void evaluate(const QString& label);
     // A loaded session's entries, evaluated in one job: one job each would be superseded by the
     // next (newest wins), and only the last entry reached the runs list.
@@ -146,6 +157,12 @@ private:
     QComboBox* m_start;
     QLabel* m_modelLabel;
     QTreeWidget* m_nodes;
+    QSplitter* m_split;
+    QWidget* m_editor;
+    std::optional<std::pair<int, int>>
+        m_draggedWidths;         // the list's and the editor's, once dragged
+    int m_nodeColumnsWidth = 0;  // the node list's columns as sized for this file (0: not yet)
+    int m_editorFitWidth = 0;    // the editor's width as last fitted (0: not yet, for this file)
     QLabel* m_editorTitle;
     QComboBox* m_slotBoxes[3] = {nullptr, nullptr, nullptr};
     QLabel* m_slotLabels[3] = {nullptr, nullptr, nullptr};

@@ -23,6 +23,9 @@ constexpr int kGraphNameMinChars = 12;
 // What-if: a value box keeps room for 12 characters, so "0 (whole)" and a rank-5 layout such as
 // "{3,2,1,0,4}" read whole however narrow its column (a layout's "(sizes ...)" may be elided).
 constexpr int kValueBoxMinChars = 12;
+// What-if: the node list takes the width of its columns up to this share of the panel, so on a
+// laptop's screen its layouts read whole and the editor and the runs keep the rest.
+constexpr double kWhatIfNodeListMaxShare = 0.4;
 // Configuration filter: a ratio to the best above this is almost certainly a runtime typed
 // without its unit.
 constexpr double kFilterMaxRatio = 100;

@@ -6,8 +6,10 @@
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStyleOptionViewItem>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -419,6 +421,82 @@ private slots:
         QCOMPARE(swept.count(), 0);
     }
 
+    // On a laptop's screen the node list shows every column, each layout whole (the longest its
+    // slot takes, bold as an edited row is), and the editor gets the width it asks for. The list
+    // had been 225 px (its Input column off to the right, layouts cut to "{2,0,3,...") while the
+    // runs took 960 px. A split the user dragged stays as dragged.
+    void nodeListShowsItsColumnsWhole() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.resize(1366, 340);
+        // As the explorer does: the file opens with nothing chosen (every layout "default"),
+        // then a configuration is chosen.
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        QVERIFY(waitEvaluated(panel));
+        panel.setChosenConfig(5);
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.runs().front().label, QStringLiteral("start: config 5"));
+        const int32_t node = nodeWithOutputRank(m_layout, 4);
+        QVERIFY(node >= 0);
+        const int rank = slotTensor(m_layout, node, LayoutSlot::Output).rank();
+        QVERIFY(panel.setLayout(node, LayoutSlot::Output, reversed(rank)));
+        QVERIFY(waitEvaluated(panel));
+        QTreeWidget* list = nullptr;
+        for (QTreeWidget* tree : panel.findChildren<QTreeWidget*>())
+            if (tree->headerItem()->text(0) == QStringLiteral("Node")) list = tree;
+        QVERIFY(list != nullptr && list->columnCount() == 5);
+        QStyleOptionViewItem option;
+        option.initFrom(list);
+        option.widget = list;
+        for (int i = 0; i < list->topLevelItemCount(); ++i)
+            for (int c = 2; c < 5; ++c) {
+                const QModelIndex index = list->model()->index(i, c);
+                const int needed = list->itemDelegate()->sizeHint(option, index).width();
+                QVERIFY2(needed <= list->columnWidth(c),
+                         qPrintable(QStringLiteral("row %1 column %2: \"%3\" needs %4 px of %5")
+                                        .arg(i)
+                                        .arg(c)
+                                        .arg(index.data().toString())
+                                        .arg(needed)
+                                        .arg(list->columnWidth(c))));
+            }
+        auto* split = panel.findChild<QSplitter*>();
+        QVERIFY(split != nullptr && split->count() == 3);
+        QTRY_VERIFY2(list->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(QStringLiteral("columns %1 px in a %2-px list")
+                                    .arg(list->header()->length())
+                                    .arg(list->viewport()->width())));
+        QWidget* editor = split->widget(1);
+        QVERIFY2(
+            editor->width() >= editor->sizeHint().width(),
+            qPrintable(
+                QStringLiteral("%1 of %2").arg(editor->width()).arg(editor->sizeHint().width())));
+        QVERIFY(split->widget(2)->width() > list->width());  // the runs keep the most
+        // Narrower, the runs column gives way: its Suggest page had asked 579 px (its buttons and
+        // settings on one row), so the splitter took the list's width instead.
+        panel.resize(1100, 340);
+        QTRY_COMPARE(split->width(), 1100 - 8);
+        QTRY_VERIFY2(list->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(QStringLiteral("at 1100 px: columns %1 px in a %2-px list")
+                                    .arg(list->header()->length())
+                                    .arg(list->viewport()->width())));
+
+        // The user narrows the list; a later resize of the dock keeps it so.
+        QSplitterHandle* handle = split->handle(1);
+        const QPoint grip = handle->rect().center();
+        QTest::mousePress(handle, Qt::LeftButton, {}, grip);
+        QTest::mouseMove(handle, grip - QPoint(60, 0));
+        QTest::mouseRelease(handle, Qt::LeftButton, {}, grip - QPoint(60, 0));
+        const int dragged = list->width();
+        QVERIFY2(dragged < list->header()->length(), qPrintable(QString::number(dragged)));
+        panel.resize(1300, 340);
+        QTRY_COMPARE(split->width(), 1300 - 8);
+        QCOMPARE(list->width(), dragged);
+    }
+
     // A chosen bound's value box shows its value whole in a laptop screen's editor column: its
     // "0 (whole)" had read "0 (whole" where the column was narrow.
     void tileValueBoxReadsWhole() {
@@ -435,6 +513,16 @@ private slots:
         for (QTreeWidget* tree : panel.findChildren<QTreeWidget*>())
             if (tree->headerItem()->text(0) == QStringLiteral("Tile bound")) bounds = tree;
         QVERIFY(bounds != nullptr);
+        // As wide as its columns however often the dock is resized: fitted to the header's length,
+        // which includes the last section stretched over the list, it grew by the unused
+        // scroll bar's width on every resize.
+        const int fitted = bounds->width();
+        for (const int width : {1300, 1366, 1300, 1366}) {
+            panel.resize(width, 340);
+            QTRY_COMPARE(panel.findChild<QSplitter*>()->width(), width - 8);
+        }
+        QCOMPARE(bounds->width(), fitted);
+        QVERIFY2(bounds->width() < panel.width() / 3, qPrintable(QString::number(bounds->width())));
         int whole = -1;  // a bound at 0: the longest value text
         for (int i = 0; i < bounds->topLevelItemCount() && whole < 0; ++i)
             if (bounds->topLevelItem(i)->text(1) == QStringLiteral("0")) whole = i;
