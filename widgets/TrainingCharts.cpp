@@ -311,10 +311,17 @@ std::pair<double, double> padded(double lo, double hi, double fraction) {
 
 // [lo, hi] widened to the round ticks around it. Besides ending the axis on a label, this keeps
 // the range unchanged while new data stays inside it: every range change redraws every curve.
+// Repeated until the wider range keeps its tick: it may ask for a coarser one, whose labels
+// would then fall inside the ends (0.75 to 0.95 labelled at 0.8 and 0.9 only).
 std::pair<double, double> roundedOut(double lo, double hi, double minTick, double ticks) {
     if (hi <= lo) hi = lo + std::max({minTick, std::abs(lo) * 0.1, 1e-9});
-    const double tick = tickIntervalFor(lo, hi, minTick, ticks);
-    return {std::floor(lo / tick) * tick, std::ceil(hi / tick) * tick};
+    for (int round = 0; round < 8; ++round) {
+        const double tick = tickIntervalFor(lo, hi, minTick, ticks);
+        lo = std::floor(lo / tick + 1e-9) * tick;
+        hi = std::ceil(hi / tick - 1e-9) * tick;
+        if (tickIntervalFor(lo, hi, minTick, ticks) == tick) break;
+    }
+    return {lo, hi};
 }
 
 }  // namespace
@@ -712,7 +719,11 @@ void TrainingCharts::fitValidationAxes() {
     // Half an epoch each side keeps the first and last markers whole.
     setRangeAndTicks(m_validationX, std::min(left.minX, right.minX) - 0.5,
                      std::max(left.maxX, right.maxX) + 0.5, 1);
-    const auto [lo, hi] = left.empty() ? std::pair{0.0, 1.0} : padded(left.minY, left.maxY, 0.08);
+    // Padded for the markers, then out to round ticks: a padded range alone could hold a single
+    // tick (Kendall about -0.3 to 0.48 on a short chart read "0" and nothing else).
+    const auto [paddedLo, paddedHi] =
+        left.empty() ? std::pair{0.0, 1.0} : padded(left.minY, left.maxY, 0.08);
+    const auto [lo, hi] = roundedOut(paddedLo, paddedHi, 0, targetTicksOf(m_validationY));
     setRangeAndTicks(m_validationY, lo, hi, 0);
     // From 0, the best a slowdown can be.
     setRangeAndTicks(m_slowdownY, 0, right.empty() ? 1.0 : padded(0, right.maxY, 0.08).second, 0);

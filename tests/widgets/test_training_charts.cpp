@@ -600,6 +600,45 @@ private slots:
         }
     }
 
+    // The validation axis ends on labelled ticks on a short chart: a padded range alone could
+    // hold one tick, and a run whose Kendall stayed below 0 (the sample's unseen graph) read "0"
+    // and nothing else.
+    void validationAxisEndsOnLabels() {
+        const std::vector<std::pair<double, double>> kendalls{
+            {-0.25, 0.05}, {0.785, 0.01}, {0.45, 0.35}};
+        for (const auto& [centre, swing] : kendalls) {
+            TrainingCharts charts;
+            nn::TrainingHistory h;
+            h.kind = Collection::Layout;
+            h.steps = stepRecords(1, 200);
+            for (int e = 1; e <= 29; ++e)
+                h.epochs.push_back(epochRecord(e, centre + swing * std::sin(e), e == 1));
+            charts.showHistory(QStringLiteral("run"), h);
+            charts.resize(980, 370);  // the Training dock on a 1366 x 768 screen
+            charts.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&charts));
+            const QValueAxis* y = yAxis(charts.validationChart());
+            const auto labelled = [y] {
+                const double first = std::ceil(y->min() / y->tickInterval() - 1e-9);
+                const double last = std::floor(y->max() / y->tickInterval() + 1e-9);
+                return static_cast<int>(last - first) + 1;
+            };
+            const auto onTick = [y](double v) {
+                const double k = v / y->tickInterval();
+                return std::abs(k - std::round(k)) < 1e-6;
+            };
+            QTRY_VERIFY2(labelled() >= 2 && onTick(y->min()) && onTick(y->max()),
+                         qPrintable(QStringLiteral("Kendall about %1: %2 to %3 by %4")
+                                        .arg(centre)
+                                        .arg(y->min())
+                                        .arg(y->max())
+                                        .arg(y->tickInterval())));
+            for (const QPointF& p :
+                 seriesNamed(charts.validationChart(), QStringLiteral("Kendall"))->points())
+                QVERIFY(p.y() > y->min() && p.y() < y->max());
+        }
+    }
+
     void hoverShowsTheNearestExactValue() {
         QCOMPARE(TrainingCharts::tooltipText(QStringLiteral("step"), 1234, QStringLiteral("loss"),
                                              0.04213),
