@@ -151,11 +151,14 @@ void ExplainPanel::buildUi() {
     auto activate = [this](QTreeWidgetItem* item) {
         if (item) emit nodeActivated(item->data(0, Qt::UserRole).toInt());
     };
-    // A click (or the keys) shows a row's node in the memory picture; a double-click goes to it.
-    auto preview = [this](QTreeWidgetItem* item) {
-        if (item) selectNode(item->data(0, Qt::UserRole).toInt());
-    };
+    // A click (or the keys) shows a row's node in the memory picture and the row's reason in
+    // full above it (the lists' columns cut it); a double-click goes to the node.
     for (QTreeWidget* list : {m_nodes, m_copies}) {
+        auto preview = [this, list](QTreeWidgetItem* item) {
+            if (!item) return;
+            selectNode(item->data(0, Qt::UserRole).toInt());
+            showWhy(list == m_copies ? copyWhy(*item) : nodeWhy());
+        };
         connect(list, &QTreeWidget::itemDoubleClicked, this, activate);
         connect(list, &QTreeWidget::itemClicked, this, preview);
         connect(list, &QTreeWidget::currentItemChanged, this,
@@ -165,10 +168,20 @@ void ExplainPanel::buildUi() {
     }
 
     m_memory = new MemoryLayoutView;
+    m_why = new QLabel;
+    m_why->setObjectName(QStringLiteral("explainWhy"));
+    m_why->setWordWrap(true);
+    m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_why->hide();
+    auto* detail = new QWidget;
+    auto* detailLayout = new QVBoxLayout(detail);
+    detailLayout->setContentsMargins(0, 0, 0, 0);
+    detailLayout->addWidget(m_why);
+    detailLayout->addWidget(m_memory, 1);
     auto* lists = new QSplitter(Qt::Horizontal);
     lists->addWidget(m_nodes);
     lists->addWidget(m_copies);
-    lists->addWidget(m_memory);
+    lists->addWidget(detail);
     auto* body = new QSplitter(Qt::Horizontal);
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
@@ -371,7 +384,8 @@ void ExplainPanel::fillLists(const Explanation& e) {
         auto* item = new QTreeWidgetItem(m_nodes, {QStringLiteral("#%1").arg(n->node), QString::fromStdString(m_graph.opcodeName(n->node)),
                                                    ms(n->totalNs()), layoutText(n->outputLayout), QString::fromStdString(n->reason)});
         item->setData(0, Qt::UserRole, n->node);
-        item->setToolTip(4, QString::fromStdString(n->reason));
+        for (int column = 0; column < m_nodes->columnCount(); ++column)
+            item->setToolTip(column, QString::fromStdString(n->reason));
     }
     m_copies->clear();
     for (const synth::EdgeCost* c :
@@ -380,7 +394,8 @@ void ExplainPanel::fillLists(const Explanation& e) {
                                                     layoutText(c->fromLayout) + QStringLiteral(" → ") + layoutText(c->toLayout),
                                                     QString::fromStdString(c->reason)});
         item->setData(0, Qt::UserRole, c->consumer);
-        item->setToolTip(3, QString::fromStdString(c->reason));
+        for (int column = 0; column < m_copies->columnCount(); ++column)
+            item->setToolTip(column, QString::fromStdString(c->reason));
     }
     // Short columns as wide as their text, so the costs show in a narrow pane; the reason last.
     for (QTreeWidget* list : {m_nodes, m_copies})
@@ -397,6 +412,7 @@ void ExplainPanel::selectNode(int node) {
 void ExplainPanel::showMemory() {
     if (m_graph.isNull() || m_node < 0 || m_node >= m_graph.numNodes()) {
         m_memory->clear(tr("Select a node to see its tensor in memory."));
+        showWhy({});
         return;
     }
     const TensorShape shape = tensorShape(m_graph.nodeFeatures(m_node), m_graph.nodeFeatureWidth());
@@ -407,6 +423,31 @@ void ExplainPanel::showMemory() {
     const QString title = explained ? tr("#%1 %2 under %3").arg(m_node).arg(QString::fromStdString(m_graph.opcodeName(m_node)), m_explanation->aLabel)
                                     : tr("#%1 %2 (the file's default layout)").arg(m_node).arg(QString::fromStdString(m_graph.opcodeName(m_node)));
     m_memory->setTensor(title, memoryTiling(shape, layout));
+    showWhy(nodeWhy());
+}
+
+QString ExplainPanel::nodeWhy() const {
+    if (!m_explanation || m_node < 0 ||
+        m_node >= static_cast<int>(m_explanation->breakdownA.nodes.size()))
+        return {};
+    const synth::NodeCost& n = m_explanation->breakdownA.nodes[static_cast<size_t>(m_node)];
+    if (n.reason.empty()) return {};
+    return tr("Why #%1 takes %2: %3")
+        .arg(m_node)
+        .arg(ms(n.totalNs()), QString::fromStdString(n.reason));
+}
+
+QString ExplainPanel::copyWhy(const QTreeWidgetItem& item) {
+    return tr("Why the copy %1 takes %2: %3").arg(item.text(0), item.text(1), item.text(3));
+}
+
+void ExplainPanel::showWhy(const QString& text) {
+    m_why->setText(text);
+    m_why->setVisible(!text.isEmpty());
+}
+
+QString ExplainPanel::whyText() const {
+    return m_why->text();
 }
 
 QString ExplainPanel::headerText() const { return m_header->text(); }

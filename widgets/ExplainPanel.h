@@ -15,6 +15,7 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace tpg {
 
@@ -60,6 +61,8 @@ public:
     const std::optional<Explanation>& explanation() const { return m_explanation; }
     QString headerText() const;
     QString comparisonText() const;
+    // The selected row's reason in full, above the memory picture ("" when none).
+    QString whyText() const;
     QTreeWidget* nodeList() const { return m_nodes; }
     QTreeWidget* copyList() const { return m_copies; }
     QChartView* chart() const { return m_chart; }
@@ -77,7 +80,10 @@ private:
     void show(const Explanation& e);
     void fillChart(const Explanation& e);
     void fillLists(const Explanation& e);
-    void showMemory();
+    void showMemory();  // and the node's reason
+    QString nodeWhy() const;
+    static QString copyWhy(const QTreeWidgetItem& item);
+    void showWhy(const QString& text);
     QString modelSays(const Explanation& e) const;
 
     JobRunner* m_runner;
@@ -105,6 +111,7 @@ private:
     QTreeWidget* m_nodes;
     QTreeWidget* m_copies;
     MemoryLayoutView* m_memory;
+    QLabel* m_why;  // the selected row's reason, whole
 };
 
 }  // namespace tpg

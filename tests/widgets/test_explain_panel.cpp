@@ -133,6 +133,28 @@ private slots:
                      QStringLiteral("#%1 ").arg(second->data(0, Qt::UserRole).toInt())),
                  qPrintable(panel.memoryView()->summaryText()));
         QCOMPARE(activated.count(), 0);
+        // ... and its reason whole above the picture (the Why column starts off the 235-px list),
+        // a copy's its own; the reason is every column's tooltip.
+        const int secondNode = second->data(0, Qt::UserRole).toInt();
+        const std::string& reason =
+            panel.explanation()->breakdownA.nodes[static_cast<size_t>(secondNode)].reason;
+        QVERIFY(!reason.empty());
+        QVERIFY2(panel.whyText().startsWith(
+                     QStringLiteral("Why #%1 takes %2: ").arg(secondNode).arg(second->text(2))) &&
+                     panel.whyText().endsWith(QString::fromStdString(reason)),
+                 qPrintable(panel.whyText()));
+        QCOMPARE(second->toolTip(0), QString::fromStdString(reason));
+        QTreeWidgetItem* copy = panel.copyList()->topLevelItem(0);
+        QVERIFY(copy != nullptr);
+        const QRect copyRect = panel.copyList()->visualItemRect(copy);
+        QTest::mouseClick(panel.copyList()->viewport(), Qt::LeftButton, {},
+                          QPoint(10, copyRect.center().y()));
+        QVERIFY2(
+            panel.whyText().startsWith(
+                QStringLiteral("Why the copy %1 takes %2: ").arg(copy->text(0), copy->text(1))) &&
+                panel.whyText().endsWith(copy->text(3)),
+            qPrintable(panel.whyText()));
+        QCOMPARE(copy->toolTip(1), copy->text(3));
         QTreeWidgetItem* first = panel.nodeList()->topLevelItem(0);
         emit panel.nodeList()->itemDoubleClicked(first, 0);
         QCOMPARE(activated.count(), 1);
