@@ -108,11 +108,19 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
                             "(opcode or shape, e.g. convolution or f32[8,128]) or a /regular expression/; "
                             "Enter again for the next match"));
     m_search->setMaximumWidth(220);
+    // A narrow panel (beside the lesson, whose first step asks for a search) squeezed the box to
+    // "Fi…" while the view and colour boxes kept their longest item's width: the box keeps room
+    // for "Find node: id", and they give way down to a few characters.
+    const int charWidth = m_search->fontMetrics().averageCharWidth();
+    m_search->setMinimumWidth(charWidth * widgetlimits::kSearchBoxMinChars);
+
     m_colour = new QComboBox(this);
     for (CostMeasure m : {CostMeasure::None, CostMeasure::Total, CostMeasure::Padding, CostMeasure::Layout, CostMeasure::Copies})
         m_colour->addItem(costMeasureName(m), static_cast<int>(m));
     m_colour->setToolTip(tr("Colour nodes by op category, or by a cost under the chosen configuration "
                             "(the synthetic TPU's explanation): a heat scale from white to red"));
+    for (QComboBox* box : {m_mode, m_colour})
+        box->setMinimumWidth(charWidth * widgetlimits::kToolbarBoxMinChars);
     auto* fit = toolButton(this, tr("Fit"), tr("Fit the drawing in the window"));
     auto* actual = toolButton(this, tr("1:1"), tr("Actual size"));
     auto* zoomIn = toolButton(this, tr("+"), tr("Zoom in"));

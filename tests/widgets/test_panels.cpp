@@ -1,3 +1,4 @@
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
@@ -340,6 +341,34 @@ private slots:
 
     // Search reaches every node, drawn or not: by id, opcode, shape text or /regex/, with a results
     // list whose entries reveal their node (in its neighbourhood when it is not drawn).
+    // In a narrow panel (the graph beside the lesson on a 1366-px screen: 650 px) the search box
+    // keeps room for "Find node: id" while the view and colour boxes give way; it had been
+    // squeezed to "Fi…" (25 px) though the lesson's first step asks for a search there.
+    void searchBoxKeepsItsRoomWhenNarrow() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        panel.resize(650, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const TpuGraph g = testing::makeHloGraph({200, 2});
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        panel.setGraph(g, QStringLiteral("memory:narrow"));
+        QVERIFY(ready.wait(30000));
+        QLineEdit* search = panel.searchEdit();
+        const int needed = search->fontMetrics().horizontalAdvance(QStringLiteral("Find node: id"));
+        QTRY_VERIFY2(search->width() >= needed,
+                     qPrintable(QStringLiteral("%1 px for %2").arg(search->width()).arg(needed)));
+        for (QComboBox* box : panel.findChildren<QComboBox*>())
+            QVERIFY2(
+                box->width() >= box->fontMetrics().horizontalAdvance(QStringLiteral("op category")),
+                qPrintable(QString::number(box->width())));
+        QVERIFY(panel.width() <= 650);
+        // With room, every box is as wide as it asks.
+        panel.resize(1200, 400);
+        for (QComboBox* box : panel.findChildren<QComboBox*>())
+            QTRY_COMPARE(box->width(), box->sizeHint().width());
+    }
+
     void searchFindsEveryNodeDrawnOrNot() {
         JobRunner runner(QStringLiteral("graphviz"));
         GraphPanel panel(&runner);
