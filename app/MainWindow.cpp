@@ -426,6 +426,8 @@ void MainWindow::connectExplain() {
     connect(m_configPanel, &ConfigPanel::configChosen, m_explain, &ExplainPanel::setChosenConfig);
     connect(m_models, &ModelSession::predictionsReady, m_explain, &ExplainPanel::setPredictions);
     connect(m_explain, &ExplainPanel::overlayChanged, m_graphPanel, &GraphPanel::setConfigOverlay);
+    connect(m_explain, &ExplainPanel::overlayChanged, m_inspector,
+            &NodeInspector::setConfigOverlay);
     connect(m_explain, &ExplainPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_explain, &ExplainPanel::selectNode);
     // What the what-if editor holds is what the graph and the explanation show, live: an edit (a

@@ -80,6 +80,7 @@ ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCost
     e.breakdownA = row.empty() ? tpu.explain(a) : explainRowOf(g, tpu, row);
     e.summaryA = explain::summarize(g, e.breakdownA);
     e.overlay = configOverlay(g, e.breakdownA);
+    e.overlay.label = e.aLabel;
     if (b >= 0 || !bRow.empty()) {
         e.breakdownB = bRow.empty() ? tpu.explain(b) : explainRowOf(g, tpu, bRow);
         e.summaryB = explain::summarize(g, e.breakdownB);

@@ -48,11 +48,8 @@ QString number(float v) {
     return QString::number(static_cast<double>(v), 'g', 6);
 }
 
-QString neighbourText(const TpuGraph& g, int32_t n) {
-    return QStringLiteral("#%1 %2  %3")
-        .arg(n)
-        .arg(QString::fromStdString(g.opcodeName(n)),
-             tensorString(g.nodeFeatures(n), g.nodeFeatureWidth()));
+QString neighbourText(const TpuGraph& g, int32_t n, const QString& tensor) {
+    return QStringLiteral("#%1 %2  %3").arg(n).arg(QString::fromStdString(g.opcodeName(n)), tensor);
 }
 
 }  // namespace
@@ -103,6 +100,8 @@ void NodeInspector::setGraph(const TpuGraph& graph) {
     m_graph = graph;
     m_node = -1;
     m_config = -1;
+    m_layouts.clear();
+    m_layoutsLabel.clear();
     rebuild();
 }
 
@@ -116,6 +115,19 @@ void NodeInspector::setConfig(int64_t config) {
     rebuild();
 }
 
+void NodeInspector::setConfigOverlay(const ConfigOverlay& overlay) {
+    m_layoutsLabel = overlay.label;
+    m_layouts = overlay.layouts;
+    rebuild();
+}
+
+QString NodeInspector::tensorText(int32_t node) const {
+    const auto it = m_layouts.constFind(node);
+    return it != m_layouts.constEnd()
+               ? it->subtitle
+               : tensorString(m_graph.nodeFeatures(node), m_graph.nodeFeatureWidth());
+}
+
 void NodeInspector::rebuild() {
     m_tree->clear();
     m_warning->hide();
@@ -126,10 +138,17 @@ void NodeInspector::rebuild() {
     }
     const TpuGraph& g = m_graph;
     const QString op = QString::fromStdString(g.opcodeName(m_node));
-    const QString tensor = tensorString(g.nodeFeatures(m_node), g.nodeFeatureWidth());
+    const QString tensor = tensorText(m_node);
     QString header = QStringLiteral("<b>Node %1 · %2</b><br><tt>%3</tt>")
                          .arg(m_node)
                          .arg(op.toHtmlEscaped(), tensor.toHtmlEscaped());
+    // As the graph's label shows it: the file's layout would contradict the drawing.
+    if (const auto it = m_layouts.constFind(m_node); it != m_layouts.constEnd())
+        header += QStringLiteral("<br><span style='color:#555'>%1</span>")
+                      .arg(tr("as %1 lays it out (%2); in the file: %3")
+                               .arg(m_layoutsLabel, it->why,
+                                    tensorString(g.nodeFeatures(m_node), g.nodeFeatureWidth()))
+                               .toHtmlEscaped());
     header += QStringLiteral("<br>computation %1").arg(g.computationOf(m_node));
     if (g.isLayout() && g.isConfigurable(m_node))
         header += QStringLiteral(
@@ -153,7 +172,8 @@ void NodeInspector::rebuild() {
             new QTreeWidgetItem(connections, {label, countText(static_cast<int64_t>(list.size()))});
         for (size_t i = 0;
              i < list.size() && i < static_cast<size_t>(widgetlimits::kMaxListedNeighbours); ++i) {
-            auto* item = new QTreeWidgetItem(group, {neighbourText(g, list[i])});
+            auto* item =
+                new QTreeWidgetItem(group, {neighbourText(g, list[i], tensorText(list[i]))});
             item->setFirstColumnSpanned(true);
             item->setData(0, kNodeRole, list[i]);
             item->setToolTip(0, tr("double-click to go to node %1").arg(list[i]));

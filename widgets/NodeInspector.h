@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+#include "ConfigLayouts.h"
 #include "graph/TpuGraph.h"
 
 class QLabel;
@@ -21,6 +22,9 @@ public:
     void setGraph(const TpuGraph& graph);
     void showNode(int32_t node);     // -1 clears
     void setConfig(int64_t config);  // -1: none chosen
+    // Tensors as the explained configuration (or what-if edit) lays them out, as the graph's
+    // labels show them; an empty overlay: as the file has them.
+    void setConfigOverlay(const ConfigOverlay& overlay);
     int32_t node() const { return m_node; }
 
     // The inspector's content as text (header, then "group / name: value" lines).
@@ -37,10 +41,13 @@ private:
     void rebuild();
     void addConfigGroup();
     void addFeatureGroups();
+    QString tensorText(int32_t node) const;  // under the overlay
 
     TpuGraph m_graph;
     int32_t m_node = -1;
     int64_t m_config = -1;
+    QString m_layoutsLabel;         // what the layouts below lay out
+    ConfigLayoutsByNode m_layouts;  // the nodes it lays out otherwise than the file
     QLabel* m_header;
     QLabel* m_warning;
     QTreeWidget* m_tree;

@@ -255,8 +255,22 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->explanation() &&
                                      w.explainPanel()->explanation()->breakdownA.nodes[static_cast<size_t>(node)].outputLayout == perm,
                                  30000);
+        // The node inspector reads the node's tensor as the graph's label draws it: it had kept
+        // the file's layout, contradicting the drawing (and the lesson's "watch it" step).
+        w.inspector()->showNode(node);
+        const auto headerLines = [&w] {
+            return w.inspector()->plainText().split(QLatin1Char('\n'));
+        };
+        const QString edited = QString::fromStdString(whatif::layoutText(perm));
+        QTRY_VERIFY2_WITH_TIMEOUT(headerLines().value(1).endsWith(edited) &&
+                                      headerLines().value(2).startsWith(
+                                          QStringLiteral("as the what-if edit lays it out")),
+                                  qPrintable(w.inspector()->plainText().left(300)), 30000);
         w.whatIfPanel()->undoStack()->undo();  // back to the start: the chosen configuration again
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            !headerLines().value(2).startsWith(QStringLiteral("as the what-if edit")),
+            qPrintable(w.inspector()->plainText().left(300)), 30000);
         // A start elsewhere (the lesson's, the compiler default) is what the graph shows, unedited:
         // the labels of the undone edit, or of configuration 1, would contradict the editor.
         w.whatIfPanel()->startFrom(whatif::StartPoint::parse("default"));

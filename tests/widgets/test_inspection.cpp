@@ -43,6 +43,39 @@ private slots:
         QVERIFY(!inspector.plainText().contains(QStringLiteral("convolution")));
     }
 
+    // Under a configuration's overlay the node and its neighbours read as the graph's labels draw
+    // them, the file's layout named beside; without one, as the file has them.
+    void inspectorFollowsTheExplainedLayouts() {
+        NodeInspector inspector;
+        inspector.setGraph(m_layout);
+        const int32_t conv = m_layout.configurableNodes().front();
+        const int32_t user = m_layout.consumers(conv).front();
+        inspector.showNode(conv);
+        const QString file = inspector.plainText().split(QLatin1Char('\n')).value(1);
+        ConfigOverlay overlay;
+        overlay.label = QStringLiteral("configuration 3");
+        overlay.layouts.insert(conv, {QStringLiteral("f32[8,56,56,64]{0,1,2,3}"),
+                                      QStringLiteral("set by the configuration")});
+        overlay.layouts.insert(
+            user, {QStringLiteral("f32[8,56,56,64]{0,1,2,3}"), QStringLiteral("propagated")});
+        inspector.setConfigOverlay(overlay);
+        QStringList lines = inspector.plainText().split(QLatin1Char('\n'));
+        QCOMPARE(lines.value(1), QStringLiteral("f32[8,56,56,64]{0,1,2,3}"));
+        QCOMPARE(lines.value(2),
+                 QStringLiteral(
+                     "as configuration 3 lays it out (set by the configuration); in the file: %1")
+                     .arg(file));
+        QVERIFY2(inspector.plainText().contains(
+                     QStringLiteral("#%1 %2  f32[8,56,56,64]{0,1,2,3}")
+                         .arg(user)
+                         .arg(QString::fromStdString(m_layout.opcodeName(user)))),
+                 qPrintable(inspector.plainText().left(600)));
+        inspector.setConfigOverlay({});
+        lines = inspector.plainText().split(QLatin1Char('\n'));
+        QCOMPARE(lines.value(1), file);
+        QVERIFY(lines.value(2).startsWith(QStringLiteral("computation ")));
+    }
+
     // Counts are grouped as everywhere else: a large graph's header read "(index 1204 of 1311)".
     void aLargeGraphsCountsAreGrouped() {
         testing::HloGraphSpec spec{6000, 2, 1, 4};
