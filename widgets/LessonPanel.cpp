@@ -399,7 +399,8 @@ QString LessonPanel::stepBody(Step step) const {
                 .arg(s.producer)
                 .arg(s.consumer())
                 .arg(QLatin1String(whatif::slotName(s.consumerSlot)), layoutLabel(arrivingLayout()));
-        case Step::Compare: return compareTable();
+        case Step::Compare:
+            return compareText();
     }
     return {};
 }
@@ -438,38 +439,48 @@ QString LessonPanel::watchText() const {
     return text;
 }
 
-QString LessonPanel::compareTable() const {
+QString LessonPanel::beginText() const {
+    return m_phase == Phase::Idle || m_phase == Phase::Unavailable ? tr("Begin")
+                                                                   : tr("Start Again");
+}
+
+QString LessonPanel::compareText() const {
     const lesson::LayoutLesson& s = *m_scenario;
-    const auto predicted = [this](const std::vector<float>& row) {
+    const auto predicted = [this](const std::vector<float>& row) -> QString {
         for (const WhatIfPanel::Run& r : m_whatIf->runs())
-            if (r.row == row && r.report.predictedNs > 0) return ns(r.report.predictedNs);
-        return tr("–");
+            if (r.row == row && r.report.predictedNs > 0)
+                return tr(" · the model predicts %1").arg(ns(r.report.predictedNs));
+        return {};
     };
-    QString rows;
-    const auto column = [&](const QString& name, const synth::CostBreakdown& b, const std::vector<float>& row) {
+    // A paragraph per configuration, its figures in one order: a table of them was wider than the
+    // dock on a laptop's screen and cut the text after it too.
+    QString text;
+    const auto entry = [&](const QString& name, const synth::CostBreakdown& b,
+                           const std::vector<float>& row) {
         const explain::CostSummary sum = explain::summarize(m_graph, b);
-        rows += QStringLiteral("<tr><td>%1</td><td align=right><b>%2</b></td><td align=right>%3</td>"
-                               "<td align=right>%4</td><td align=right>%5</td><td align=right>%6</td></tr>")
-                    .arg(name, ns(b.totalNs), percent(s.start.totalNs, b.totalNs))
-                    .arg(sum.copies)
-                    .arg(ns(sum.categoryNs("padding") + sum.categoryNs("layout preference")), predicted(row));
+        const QString change =
+            &b == &s.start ? QString() : tr(" (%1)").arg(percent(s.start.totalNs, b.totalNs));
+        text +=
+            tr("<p><b>%1</b>: <b>%2</b>%3 by the synthetic TPU · %4 · padding + layout %5%6</p>")
+                .arg(name, ns(b.totalNs), change,
+                     sum.copies == 1 ? tr("1 copy") : tr("%1 copies").arg(sum.copies),
+                     ns(sum.categoryNs("padding") + sum.categoryNs("layout preference")),
+                     predicted(row));
     };
     // What the class made at steps 2 and 4 (the lesson's own edits when a step was skipped past).
     const Check changed = m_changed.value_or(Check{s.badRow, s.bad});
     const Check fixed = m_fixed.value_or(Check{s.fixedRow, s.fixed});
-    column(tr("Start (%1)").arg(m_start), s.start, s.startRow);
-    column(tr("#%1 output %2")
-               .arg(s.producer)
-               .arg(layoutLabel(whatif::layoutOf(m_graph, changed.row, s.producer, LayoutSlot::Output))),
-           changed.breakdown, changed.row);
-    column(tr("…and #%1 %2 %3")
-               .arg(s.consumer())
-               .arg(QLatin1String(whatif::slotName(s.consumerSlot)),
-                    layoutLabel(whatif::layoutOf(m_graph, fixed.row, s.consumer(), s.consumerSlot))),
-           fixed.breakdown, fixed.row);
-    QString text = tr("<table cellspacing=0 cellpadding=3><tr><th align=left>Configuration</th><th>Synthetic TPU</th>"
-                      "<th>vs start</th><th>Copies</th><th>Padding + layout</th><th>Model predicts</th></tr>%1</table>")
-                       .arg(rows);
+    entry(tr("Start (%1)").arg(m_start), s.start, s.startRow);
+    entry(tr("#%1 output %2")
+              .arg(s.producer)
+              .arg(layoutLabel(
+                  whatif::layoutOf(m_graph, changed.row, s.producer, LayoutSlot::Output))),
+          changed.breakdown, changed.row);
+    entry(tr("…and #%1 %2 %3")
+              .arg(s.consumer())
+              .arg(QLatin1String(whatif::slotName(s.consumerSlot)),
+                   layoutLabel(whatif::layoutOf(m_graph, fixed.row, s.consumer(), s.consumerSlot))),
+          fixed.breakdown, fixed.row);
     const double fixedNs = fixed.breakdown.totalNs;
     text += tr("<p>Fixing the consumer won back %1. ").arg(ns(changed.breakdown.totalNs - fixedNs));
     text += fixedNs > s.start.totalNs
@@ -479,8 +490,11 @@ QString LessonPanel::compareTable() const {
                       .arg(s.producer)
                       .arg(q(explain::compare(m_graph, s.start, fixed.breakdown).sentence).replace(QStringLiteral("B is"), tr("It is")))
                 : tr("It is now faster than the start: a better configuration than the one we began with.</p>");
-    text += tr("<p>Layouts interact: changing one node's costs copies wherever its users disagree, and the fix is "
-               "to change them together. Try another layout with the What-if editor; <b>Begin</b> starts again.</p>");
+    text += tr("<p>Layouts interact: changing one node's costs copies wherever its users disagree, "
+               "and the fix is "
+               "to change them together. Try another layout with the What-if editor; <b>%1</b> "
+               "runs the lesson once more.</p>")
+                .arg(beginText());
     return text;
 }
 
@@ -533,7 +547,7 @@ void LessonPanel::refresh() {
     QString status = statusText();
     if (steps && !m_message.isEmpty() && !stepDone()) status += QStringLiteral("<br>") + m_message.toHtmlEscaped();
     m_status->setText(status);
-    m_begin->setText(m_phase == Phase::Idle || m_phase == Phase::Unavailable ? tr("Begin") : tr("Start Again"));
+    m_begin->setText(beginText());
     m_back->setEnabled(steps && m_step != Step::Select);
     m_showMe->setEnabled(steps);
     m_next->setEnabled(steps && stepDone() && m_step != Step::Compare);

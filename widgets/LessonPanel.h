@@ -65,6 +65,7 @@ public:
     QString statusText() const;
     // The step's text, scrolled when the dock is short.
     QScrollArea* textArea() const { return m_scroll; }
+    QPushButton* beginButton() const { return m_begin; }
     QPushButton* showMeButton() const { return m_showMe; }
     QPushButton* nextButton() const { return m_next; }
 
@@ -86,7 +87,8 @@ private:
     void refresh();
     QString stepBody(Step step) const;
     QString watchText() const;
-    QString compareTable() const;
+    QString compareText() const;
+    QString beginText() const;  // the Begin button's label: "Start Again" once the lesson runs
     QString nodeText(int32_t node) const;
     bool scenarioCopyPresent() const;
     void recordProgress();
