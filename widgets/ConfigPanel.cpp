@@ -6,18 +6,21 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QResizeEvent>
-#include <QSplitter>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ConfigTableModel.h"
 #include "CountText.h"
 #include "FilePredictions.h"
+#include "FittingSplitter.h"
 #include "ModelNameText.h"
 #include "RuntimeHistogram.h"
 #include "TensorText.h"
+#include "WidgetLimits.h"
 #include "graph/Schema.h"
 
 namespace tpg {
@@ -84,14 +87,21 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     topLayout->addWidget(m_summary);
     topLayout->addWidget(m_agreement);
     topLayout->addWidget(m_table, 1);
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(top);
-    splitter->addWidget(m_details);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    // The table as wide as its columns (it had been cut at "Predicted ra…" on a 1366-px screen
+    // beside a details pane of empty space), the details the rest.
+    m_split = new FittingSplitter(this);
+    m_split->addWidget(top);
+    m_split->addWidget(m_details);
+    m_split->setWantedWidth(
+        0,
+        [this] {
+            return m_tableColumnsWidth + m_table->verticalScrollBar()->sizeHint().width() +
+                   2 * m_table->frameWidth();
+        },
+        widgetlimits::kConfigTableMaxShare);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(splitter);
+    layout->addWidget(m_split);
 
     connect(m_histogram, &RuntimeHistogram::binClicked, this, [this](double from, double to) {
         const bool last = to >= m_histogram->maximum();  // the last bin holds its top value
@@ -141,6 +151,14 @@ void ConfigPanel::showColumns() {
     for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
         m_table->setColumnHidden(c, !m_model->isColumnShown(c));
     m_table->resizeColumnsToContents();
+    // As resizeColumnsToContents sized them: the last one's width is stretched over the table.
+    const auto* view = static_cast<const QAbstractItemView*>(m_table);
+    m_tableColumnsWidth = 0;
+    for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
+        if (!m_table->isColumnHidden(c))
+            m_tableColumnsWidth += std::max(view->sizeHintForColumn(c),
+                                            m_table->horizontalHeader()->sectionSizeHint(c));
+    m_split->fit();
 }
 
 void ConfigPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {

@@ -15,6 +15,7 @@ class QTreeWidget;
 namespace tpg {
 
 class ConfigTableModel;
+class FittingSplitter;
 class RuntimeHistogram;
 struct FilePredictions;
 
@@ -70,6 +71,8 @@ private:
     QLabel* m_agreement;
     QTableView* m_table;
     QTreeWidget* m_details;
+    FittingSplitter* m_split;
+    int m_tableColumnsWidth = 0;  // the shown columns as sized to their contents
     QTimer* m_decodePoll;  // re-shows details while a deflated config table is still decoding
 };
 

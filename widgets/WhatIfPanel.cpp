@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolButton>
@@ -23,6 +22,7 @@
 
 #include "CountText.h"
 #include "FilePredictions.h"
+#include "FittingSplitter.h"
 #include "JobRunner.h"
 #include "ModelNameText.h"
 #include "RuntimeText.h"
@@ -318,48 +318,31 @@ void WhatIfPanel::buildUi() {
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(m_result);
     rightLayout->addWidget(m_tabs, 1);
-    m_split = new QSplitter(Qt::Horizontal, this);
+    m_split = new FittingSplitter(this);
     m_split->addWidget(m_nodes);
     m_split->addWidget(editor);
     m_split->addWidget(right);
-    m_split->setStretchFactor(2, 1);  // a dragged split keeps the lists; the runs take the change
-    m_split->setStretchFactor(0, 0);
-    m_split->setStretchFactor(1, 0);
-    connect(m_split, &QSplitter::splitterMoved, this, [this] {
-        const QList<int> sizes = m_split->sizes();
-        m_draggedWidths = {sizes.value(0), sizes.value(1)};
+    m_split->setWantedWidth(
+        0,
+        [this] {
+            // The columns as sized, not the header's length: its last section stretches.
+            const int columns =
+                m_nodeColumnsWidth > 0 ? m_nodeColumnsWidth : m_nodes->header()->length();
+            return columns + m_nodes->verticalScrollBar()->sizeHint().width() +
+                   2 * m_nodes->frameWidth();
+        },
+        widgetlimits::kWhatIfNodeListMaxShare);
+    // The editor only grows within a file: it asks for more once a node's slots show, and a
+    // split that jumped back and forth with the selection would move the runs under the mouse.
+    m_split->setWantedWidth(1, [this] {
+        m_editorFitWidth = std::max(
+            {m_editorFitWidth, m_editor->sizeHint().width(), m_editor->minimumSizeHint().width()});
+        return m_editorFitWidth;
     });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_split, 1);
-}
-
-void WhatIfPanel::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    fitSplit();
-}
-
-void WhatIfPanel::fitSplit() {
-    const int total = m_split->width() - (m_split->count() - 1) * m_split->handleWidth();
-    if (total <= 0) return;
-    if (m_draggedWidths) {  // as the user left them; the runs take any change of the panel's width
-        const auto [nodes, editor] = *m_draggedWidths;
-        m_split->setSizes({nodes, editor, std::max(0, total - nodes - editor)});
-        return;
-    }
-    // The columns as sized, not the header's length: its last section stretches over the list.
-    const int columns = m_nodeColumnsWidth > 0 ? m_nodeColumnsWidth : m_nodes->header()->length();
-    const int list =
-        columns + m_nodes->verticalScrollBar()->sizeHint().width() + 2 * m_nodes->frameWidth();
-    const int nodes =
-        std::min(list, static_cast<int>(total * widgetlimits::kWhatIfNodeListMaxShare));
-    // The editor only grows within a file: it asks for more once a node's slots show, and a
-    // split that jumped back and forth with the selection would move the runs under the mouse.
-    const int editor = std::max(
-        {m_editorFitWidth, m_editor->sizeHint().width(), m_editor->minimumSizeHint().width()});
-    m_editorFitWidth = editor;
-    m_split->setSizes({nodes, editor, std::max(0, total - nodes - editor)});
 }
 
 void WhatIfPanel::showSuggestions() { m_tabs->setCurrentWidget(m_suggestions); }
@@ -696,7 +679,7 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
         m_nodes->setColumnWidth(c, width);
         m_nodeColumnsWidth += width;
     }
-    fitSplit();
+    m_split->fit();
 }
 
 int WhatIfPanel::layoutColumnWidth(int slot) const {
@@ -722,7 +705,7 @@ int WhatIfPanel::layoutColumnWidth(int slot) const {
 
 void WhatIfPanel::refreshEditor() {
     fillEditor();
-    if (!m_draggedWidths && m_editor->sizeHint().width() > m_editorFitWidth) fitSplit();
+    if (m_editor->sizeHint().width() > m_editorFitWidth) m_split->fit();
 }
 
 void WhatIfPanel::fillEditor() {

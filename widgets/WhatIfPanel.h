@@ -5,7 +5,6 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "graph/TpuGraph.h"
@@ -15,7 +14,6 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
-class QSplitter;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QTabWidget;
@@ -23,6 +21,7 @@ class QUndoStack;
 
 namespace tpg {
 
+class FittingSplitter;
 class JobRunner;
 class SuggestionPanel;
 class SweepChart;
@@ -108,14 +107,8 @@ signals:
     // Compare the current configuration with `row` (a suggestion) in the Explain view.
     void compareRequested(const std::vector<float>& row, const QString& label);
 
-protected:
-    void resizeEvent(QResizeEvent* event) override;
-
 private:
     void buildUi();
-    // Until the user drags a handle: the node list as wide as its columns (at most a share of the
-    // panel), the editor as wide as it asks, the runs the rest.
-    void fitSplit();
     // A layout column wide enough for the longest permutation its slot takes on this graph.
     int layoutColumnWidth(int slot) const;
     void startFromChosen();
@@ -157,10 +150,10 @@ private:
     QComboBox* m_start;
     QLabel* m_modelLabel;
     QTreeWidget* m_nodes;
-    QSplitter* m_split;
+    // Until the user drags a handle: the node list as wide as its columns (at most a share of the
+    // panel), the editor as wide as it asks, the runs the rest.
+    FittingSplitter* m_split;
     QWidget* m_editor;
-    std::optional<std::pair<int, int>>
-        m_draggedWidths;         // the list's and the editor's, once dragged
     int m_nodeColumnsWidth = 0;  // the node list's columns as sized for this file (0: not yet)
     int m_editorFitWidth = 0;    // the editor's width as last fitted (0: not yet, for this file)
     QLabel* m_editorTitle;

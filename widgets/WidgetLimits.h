@@ -26,6 +26,9 @@ constexpr int kValueBoxMinChars = 12;
 // What-if: the node list takes the width of its columns up to this share of the panel, so on a
 // laptop's screen its layouts read whole and the editor and the runs keep the rest.
 constexpr double kWhatIfNodeListMaxShare = 0.4;
+// Configurations: the table takes the width of its columns up to this share of the panel; the
+// chosen configuration's layouts keep the rest.
+constexpr double kConfigTableMaxShare = 0.65;
 // Graph toolbar: the search box keeps room for this many characters ("Find node: id" of its
 // hint), and the view and colour boxes give way down to this many, in a narrow graph panel.
 constexpr int kSearchBoxMinChars = 14;

@@ -1,0 +1,42 @@
+#include "FittingSplitter.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tpg {
+
+FittingSplitter::FittingSplitter(QWidget* parent) : QSplitter(Qt::Horizontal, parent) {
+    connect(this, &QSplitter::splitterMoved, this, [this] { m_dragged = sizes(); });
+}
+
+void FittingSplitter::setWantedWidth(int index, std::function<int()> wanted, double maxShare) {
+    if (index < 0) return;
+    while (m_wanted.size() <= index) m_wanted.append(Wanted{});
+    m_wanted[index] = {std::move(wanted), maxShare};
+}
+
+void FittingSplitter::fit() {
+    const int panes = count();
+    const int total = width() - (panes - 1) * handleWidth();
+    if (panes < 2 || total <= 0) return;
+    QList<int> widths(panes, 0);
+    for (int i = 0; i + 1 < panes; ++i) {
+        if (m_dragged) {
+            widths[i] = m_dragged->value(i);
+        } else if (i < m_wanted.size() && m_wanted[i].width) {
+            widths[i] =
+                std::min(m_wanted[i].width(), static_cast<int>(total * m_wanted[i].maxShare));
+        } else {
+            widths[i] = sizes().value(i);
+        }
+    }
+    widths[panes - 1] = std::max(0, total - std::accumulate(widths.begin(), widths.end() - 1, 0));
+    setSizes(widths);  // the splitter still keeps every pane at least at its minimum width
+}
+
+void FittingSplitter::resizeEvent(QResizeEvent* event) {
+    QSplitter::resizeEvent(event);
+    fit();
+}
+
+}  // namespace tpg
