@@ -20,6 +20,7 @@ constexpr int kCaptionHeight = 14;
 constexpr int kMargin = 4;
 constexpr int kLabelPad = 3;          // between a marker line and its value
 const QColor kBarColor(0x90, 0xa4, 0xae);
+constexpr double kMinBarHeight = 2.0;  // px: a non-empty bin is never drawn as an empty one
 const QColor kBestColor(0x2e, 0x7d, 0x32);
 const QColor kMarkColor(0xe6, 0x5c, 0x00);
 
@@ -145,7 +146,13 @@ void RuntimeHistogram::paintEvent(QPaintEvent* /*event*/) {
     const double tallest = static_cast<double>(*std::max_element(m_counts.begin(), m_counts.end()));
     for (int i = 0; i < kBins; ++i) {
         const QRectF column = binRect(i);
-        const double h = column.height() * static_cast<double>(m_counts[static_cast<size_t>(i)]) / tallest;
+        const int64_t count = m_counts[static_cast<size_t>(i)];
+        // A bin with a few configurations beside one with hundreds stays visible: a slow outlier
+        // drew 0.2 px high, as if no configuration were there.
+        const double h =
+            count == 0
+                ? 0.0
+                : std::max(kMinBarHeight, column.height() * static_cast<double>(count) / tallest);
         p.fillRect(QRectF(column.left() + 0.5, column.bottom() - h, column.width() - 1, h), kBarColor);
     }
     drawMarker(p, m_best, kBestColor, m_marked != m_best ? 1 : -1);  // below the chosen one's label

@@ -2,6 +2,7 @@
 // on layout and tile files alike, runtimes need their unit, a test split filters by predictions,
 // ties share a rank, the histogram counts every configuration and marks the chosen one.
 #include <QHeaderView>
+#include <QImage>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -334,6 +335,30 @@ private slots:
         many.setRuntimes(std::vector<double>(1500, 2.0e6), false);
         QVERIFY2(many.caption().startsWith(QStringLiteral("Runtimes of 1,500 configurations")),
                  qPrintable(many.caption()));
+    }
+
+    // A bin holding one slow configuration beside a bin of hundreds is drawn, not left blank (it
+    // drew 0.2 px high: transformer_003's slowest configurations looked absent).
+    void aLoneOutlierIsDrawn() {
+        std::vector<double> runtimes(999, 1.0e6);
+        runtimes.push_back(2.0e6);
+        RuntimeHistogram h;
+        h.setRuntimes(runtimes, false);
+        h.resize(480, 70);
+        QImage shot(h.size(), QImage::Format_ARGB32);
+        h.render(&shot);
+        const int last = h.binCount() - 1;
+        QCOMPARE(h.countInBin(last), int64_t{1});
+        const QRectF column = h.binRect(last);
+        const QColor bottom = shot.pixelColor(static_cast<int>(column.center().x()),
+                                              static_cast<int>(column.bottom()) - 1);
+        QVERIFY2(bottom != h.palette().color(QPalette::Base),
+                 qPrintable(QStringLiteral("blank at the last bin: %1").arg(bottom.name())));
+        QCOMPARE(h.countInBin(last - 1), int64_t{0});  // an empty bin stays empty
+        const QRectF empty = h.binRect(last - 1);
+        QCOMPARE(shot.pixelColor(static_cast<int>(empty.center().x()),
+                                 static_cast<int>(empty.bottom()) - 1),
+                 h.palette().color(QPalette::Base));
     }
 
     // Whole-nanosecond runtimes sit exactly on the edges of round bins, and the last bin holds the
