@@ -140,11 +140,26 @@ void GraphView::fitAll() {
 void GraphView::fitReadable() {
     fitAll();
     const double fitted = zoom();
-    if (fitted >= vizlimits::kLabelMinScale ||
-        fitted < vizlimits::kLabelMinScale * vizlimits::kReadableFitMinShare)
+    if (fitted >= vizlimits::kLabelMinScale) return;
+    const QRectF drawing = scene()->sceneRect();
+    const QSizeF view = viewport()->size();
+    // A long strip (a chain's skeleton) fitted whole is a hairline down the middle of the view:
+    // it fills the view across instead, from its start.
+    if (drawing.width() * fitted < vizlimits::kStripMaxShare * view.width()) {
+        setZoom(std::min(1.0, view.width() / drawing.width()));
+        const double visibleHeight = view.height() / zoom();
+        centerOn(drawing.center().x(), drawing.top() + visibleHeight / 2);
         return;
+    }
+    if (drawing.height() * fitted < vizlimits::kStripMaxShare * view.height()) {
+        setZoom(std::min(1.0, view.height() / drawing.height()));
+        const double visibleWidth = view.width() / zoom();
+        centerOn(drawing.left() + visibleWidth / 2, drawing.center().y());
+        return;
+    }
+    if (fitted < vizlimits::kLabelMinScale * vizlimits::kReadableFitMinShare) return;
     setZoom(vizlimits::kLabelMinScale);
-    centerOn(scene()->sceneRect().center());
+    centerOn(drawing.center());
 }
 
 void GraphView::actualSize() {

@@ -41,6 +41,9 @@ constexpr double kLabelMinScale = 0.45;
 // A drawing shown whole only below the label scale opens at the label scale instead when its fit
 // is at least this share of it: a scroll of up to 1/0.6 of the view beats boxes without text.
 constexpr double kReadableFitMinShare = 0.6;
+// A drawing fitted whole below the label scale that spans less than this share of the view across
+// is a strip (a long chain): it opens filling the view across, from its start, not as a hairline.
+constexpr double kStripMaxShare = 0.25;
 // Below this scale nodes are drawn as plain boxes without antialiasing (like Qt's chip demo).
 constexpr double kDetailMinScale = 0.25;
 // Far out, a group box's title is drawn this tall on screen, if the box is at least this wide.

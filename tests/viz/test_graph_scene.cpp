@@ -234,6 +234,47 @@ private slots:
         QCOMPARE(view.zoom(), fitted);
     }
 
+    // A drawing that is a long strip in its view (a chain's configurable skeleton) opens filling
+    // the view across, from its start: fitted whole it was a hairline down the middle, every
+    // label illegible. A wide strip likewise, from its left end.
+    void aStripOpensAcrossTheViewFromItsStart() {
+        ShownScene shown(m_graph, m_layout);
+        GraphView& view = shown.view;
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QRectF drawing = shown.scene.sceneRect();
+        // A view much wider than the drawing and short: the drawing fitted is a narrow column.
+        const double columnZoom = 0.1;
+        view.resize(QSize(static_cast<int>(drawing.width() * columnZoom * 8),
+                          static_cast<int>(drawing.height() * columnZoom)) +
+                    QSize(2, 2) * view.frameWidth());
+        view.fitAll();
+        QVERIFY(view.zoom() < vizlimits::kLabelMinScale);
+        QVERIFY(drawing.width() * view.zoom() <
+                vizlimits::kStripMaxShare * view.viewport()->width());
+        view.fitReadable();
+        const double across = std::min(1.0, view.viewport()->width() / drawing.width());
+        QVERIFY2(std::abs(view.zoom() - across) < 1e-6,
+                 qPrintable(QStringLiteral("%1 against %2").arg(view.zoom()).arg(across)));
+        QRectF visible = view.mapToScene(view.viewport()->rect()).boundingRect();
+        QVERIFY2(std::abs(visible.top() - drawing.top()) < 2,
+                 qPrintable(QStringLiteral("top %1 of %2").arg(visible.top()).arg(drawing.top())));
+        // Wide and short: from the left end, filling the view's height.
+        view.resize(QSize(static_cast<int>(drawing.width() * columnZoom),
+                          static_cast<int>(drawing.height() * columnZoom * 8)) +
+                    QSize(2, 2) * view.frameWidth());
+        view.fitReadable();
+        const double down = std::min(1.0, view.viewport()->height() / drawing.height());
+        QVERIFY2(std::abs(view.zoom() - down) < 1e-6,
+                 qPrintable(QStringLiteral("%1 against %2").arg(view.zoom()).arg(down)));
+        visible = view.mapToScene(view.viewport()->rect()).boundingRect();
+        QVERIFY2(
+            std::abs(visible.left() - drawing.left()) < 2,
+            qPrintable(QStringLiteral("left %1 of %2").arg(visible.left()).arg(drawing.left())));
+        // Fit still shows it all.
+        view.fitAll();
+        QVERIFY(view.zoom() < down);
+    }
+
     // The overview: only while part of the drawing is out of view, open of itself only while most
     // of it is, semi-transparent, collapsible.
     void miniMapOnlyWhenUsefulAndCollapsible() {
