@@ -1,5 +1,6 @@
 #include "GraphView.h"
 
+#include <QGraphicsItem>
 #include <QGraphicsOpacityEffect>
 #include <QMouseEvent>
 #include <QScrollBar>
@@ -137,6 +138,13 @@ void GraphView::fitAll() {
     emit zoomChanged(zoom());
 }
 
+QRectF GraphView::itemsWithin(const QRectF& area) const {
+    QRectF bounds;
+    for (const QGraphicsItem* item : scene()->items(area, Qt::ContainsItemBoundingRect))
+        bounds |= item->sceneBoundingRect();
+    return bounds;
+}
+
 void GraphView::fitReadable() {
     fitAll();
     const double fitted = zoom();
@@ -144,17 +152,24 @@ void GraphView::fitReadable() {
     const QRectF drawing = scene()->sceneRect();
     const QSizeF view = viewport()->size();
     // A long strip (a chain's skeleton) fitted whole is a hairline down the middle of the view:
-    // it fills the view across instead, from its start.
+    // it fills the view across instead (its labels drawn however wide it meanders), from its
+    // first nodes.
     if (drawing.width() * fitted < vizlimits::kStripMaxShare * view.width()) {
-        setZoom(std::min(1.0, view.width() / drawing.width()));
+        setZoom(std::clamp(view.width() / drawing.width(), vizlimits::kLabelMinScale, 1.0));
         const double visibleHeight = view.height() / zoom();
-        centerOn(drawing.center().x(), drawing.top() + visibleHeight / 2);
+        const QRectF start =
+            itemsWithin(QRectF(drawing.left(), drawing.top(), drawing.width(), visibleHeight / 4));
+        centerOn(start.isEmpty() ? drawing.center().x() : start.center().x(),
+                 drawing.top() + visibleHeight / 2);
         return;
     }
     if (drawing.height() * fitted < vizlimits::kStripMaxShare * view.height()) {
-        setZoom(std::min(1.0, view.height() / drawing.height()));
+        setZoom(std::clamp(view.height() / drawing.height(), vizlimits::kLabelMinScale, 1.0));
         const double visibleWidth = view.width() / zoom();
-        centerOn(drawing.left() + visibleWidth / 2, drawing.center().y());
+        const QRectF start =
+            itemsWithin(QRectF(drawing.left(), drawing.top(), visibleWidth / 4, drawing.height()));
+        centerOn(drawing.left() + visibleWidth / 2,
+                 start.isEmpty() ? drawing.center().y() : start.center().y());
         return;
     }
     if (fitted < vizlimits::kLabelMinScale * vizlimits::kReadableFitMinShare) return;

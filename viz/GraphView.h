@@ -70,6 +70,7 @@ protected:
     void scrollContentsBy(int dx, int dy) override;
 
 private:
+    QRectF itemsWithin(const QRectF& area) const;  // the items wholly inside, bounded
     void placeMiniMap(bool collapsed);
     void updateMiniMap();  // shown or not, placed, repainted
     double visibleShareOfDrawing() const;  // of the scene rect's area, 0..1

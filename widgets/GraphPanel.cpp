@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QMenu>
 #include <QRegularExpression>
@@ -380,14 +381,16 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     m_scene->showLayout(m_graph, layout);
     m_scene->setMarkedNodes(m_marks);
     updateLegend();  // the heat scale runs to the costliest item of this drawing
-    m_view->fitReadable();
-    if (m_focusGroupAfterLayout >= 0) focusGroup(std::exchange(m_focusGroupAfterLayout, -1));
     const ViewGraph& v = layout->view;
     // A cut view says what it left out and offers the view that leaves nothing out.
     m_note->setText(v.truncated && v.spec.mode != ViewMode::Groups
                         ? v.note.toHtmlEscaped() + tr(" <a href='program'>Show the program view</a> (every node, in groups).")
                         : v.note.toHtmlEscaped());
     m_note->setVisible(!v.note.isEmpty());
+    // The view at its size under the note before fitting: shrunk after, it cut the top row.
+    if (QLayout* own = QWidget::layout()) own->activate();
+    m_view->fitReadable();
+    if (m_focusGroupAfterLayout >= 0) focusGroup(std::exchange(m_focusGroupAfterLayout, -1));
     const bool back = m_selectOnlyIfDrawn;
     m_selectOnlyIfDrawn = false;
     if (m_selectAfterLayout >= 0) {

@@ -273,6 +273,25 @@ private slots:
         // Fit still shows it all.
         view.fitAll();
         QVERIFY(view.zoom() < down);
+        // A strip wider than the view even at the label scale (a meandering chain: the whole
+        // graph of transformer_003) opens at the label scale, where its first nodes are, not as
+        // specks across the view.
+        view.resize(QSize(static_cast<int>(drawing.width() * 0.3),
+                          static_cast<int>(drawing.height() * 0.3 / 8)) +
+                    QSize(2, 2) * view.frameWidth());
+        view.fitReadable();
+        QCOMPARE(view.zoom(), vizlimits::kLabelMinScale);
+        visible = view.mapToScene(view.viewport()->rect()).boundingRect();
+        QVERIFY(std::abs(visible.top() - drawing.top()) < 2);
+        const GraphNodeItem* first = nullptr;
+        for (const GraphNodeItem* item : shown.scene.nodeItems())
+            if (!first || item->sceneBoundingRect().top() < first->sceneBoundingRect().top())
+                first = item;
+        QVERIFY(first != nullptr);
+        QVERIFY2(visible.contains(first->sceneBoundingRect().center()),
+                 qPrintable(QStringLiteral("first node at %1, %2")
+                                .arg(first->sceneBoundingRect().center().x())
+                                .arg(first->sceneBoundingRect().center().y())));
     }
 
     // The overview: only while part of the drawing is out of view, open of itself only while most

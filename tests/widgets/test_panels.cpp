@@ -369,6 +369,32 @@ private slots:
             QTRY_COMPARE(box->width(), box->sizeHint().width());
     }
 
+    // A cut view's note is laid out before the drawing is fitted: the view shrank under it after,
+    // cropping the top row of a drawing that opens from its start (transformer_003's whole graph).
+    void aCutViewOpensWithItsFirstRowWhole() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        panel.resize(680, 330);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const TpuGraph g = testing::makeHloGraph({3000, 6});
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        panel.setGraph(g, QStringLiteral("memory:cut"));
+        QVERIFY(ready.wait(30000));
+        panel.requestView(ViewSpec{ViewMode::Whole});
+        QVERIFY(ready.wait(30000));
+        QVERIFY(panel.scene()->layout()->view.truncated);  // the note is shown
+        const QRectF drawing = panel.scene()->sceneRect();
+        const QRectF visible =
+            panel.view()->mapToScene(panel.view()->viewport()->rect()).boundingRect();
+        QVERIFY2(panel.view()->zoom() >= vizlimits::kLabelMinScale,
+                 qPrintable(QString::number(panel.view()->zoom())));
+        QVERIFY2(visible.top() <= drawing.top() + 1,
+                 qPrintable(QStringLiteral("view from %1, drawing from %2")
+                                .arg(visible.top())
+                                .arg(drawing.top())));
+    }
+
     void searchFindsEveryNodeDrawnOrNot() {
         JobRunner runner(QStringLiteral("graphviz"));
         GraphPanel panel(&runner);
