@@ -114,8 +114,13 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_graphLabel = new QLabel(this);
     m_warningLabel = new QLabel(this);
-    m_warningLabel->setStyleSheet(QStringLiteral("QLabel { color: #8a6d00; }"));
+    m_warningLabel->setObjectName(QStringLiteral("warningLabel"));
+    m_warningLabel->setTextFormat(Qt::RichText);
+    m_warningLabel->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
     m_warningLabel->hide();
+    // A click lists the file's warnings: the status line that named them is soon overwritten,
+    // and a tooltip is easy to miss.
+    connect(m_warningLabel, &QLabel::linkActivated, this, &MainWindow::showFileWarnings);
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(160);
     m_progress->setRange(0, 0);
@@ -587,6 +592,23 @@ QString MainWindow::statusText() const {
     return m_statusBar->message();
 }
 
+void MainWindow::showFileWarnings() {
+    QStringList lines;
+    for (const auto& w : m_graph.warnings())
+        lines << QStringLiteral("• ") + QString::fromStdString(w);
+    if (lines.isEmpty()) return;
+    auto* box = new QMessageBox(
+        QMessageBox::Information, tr("Warnings"),
+        tr("%1 opened with these warnings:\n\n%2")
+            .arg(QString::fromStdString(m_graph.name()), lines.join(QLatin1Char('\n'))),
+        QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("warningsDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->show();
+}
+
 void MainWindow::showError(const QString& title, const QString& message) {
     if (m_errorBox) m_errorBox->close();
     // Non-modal: the window stays usable behind it, and tests can find and read it.
@@ -679,10 +701,13 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     QStringList warnings;
     for (const auto& w : graph.warnings()) warnings << QString::fromStdString(w);
     m_warningLabel->setVisible(!warnings.isEmpty());
-    m_warningLabel->setText(
-        warnings.isEmpty() ? QString()
-                           : tr("⚠ %n warning(s)", nullptr, static_cast<int>(warnings.size())));
-    m_warningLabel->setToolTip(warnings.join(QLatin1Char('\n')));
+    m_warningLabel->setText(warnings.isEmpty()
+                                ? QString()
+                                : QStringLiteral("<a href='warnings' style='color:#8a6d00'>%1</a>")
+                                      .arg(warnings.size() == 1
+                                               ? tr("⚠ 1 warning")
+                                               : tr("⚠ %1 warnings").arg(warnings.size())));
+    m_warningLabel->setToolTip(warnings.join(QLatin1Char('\n')) + tr("\n(click to list them)"));
     if (!warnings.isEmpty())
         setStatus(tr("Opened with warnings: %1").arg(warnings.join(QStringLiteral("; "))));
     addRecent(path);

@@ -110,6 +110,7 @@ private:
     void createMenus();
     void createDocks();
     void showError(const QString& title, const QString& message);
+    void showFileWarnings();  // the open file's warnings, in a dialog that leaves the window usable
     void onGraphLoaded(const QString& path, const TpuGraph& graph);
     void restoreSessionChoices(const QString& path, const TpuGraph& graph);
     void addRecent(const QString& path);

@@ -557,6 +557,18 @@ private slots:
         const QString text = w.inspector()->plainText();
         QVERIFY2(text.contains(QStringLiteral("configuration 3 / col_9")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("70 columns")));
+        // The status bar's warning count lists the warnings on a click (a tooltip alone, and a
+        // status line soon overwritten, had been the only places they showed).
+        auto* warnings = w.findChild<QLabel*>(QStringLiteral("warningLabel"));
+        QVERIFY(warnings != nullptr && warnings->isVisibleTo(&w));
+        QVERIFY2(warnings->text().contains(QStringLiteral("warning")),
+                 qPrintable(warnings->text()));
+        emit warnings->linkActivated(QStringLiteral("warnings"));
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("warningsDialog"));
+        QVERIFY(box != nullptr && box->isVisible() && !box->isModal());
+        for (const auto& line : w.graph().warnings())
+            QVERIFY2(box->text().contains(QString::fromStdString(line)), qPrintable(box->text()));
+        box->close();
     }
 
     void openingAFilePredictsEveryConfig() {
