@@ -102,6 +102,8 @@ void NodeInspector::setGraph(const TpuGraph& graph) {
     m_config = -1;
     m_layouts.clear();
     m_layoutsLabel.clear();
+    m_explainedRow.clear();
+    m_explainedLabel.clear();
     rebuild();
 }
 
@@ -112,6 +114,12 @@ void NodeInspector::showNode(int32_t node) {
 
 void NodeInspector::setConfig(int64_t config) {
     m_config = config;
+    rebuild();
+}
+
+void NodeInspector::setExplainedRow(const std::vector<float>& row, const QString& label) {
+    m_explainedRow = row;
+    m_explainedLabel = label;
     rebuild();
 }
 
@@ -191,10 +199,16 @@ void NodeInspector::rebuild() {
 
 void NodeInspector::addConfigGroup() {
     const TpuGraph& g = m_graph;
-    if (m_config < 0 || m_config >= g.numConfigs()) return;
     if (!g.isLayout()) return;  // tile configs are graph-level: shown in the configuration panel
     const int k = g.configurableIndex(m_node);
     if (k < 0) return;
+    const int64_t width = g.configFeatureWidth();
+    if (!m_explainedRow.empty() && static_cast<int64_t>(m_explainedRow.size()) >= (k + 1) * width) {
+        addSlotRows(new QTreeWidgetItem(m_tree, {m_explainedLabel}),
+                    m_explainedRow.data() + k * width, width);
+        return;
+    }
+    if (m_config < 0 || m_config >= g.numConfigs()) return;
     auto* group = new QTreeWidgetItem(m_tree, {tr("configuration %1").arg(m_config)});
     group->setExpanded(true);
     const auto& table = g.layoutConfigs();
@@ -212,13 +226,17 @@ void NodeInspector::addConfigGroup() {
         return;
     }
     const int64_t w = table->width();
-    const float* f = row.data() + static_cast<int64_t>(k) * w;
-    if (w == schema::kLayoutConfigWidth) {
+    addSlotRows(group, row.data() + static_cast<int64_t>(k) * w, w);
+}
+
+void NodeInspector::addSlotRows(QTreeWidgetItem* group, const float* f, int64_t width) {
+    group->setExpanded(true);
+    if (width == schema::kLayoutConfigWidth) {
         const char* names[] = {"output layout", "input layout", "kernel layout"};
         for (int s = 0; s < 3; ++s)
             new QTreeWidgetItem(group, {tr(names[s]), layoutString(f + static_cast<ptrdiff_t>(s) * 6, 6)});
     } else {
-        for (int64_t i = 0; i < w; ++i)
+        for (int64_t i = 0; i < width; ++i)
             new QTreeWidgetItem(group, {QStringLiteral("col_%1").arg(i), number(f[i])});
     }
 }

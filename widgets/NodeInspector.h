@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QWidget>
+#include <vector>
 
 #include "ConfigLayouts.h"
 #include "graph/TpuGraph.h"
@@ -25,6 +26,9 @@ public:
     // Tensors as the explained configuration (or what-if edit) lays them out, as the graph's
     // labels show them; an empty overlay: as the file has them.
     void setConfigOverlay(const ConfigOverlay& overlay);
+    // The slots of the row being explained instead of the chosen configuration's (the what-if
+    // editor's edit), under `label`; an empty row: the chosen configuration's again.
+    void setExplainedRow(const std::vector<float>& row, const QString& label);
     int32_t node() const { return m_node; }
 
     // The inspector's content as text (header, then "group / name: value" lines).
@@ -41,6 +45,7 @@ private:
     void rebuild();
     void addConfigGroup();
     void addFeatureGroups();
+    void addSlotRows(QTreeWidgetItem* group, const float* features, int64_t width);
     QString tensorText(int32_t node) const;  // under the overlay
 
     TpuGraph m_graph;
@@ -48,6 +53,8 @@ private:
     int64_t m_config = -1;
     QString m_layoutsLabel;         // what the layouts below lay out
     ConfigLayoutsByNode m_layouts;  // the nodes it lays out otherwise than the file
+    std::vector<float> m_explainedRow;  // empty: the chosen configuration's slots
+    QString m_explainedLabel;
     QLabel* m_header;
     QLabel* m_warning;
     QTreeWidget* m_tree;

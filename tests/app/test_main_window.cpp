@@ -266,6 +266,10 @@ private slots:
                                       headerLines().value(2).startsWith(
                                           QStringLiteral("as the what-if edit lays it out")),
                                   qPrintable(w.inspector()->plainText().left(300)), 30000);
+        // ... and its slots are the edit's, not configuration 1's.
+        QVERIFY2(w.inspector()->plainText().contains(
+                     QStringLiteral("the what-if edit / output layout: %1").arg(edited)),
+                 qPrintable(w.inspector()->plainText()));
         w.whatIfPanel()->undoStack()->undo();  // back to the start: the chosen configuration again
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
         QTRY_VERIFY2_WITH_TIMEOUT(

@@ -74,6 +74,24 @@ private slots:
         lines = inspector.plainText().split(QLatin1Char('\n'));
         QCOMPARE(lines.value(1), file);
         QVERIFY(lines.value(2).startsWith(QStringLiteral("computation ")));
+        // An edited row's slots replace the chosen configuration's, under its label, and go
+        // back when the row is cleared.
+        inspector.setConfig(0);
+        std::vector<float> row(
+            static_cast<size_t>(m_layout.numConfigurable() * m_layout.configFeatureWidth()), -1.0f);
+        const size_t at =
+            static_cast<size_t>(m_layout.configurableIndex(conv) * m_layout.configFeatureWidth());
+        for (int i = 0; i < 4; ++i)
+            row[at + static_cast<size_t>(i)] = static_cast<float>(3 - i);  // output {3,2,1,0}
+        inspector.setExplainedRow(row, QStringLiteral("the what-if edit"));
+        QVERIFY2(inspector.plainText().contains(
+                     QStringLiteral("the what-if edit / output layout: {3,2,1,0}")),
+                 qPrintable(inspector.plainText()));
+        QVERIFY(inspector.plainText().contains(
+            QStringLiteral("the what-if edit / input layout: default")));
+        QVERIFY(!inspector.plainText().contains(QStringLiteral("configuration 0 / output layout")));
+        inspector.setExplainedRow({}, {});
+        QVERIFY(inspector.plainText().contains(QStringLiteral("configuration 0 / output layout")));
     }
 
     // Counts are grouped as everywhere else: a large graph's header read "(index 1204 of 1311)".
