@@ -280,6 +280,7 @@ QWidget* TrainingPanel::buildSettingsBox() {
                      tr("Torch threads of the training worker; the default leaves a core for the window and "
                         "the predictions"));
     setFormSettings(nn::TrainSettings());
+    showAutoChoices(Collection::Layout);  // until data is chosen
     return box;
 }
 
@@ -494,7 +495,20 @@ Collection TrainingPanel::kindOf(const nn::TrainSettings& s) const {
 void TrainingPanel::previewLiveFigures() {
     if (isRunning()) return;
     const nn::TrainSettings s = formSettings();
+    showAutoChoices(kindOf(s));
     m_charts->prepareLive(kindOf(s), s.selectBy);
+}
+
+// "auto" and "score" as they resolve for the kind about to be trained: both kinds' in one line
+// were cut in the 355-px column ("auto (layout: pairwise logistic, tile").
+void TrainingPanel::showAutoChoices(Collection kind) {
+    const nn::ModelShape shape = nn::defaultModelShape(kind);
+    m_hidden->setSpecialValueText(tr("auto (%1)").arg(shape.hidden));
+    m_layers->setSpecialValueText(tr("auto (%1)").arg(shape.layers));
+    m_loss->setItemText(
+        0, tr("auto (pairwise %1)").arg(QString::fromLatin1(nn::lossName(nn::defaultLoss(kind)))));
+    m_selectBy->setItemText(
+        0, kind == Collection::Tile ? tr("score (the competition's)") : tr("score (Kendall)"));
 }
 
 bool TrainingPanel::resumeRun(int row) {

@@ -198,7 +198,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QComboBox* loss = nullptr;
         for (QComboBox* c : panel.findChildren<QComboBox*>())
-            if (c->currentText().startsWith(QStringLiteral("auto (layout: pairwise logistic"))) loss = c;
+            if (c->currentText().startsWith(QStringLiteral("auto (pairwise logistic"))) loss = c;
         QVERIFY(loss);
         QSpinBox* hidden = nullptr;
         for (QSpinBox* sb : panel.findChildren<QSpinBox*>())
@@ -265,12 +265,35 @@ private slots:
             for (QXYSeries* s : panel.charts()->liveValidationSeries()) out << s->name();
             return out;
         };
+        // "auto" and "score" say what they are for that kind alone: both kinds' in one line were
+        // cut in the form's column ("auto (layout: pairwise logistic, tile").
+        const auto autoTexts = [&panel] {
+            QStringList out;
+            for (QSpinBox* sb : panel.findChildren<QSpinBox*>())
+                if (sb->specialValueText().startsWith(QStringLiteral("auto (")))
+                    out << sb->specialValueText();
+            for (QComboBox* c : panel.findChildren<QComboBox*>())
+                if (c->itemText(0).startsWith(QStringLiteral("auto (")) ||
+                    c->itemText(0).startsWith(QStringLiteral("score (")))
+                    out << c->itemText(0);
+            return out;
+        };
         QVERIFY(panel.chooseCollection(QStringLiteral("tile:xla")));
         QCOMPARE(names(),
                  QStringList({QStringLiteral("top-1 slowdown"), QStringLiteral("top-5 slowdown"),
                               QStringLiteral("score"), QStringLiteral("Kendall")}));
+        QVERIFY2(autoTexts().contains(QStringLiteral("auto (64)")) &&
+                     autoTexts().contains(QStringLiteral("auto (3)")) &&
+                     autoTexts().contains(QStringLiteral("auto (pairwise hinge)")) &&
+                     autoTexts().contains(QStringLiteral("score (the competition's)")),
+                 qPrintable(autoTexts().join(QStringLiteral(" | "))));
         QVERIFY(panel.chooseCollection(QStringLiteral("layout:xla:random")));
         QCOMPARE(names(), QStringList({QStringLiteral("OPA"), QStringLiteral("Kendall")}));
+        QVERIFY2(autoTexts().contains(QStringLiteral("auto (48)")) &&
+                     autoTexts().contains(QStringLiteral("auto (2)")) &&
+                     autoTexts().contains(QStringLiteral("auto (pairwise logistic)")) &&
+                     autoTexts().contains(QStringLiteral("score (Kendall)")),
+                 qPrintable(autoTexts().join(QStringLiteral(" | "))));
     }
 
     void patienceStartsAtAuto() {
