@@ -441,15 +441,12 @@ void MainWindow::connectExplain() {
     // chosen, a lesson's start left an earlier edit's labels in the graph.)
     connect(m_whatIf, &WhatIfPanel::evaluated, this, [this] {
         const int64_t chosen = m_configPanel->chosenConfig();
-        if (chosen >= 0 && m_whatIf->holdsConfig(chosen)) {
+        if (chosen >= 0 && m_whatIf->holdsConfig(chosen))
             m_explain->setChosenConfig(chosen);
-            m_inspector->setExplainedRow({}, {});
-        } else if (!m_whatIf->currentRow().empty()) {
-            const QString label =
-                m_whatIf->edited() ? tr("the what-if edit") : tr("the what-if editor's start");
-            m_explain->explainRow(m_whatIf->currentRow(), label);
-            m_inspector->setExplainedRow(m_whatIf->currentRow(), label);
-        }
+        else if (!m_whatIf->currentRow().empty())
+            m_explain->explainRow(m_whatIf->currentRow(), m_whatIf->edited()
+                                                              ? tr("the what-if edit")
+                                                              : tr("the what-if editor's start"));
     });
     // A suggestion compared with the current configuration: A = the editor's row, B = the suggestion.
     connect(m_whatIf, &WhatIfPanel::compareRequested, this, [this](const std::vector<float>& row, const QString& label) {

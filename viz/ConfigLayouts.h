@@ -38,6 +38,7 @@ QString costMeasureName(CostMeasure m);  // "share of the runtime", "padding", .
 // What a configuration looks like on the graph: its layouts, its copies, and each node's costs.
 struct ConfigOverlay {
     QString label;  // what it lays out: "configuration 12", "the what-if edit"
+    std::vector<float> row;  // the row it lays out when none of the file's (an edit); else empty
     ConfigLayoutsByNode layouts;
     CopyNotesByEdge copies;
     // Per node (by id): its own cost plus the copies into it, its padding, its layout-preference

@@ -6,7 +6,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QResizeEvent>
-#include <QScrollBar>
 #include <QTableView>
 #include <QTimer>
 #include <QTreeWidget>
@@ -93,11 +92,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     m_split->addWidget(top);
     m_split->addWidget(m_details);
     m_split->setWantedWidth(
-        0,
-        [this] {
-            return m_tableColumnsWidth + m_table->verticalScrollBar()->sizeHint().width() +
-                   2 * m_table->frameWidth();
-        },
+        0, [this] { return widthForColumns(*m_table, m_tableColumnsWidth); },
         widgetlimits::kConfigTableMaxShare);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -81,6 +81,7 @@ ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCost
     e.summaryA = explain::summarize(g, e.breakdownA);
     e.overlay = configOverlay(g, e.breakdownA);
     e.overlay.label = e.aLabel;
+    e.overlay.row = row;
     if (b >= 0 || !bRow.empty()) {
         e.breakdownB = bRow.empty() ? tpu.explain(b) : explainRowOf(g, tpu, bRow);
         e.summaryB = explain::summarize(g, e.breakdownB);

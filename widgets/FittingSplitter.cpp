@@ -1,5 +1,7 @@
 #include "FittingSplitter.h"
 
+#include <QAbstractScrollArea>
+#include <QScrollBar>
 #include <algorithm>
 #include <numeric>
 
@@ -37,6 +39,10 @@ void FittingSplitter::fit() {
 void FittingSplitter::resizeEvent(QResizeEvent* event) {
     QSplitter::resizeEvent(event);
     fit();
+}
+
+int widthForColumns(const QAbstractScrollArea& view, int columns) {
+    return columns + view.verticalScrollBar()->sizeHint().width() + 2 * view.frameWidth();
 }
 
 }  // namespace tpg

@@ -2,6 +2,8 @@
 
 #include <QList>
 #include <QSplitter>
+
+class QAbstractScrollArea;
 #include <functional>
 #include <optional>
 
@@ -22,7 +24,6 @@ public:
     void setWantedWidth(int index, std::function<int()> wanted, double maxShare = 1.0);
     // Applies the wanted (or dragged) widths now: after the wanted widths changed.
     void fit();
-    bool draggedByUser() const { return m_dragged.has_value(); }
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -35,5 +36,9 @@ private:
     QList<Wanted> m_wanted;               // by pane; the last pane's is unused
     std::optional<QList<int>> m_dragged;  // the panes' widths as the user left them
 };
+
+// The width a list or table needs to show `columns` px of columns whole: its frame and its
+// vertical scroll bar besides.
+int widthForColumns(const QAbstractScrollArea& view, int columns);
 
 }  // namespace tpg

@@ -101,9 +101,8 @@ void NodeInspector::setGraph(const TpuGraph& graph) {
     m_node = -1;
     m_config = -1;
     m_layouts.clear();
-    m_layoutsLabel.clear();
-    m_explainedRow.clear();
-    m_explainedLabel.clear();
+    m_overlayLabel.clear();
+    m_overlayRow.clear();
     rebuild();
 }
 
@@ -117,15 +116,10 @@ void NodeInspector::setConfig(int64_t config) {
     rebuild();
 }
 
-void NodeInspector::setExplainedRow(const std::vector<float>& row, const QString& label) {
-    m_explainedRow = row;
-    m_explainedLabel = label;
-    rebuild();
-}
-
 void NodeInspector::setConfigOverlay(const ConfigOverlay& overlay) {
-    m_layoutsLabel = overlay.label;
+    m_overlayLabel = overlay.label;
     m_layouts = overlay.layouts;
+    m_overlayRow = overlay.row;
     rebuild();
 }
 
@@ -154,7 +148,7 @@ void NodeInspector::rebuild() {
     if (const auto it = m_layouts.constFind(m_node); it != m_layouts.constEnd())
         header += QStringLiteral("<br><span style='color:#555'>%1</span>")
                       .arg(tr("as %1 lays it out (%2); in the file: %3")
-                               .arg(m_layoutsLabel, it->why,
+                               .arg(m_overlayLabel, it->why,
                                     tensorString(g.nodeFeatures(m_node), g.nodeFeatureWidth()))
                                .toHtmlEscaped());
     header += QStringLiteral("<br>computation %1").arg(g.computationOf(m_node));
@@ -203,9 +197,9 @@ void NodeInspector::addConfigGroup() {
     const int k = g.configurableIndex(m_node);
     if (k < 0) return;
     const int64_t width = g.configFeatureWidth();
-    if (!m_explainedRow.empty() && static_cast<int64_t>(m_explainedRow.size()) >= (k + 1) * width) {
-        addSlotRows(new QTreeWidgetItem(m_tree, {m_explainedLabel}),
-                    m_explainedRow.data() + k * width, width);
+    if (!m_overlayRow.empty() && static_cast<int64_t>(m_overlayRow.size()) >= (k + 1) * width) {
+        addSlotRows(new QTreeWidgetItem(m_tree, {m_overlayLabel}), m_overlayRow.data() + k * width,
+                    width);
         return;
     }
     if (m_config < 0 || m_config >= g.numConfigs()) return;

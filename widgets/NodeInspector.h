@@ -24,11 +24,9 @@ public:
     void showNode(int32_t node);     // -1 clears
     void setConfig(int64_t config);  // -1: none chosen
     // Tensors as the explained configuration (or what-if edit) lays them out, as the graph's
-    // labels show them; an empty overlay: as the file has them.
+    // labels show them, and an edit's slots in place of the chosen configuration's; an empty
+    // overlay: as the file and the chosen configuration have them.
     void setConfigOverlay(const ConfigOverlay& overlay);
-    // The slots of the row being explained instead of the chosen configuration's (the what-if
-    // editor's edit), under `label`; an empty row: the chosen configuration's again.
-    void setExplainedRow(const std::vector<float>& row, const QString& label);
     int32_t node() const { return m_node; }
 
     // The inspector's content as text (header, then "group / name: value" lines).
@@ -51,10 +49,9 @@ private:
     TpuGraph m_graph;
     int32_t m_node = -1;
     int64_t m_config = -1;
-    QString m_layoutsLabel;         // what the layouts below lay out
-    ConfigLayoutsByNode m_layouts;  // the nodes it lays out otherwise than the file
-    std::vector<float> m_explainedRow;  // empty: the chosen configuration's slots
-    QString m_explainedLabel;
+    QString m_overlayLabel;           // what the overlay lays out
+    ConfigLayoutsByNode m_layouts;    // the nodes it lays out otherwise than the file
+    std::vector<float> m_overlayRow;  // its row when an edit; empty: the chosen configuration's
     QLabel* m_header;
     QLabel* m_warning;
     QTreeWidget* m_tree;

@@ -7,7 +7,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolButton>
@@ -326,10 +325,8 @@ void WhatIfPanel::buildUi() {
         0,
         [this] {
             // The columns as sized, not the header's length: its last section stretches.
-            const int columns =
-                m_nodeColumnsWidth > 0 ? m_nodeColumnsWidth : m_nodes->header()->length();
-            return columns + m_nodes->verticalScrollBar()->sizeHint().width() +
-                   2 * m_nodes->frameWidth();
+            return widthForColumns(*m_nodes, m_nodeColumnsWidth > 0 ? m_nodeColumnsWidth
+                                                                    : m_nodes->header()->length());
         },
         widgetlimits::kWhatIfNodeListMaxShare);
     // The editor only grows within a file: it asks for more once a node's slots show, and a

@@ -83,14 +83,17 @@ private slots:
             static_cast<size_t>(m_layout.configurableIndex(conv) * m_layout.configFeatureWidth());
         for (int i = 0; i < 4; ++i)
             row[at + static_cast<size_t>(i)] = static_cast<float>(3 - i);  // output {3,2,1,0}
-        inspector.setExplainedRow(row, QStringLiteral("the what-if edit"));
+        ConfigOverlay edit;
+        edit.label = QStringLiteral("the what-if edit");
+        edit.row = row;
+        inspector.setConfigOverlay(edit);
         QVERIFY2(inspector.plainText().contains(
                      QStringLiteral("the what-if edit / output layout: {3,2,1,0}")),
                  qPrintable(inspector.plainText()));
         QVERIFY(inspector.plainText().contains(
             QStringLiteral("the what-if edit / input layout: default")));
         QVERIFY(!inspector.plainText().contains(QStringLiteral("configuration 0 / output layout")));
-        inspector.setExplainedRow({}, {});
+        inspector.setConfigOverlay({});
         QVERIFY(inspector.plainText().contains(QStringLiteral("configuration 0 / output layout")));
     }
 
