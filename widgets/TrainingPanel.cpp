@@ -42,6 +42,7 @@ namespace {
 
 // The run list's item data: index into m_saved.
 constexpr int kRunIndexRole = Qt::UserRole + 1;
+constexpr int kGraphCountsRole = Qt::UserRole + 2;  // a collection's "2 train and 1 valid graphs"
 // Characters a long choice (a collection, the loss, the figure kept by) keeps in a narrow form
 // column; its list shows it whole.
 constexpr int kNarrowChoiceChars = 18;
@@ -205,6 +206,7 @@ QWidget* TrainingPanel::buildDataBox() {
     connect(m_useDataset, &QRadioButton::toggled, this, &TrainingPanel::previewLiveFigures);
     connect(m_collection, &QComboBox::currentIndexChanged, this,
             &TrainingPanel::previewLiveFigures);
+    connect(m_collection, &QComboBox::currentIndexChanged, this, &TrainingPanel::showDatasetLine);
     return box;
 }
 
@@ -408,13 +410,29 @@ void TrainingPanel::fillCollections(const std::vector<DatasetFile>& files) {
     }
     const QString previous = m_collection->currentData().toString();
     m_collection->clear();
-    for (const auto& [c, n] : counts)
-        if (n.first > 0)
-            m_collection->addItem(tr("%1 (%2 train, %3 valid)").arg(QString::fromStdString(c)).arg(n.first).arg(n.second),
-                                  QString::fromStdString(c));
+    // The choice is the collection's name alone and its graphs are counted on the line below:
+    // "layout:xla:default (2 train, 1 valid)" was cut in the form's column.
+    for (const auto& [c, n] : counts) {
+        if (n.first == 0) continue;
+        const QString name = QString::fromStdString(c);
+        const QString graphs = tr("%1 train and %2 valid graphs").arg(n.first).arg(n.second);
+        m_collection->addItem(name, name);
+        m_collection->setItemData(m_collection->count() - 1, graphs, kGraphCountsRole);
+        m_collection->setItemData(m_collection->count() - 1, graphs, Qt::ToolTipRole);
+    }
     const int keep = m_collection->findData(m_fileCollection.isEmpty() ? previous : m_fileCollection);
     if (keep >= 0) m_collection->setCurrentIndex(keep);
+    showDatasetLine();
     updateButtons();
+}
+
+void TrainingPanel::showDatasetLine() {
+    const QString graphs = m_collection->currentData(kGraphCountsRole).toString();
+    if (m_datasetFolder.isEmpty())
+        m_datasetLabel->setText(tr("No dataset folder open"));
+    else
+        m_datasetLabel->setText(graphs.isEmpty() ? m_datasetFolder
+                                                 : tr("%1 in %2").arg(graphs, m_datasetFolder));
 }
 
 bool TrainingPanel::chooseCollection(const QString& collection) {
@@ -431,13 +449,13 @@ void TrainingPanel::setRunsFolder(const QString& folder) {
 
 void TrainingPanel::setDatasetFolder(const QString& folder) {
     m_datasetFolder = folder;
-    m_datasetLabel->setText(folder.isEmpty() ? tr("No dataset folder open") : folder);
     m_datasetLabel->setToolTip(folder);
     const std::string dir = folder.toStdString();
     if (!folder.isEmpty())
         m_ioRunner->submit(QStringLiteral("scan"), [dir](JobControl&) { return QVariant::fromValue(scanDataset(dir)); });
     else
         m_collection->clear();
+    showDatasetLine();
     updateButtons();
 }
 

@@ -110,6 +110,7 @@ private:
     Collection kindOf(const nn::TrainSettings& s) const;
     // Before a run, the validation chart's legend names the figures the form's run would draw.
     void previewLiveFigures();
+    void showDatasetLine();  // the chosen collection's graphs and the folder
     void showAutoChoices(Collection kind);
     void fitFormColumn();
     void listRuns();

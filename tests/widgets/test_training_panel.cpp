@@ -2,6 +2,8 @@
 // as it goes without stalling the event loop, pauses, stops within a second, is listed again by a
 // new panel (overlay, resume), and a "this file only" run is compared with the general model.
 #include <QComboBox>
+#include <QDir>
+#include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QProgressBar>
@@ -251,6 +253,47 @@ private slots:
             for (QComboBox* c : form->widget()->findChildren<QComboBox*>())
                 QVERIFY2(c->minimumSizeHint().width() <= 260, qPrintable(c->currentText()));
         }
+    }
+
+    // The collection choice reads whole in the form's column at the window's width: its graphs
+    // are counted on the line below, not in the choice ("layout:xla:default (2 train, 1" was cut).
+    void theCollectionReadsWholeWithItsGraphsBelow() {
+        TrainingPanel panel;
+        panel.resize(360, 700);  // the Training dock's form column beside the charts at 1366 px
+        panel.setRunsFolder(runs());
+        panel.setDatasetFolder(data());
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(waitCollections(panel));
+        QVERIFY(panel.chooseCollection(QStringLiteral("tile:xla")));
+        QComboBox* choice = nullptr;
+        for (QComboBox* c : panel.findChildren<QComboBox*>())
+            if (c->currentData().toString() == QStringLiteral("tile:xla")) choice = c;
+        QVERIFY(choice);
+        QCOMPARE(choice->currentText(), QStringLiteral("tile:xla"));
+        QTRY_VERIFY(choice->width() >=
+                    choice->fontMetrics().horizontalAdvance(choice->currentText()));
+        const auto lineBelow = [&panel] {
+            for (QLabel* l : panel.findChildren<QLabel*>())
+                if (l->text().contains(QStringLiteral(" graphs in "))) return l->text();
+            return QString();
+        };
+        const auto files = [this](const QString& collection, const QString& split) {
+            return QDir(data() + QStringLiteral("/npz/") + collection + QLatin1Char('/') + split)
+                .entryList({QStringLiteral("*.npz")})
+                .size();
+        };
+        const auto expected = [&](const QString& collection) {
+            return QStringLiteral("%1 train and %2 valid graphs in %3")
+                .arg(files(collection, QStringLiteral("train")))
+                .arg(files(collection, QStringLiteral("valid")))
+                .arg(data());
+        };
+        QVERIFY(files(QStringLiteral("tile/xla"), QStringLiteral("train")) > 0);
+        QCOMPARE(lineBelow(), expected(QStringLiteral("tile/xla")));
+        QVERIFY(panel.chooseCollection(QStringLiteral("layout:xla:random")));
+        QCOMPARE(choice->currentText(), QStringLiteral("layout:xla:random"));
+        QCOMPARE(lineBelow(), expected(QStringLiteral("layout/xla/random")));
     }
 
     // Patience starts at "auto" (no early stop while the learning rate decays), as the CLI's.
