@@ -18,6 +18,7 @@
 
 #include "CountText.h"
 #include "FilePredictions.h"
+#include "FittingSplitter.h"
 #include "JobRunner.h"
 #include "MemoryLayoutView.h"
 #include "MemoryTiling.h"
@@ -98,7 +99,7 @@ ExplainPanel::ExplainPanel(JobRunner* modelRunner, QWidget* parent) : QWidget(pa
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& v) {
         if (id != m_job) return;
         m_job = 0;
-        show(v.value<Explanation>());
+        showExplanation(v.value<Explanation>());
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
         if (id != m_job) return;
@@ -180,10 +181,17 @@ void ExplainPanel::buildUi() {
     detailLayout->setContentsMargins(0, 0, 0, 0);
     detailLayout->addWidget(m_why);
     detailLayout->addWidget(m_memory, 1);
-    auto* lists = new QSplitter(Qt::Horizontal);
-    lists->addWidget(m_nodes);
-    lists->addWidget(m_copies);
-    lists->addWidget(detail);
+    // Each list as wide as its short columns, so a node's layout and a copy's two read whole (Qt's
+    // split by size hints cut both at 235 px); the memory picture takes the rest.
+    m_lists = new FittingSplitter;
+    m_lists->addWidget(m_nodes);
+    m_lists->addWidget(m_copies);
+    m_lists->addWidget(detail);
+    for (QTreeWidget* list : {m_nodes, m_copies})
+        m_lists->setWantedWidth(
+            m_lists->indexOf(list),
+            [list] { return widthForColumns(*list, shortColumnsWidth(*list)); },
+            widgetlimits::kExplainListMaxShare);
     auto* body = new QSplitter(Qt::Horizontal);
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
@@ -194,7 +202,7 @@ void ExplainPanel::buildUi() {
     leftLayout->addWidget(m_comparison);
     leftLayout->addWidget(m_chart, 1);
     body->addWidget(left);
-    body->addWidget(lists);
+    body->addWidget(m_lists);
     body->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -284,7 +292,7 @@ void ExplainPanel::request() {
     });
 }
 
-void ExplainPanel::show(const Explanation& e) {
+void ExplainPanel::showExplanation(const Explanation& e) {
     m_explanation = e;
     // The synthetic TPU is a model of a TPU: say how far to trust it on this file.
     const QString trust =
@@ -403,6 +411,14 @@ void ExplainPanel::fillLists(const Explanation& e) {
     for (QTreeWidget* list : {m_nodes, m_copies})
         for (int column = 0; column + 1 < list->columnCount(); ++column)
             list->resizeColumnToContents(column);
+    m_lists->fit();
+}
+
+int ExplainPanel::shortColumnsWidth(const QTreeWidget& list) {
+    int width = 0;
+    for (int column = 0; column + 1 < list.columnCount(); ++column)
+        width += list.columnWidth(column);
+    return width;
 }
 
 void ExplainPanel::selectNode(int node) {

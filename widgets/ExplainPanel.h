@@ -19,6 +19,7 @@ class QTreeWidgetItem;
 
 namespace tpg {
 
+class FittingSplitter;
 class JobRunner;
 class MemoryLayoutView;
 struct FilePredictions;
@@ -77,9 +78,10 @@ signals:
 private:
     void buildUi();
     void request();
-    void show(const Explanation& e);
+    void showExplanation(const Explanation& e);
     void fillChart(const Explanation& e);
     void fillLists(const Explanation& e);
+    static int shortColumnsWidth(const QTreeWidget& list);  // all but the reason
     void showMemory();  // and the node's reason
     QString nodeWhy() const;
     static QString copyWhy(const QTreeWidgetItem& item);
@@ -110,6 +112,7 @@ private:
     QChartView* m_chart;
     QTreeWidget* m_nodes;
     QTreeWidget* m_copies;
+    FittingSplitter* m_lists;  // the two lists and the memory picture
     MemoryLayoutView* m_memory;
     QLabel* m_why;  // the selected row's reason, whole
 };

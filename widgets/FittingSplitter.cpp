@@ -32,8 +32,23 @@ void FittingSplitter::fit() {
             widths[i] = sizes().value(i);
         }
     }
+    // The last pane keeps its minimum width; the panes before it give way from the last one back,
+    // so the first pane stays whole where Qt's split would have cut every pane a little.
+    int deficit = minimumWidthOf(*widget(panes - 1)) -
+                  (total - std::accumulate(widths.begin(), widths.end() - 1, 0));
+    for (int i = panes - 2; i >= 0 && deficit > 0; --i) {
+        const int give = std::clamp(widths[i] - minimumWidthOf(*widget(i)), 0, deficit);
+        widths[i] -= give;
+        deficit -= give;
+    }
     widths[panes - 1] = std::max(0, total - std::accumulate(widths.begin(), widths.end() - 1, 0));
     setSizes(widths);  // the splitter still keeps every pane at least at its minimum width
+}
+
+int FittingSplitter::minimumWidthOf(const QWidget& pane) {
+    // As a layout reads it: a minimum set on the widget wins over its hint.
+    return pane.minimumWidth() > 0 ? pane.minimumWidth()
+                                   : std::max(0, pane.minimumSizeHint().width());
 }
 
 void FittingSplitter::resizeEvent(QResizeEvent* event) {

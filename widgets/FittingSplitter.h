@@ -12,7 +12,8 @@ namespace tpg {
 // A horizontal splitter whose panes take the widths they want (a list its columns', an editor
 // its hint), each up to a share of the splitter, and whose last pane takes the rest, on every
 // resize, until the user drags a handle: from then on the dragged widths stay and the last pane
-// takes any change. Qt's own split shares space by stretch factors from size hints, which left
+// takes any change. The last pane keeps its minimum width: the panes before it give way from the
+// last one back. Qt's own split shares space by stretch factors from size hints, which left
 // a list's columns off to the right while a pane of empty space beside it took the most.
 class FittingSplitter : public QSplitter {
     Q_OBJECT
@@ -29,6 +30,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    static int minimumWidthOf(const QWidget& pane);
     struct Wanted {
         std::function<int()> width;
         double maxShare = 1.0;

@@ -90,8 +90,12 @@ void MemoryLayoutView::paintEvent(QPaintEvent*) {
 
 void MemoryLayoutView::drawTiles(QPainter& p, const QRectF& full) const {
     const MemoryTiling& t = m_tiling;
-    constexpr double kFooter = 18;  // the line under the tiles
-    const QRectF area = full.adjusted(0, 0, 0, -kFooter);
+    // The key under the tiles wraps in a narrow view (it ran off the right of the 282-px one).
+    const QString key = tr("%1 × %2 tiles a plane · blue: the tensor · grey: padding")
+                            .arg(t.tilesDown)
+                            .arg(t.tilesAcross);
+    const double keyHeight = p.boundingRect(full, Qt::AlignLeft | Qt::TextWordWrap, key).height();
+    const QRectF area = full.adjusted(0, 0, 0, -(keyHeight + 4));
     const auto across = shownTiles(t.tilesAcross, widgetlimits::kMaxTilesDrawn);
     const auto down = shownTiles(t.tilesDown, widgetlimits::kMaxTilesDrawn);
     // A tile keeps the 1:16 aspect of 8 x 128 as far as the area allows; planes stack behind.
@@ -130,8 +134,8 @@ void MemoryLayoutView::drawTiles(QPainter& p, const QRectF& full) const {
             }
     }
     p.setPen(palette().text().color());
-    p.drawText(QRectF(full.left(), full.bottom() - kFooter + 4, full.width(), kFooter - 4), Qt::AlignLeft,
-               tr("%1 × %2 tiles a plane · blue: the tensor · grey: padding").arg(t.tilesDown).arg(t.tilesAcross));
+    p.drawText(QRectF(full.left(), full.bottom() - keyHeight, full.width(), keyHeight),
+               Qt::AlignLeft | Qt::TextWordWrap, key);
 }
 
 }  // namespace tpg

@@ -38,6 +38,9 @@ constexpr int kToolbarBoxMinChars = 11;
 constexpr double kFilterMaxRatio = 100;
 // Explain: nodes and copies listed, the ones that explain most of a runtime.
 constexpr size_t kExplainListed = 25;
+// Explain: each list takes the width of its short columns (all but the reason) up to this share
+// of the lists' pane, so the memory picture beside them keeps a quarter, room for its tensor line.
+constexpr double kExplainListMaxShare = 0.37;
 // Node inspector: more operands/users than this are listed as a count, so a hub node does not
 // fill the tree.
 constexpr int kMaxListedNeighbours = 200;

@@ -5,6 +5,7 @@
 #include <QChartView>
 #include <QHeaderView>
 #include <QHorizontalStackedBarSeries>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTreeWidget>
@@ -17,8 +18,10 @@
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "MemoryLayoutView.h"
+#include "MemoryTiling.h"
 #include "PredictedFile.h"
 #include "RuntimeText.h"
+#include "TensorText.h"
 #include "synth/SyntheticDataset.h"
 
 using namespace tpg;
@@ -122,7 +125,7 @@ private slots:
         }
         // A click on a row shows its node's memory; the global selection waits for a double-click.
         panel.resize(1366, 340);
-        panel.QWidget::show();
+        panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QTreeWidgetItem* second = panel.nodeList()->topLevelItem(1);
         QSignalSpy activated(&panel, &ExplainPanel::nodeActivated);
@@ -204,6 +207,90 @@ private slots:
         QCOMPARE(bBox->text(), QStringLiteral("—"));
         using Marks = QHash<int32_t, QString>;
         QVERIFY(compared.last().at(0).value<Marks>().isEmpty());
+    }
+
+    // At a 1366-px screen's width the node list shows its short columns whole (a node's layout),
+    // and the copy list too unless the memory picture beside them would go below its minimum:
+    // Qt's split by size hints had cut both at 235 px, beside a picture of 350 px with nothing
+    // in it until a click.
+    void theListsShowTheirLayoutsWhole() {
+        JobRunner runner(QStringLiteral("model"));
+        ExplainPanel panel(&runner);
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.resize(1362, 330);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        panel.setChosenConfig(extreme(m_layout, false));
+        QVERIFY(explained.wait(30000));
+        const MemoryLayoutView* memory = panel.findChild<MemoryLayoutView*>();
+        QVERIFY(memory);
+        QTreeWidget* lists[] = {panel.nodeList(), panel.copyList()};
+        for (QTreeWidget* list : lists) {
+            QVERIFY(list->topLevelItemCount() > 0);
+            // The copies give way first where the memory picture would go below its minimum.
+            const bool mayBeCut =
+                list == panel.copyList() && memory->width() == memory->minimumWidth();
+            int shortColumns = 0;
+            for (int c = 0; c + 1 < list->columnCount(); ++c) {
+                // Every short cell's text fits its column.
+                for (int row = 0; row < list->topLevelItemCount(); ++row) {
+                    const QTreeWidgetItem* item = list->topLevelItem(row);
+                    QVERIFY2(
+                        list->fontMetrics().horizontalAdvance(item->text(c)) < list->columnWidth(c),
+                        qPrintable(item->text(c)));
+                }
+                shortColumns += list->columnWidth(c);
+            }
+            QVERIFY2(list->viewport()->width() >= shortColumns || mayBeCut,
+                     qPrintable(QStringLiteral("%1 px of columns in a %2-px list")
+                                    .arg(shortColumns)
+                                    .arg(list->viewport()->width())));
+        }
+        QVERIFY(memory->width() >= memory->minimumWidth());
+    }
+
+    // At its narrowest the memory picture's key under the tiles ("1 × 4 tiles a plane · blue: the
+    // tensor · grey: padding") wraps onto a second line: it was cut at "grey:" in a 282-px view.
+    void theMemoryPictureWrapsItsKey() {
+        const QFont appFont = QApplication::font();  // X11's fonts are 1.4 times the offscreen's
+        QFont larger = appFont;
+        larger.setPointSizeF(appFont.pointSizeF() * 1.4);
+        QApplication::setFont(larger);
+        const auto restoreFont = qScopeGuard([appFont] { QApplication::setFont(appFont); });
+        MemoryLayoutView view;
+        TensorShape shape;
+        shape.known = true;
+        shape.elementType = QStringLiteral("bf16");
+        shape.dims = {16, 512, 4, 4};
+        shape.minorToMajor = {1, 3, 2, 0};
+        view.setTensor(QStringLiteral("#629 convolution under configuration 834"),
+                       memoryTiling(shape, {}));
+        view.resize(view.minimumWidth(), 260);
+        const QImage image = view.grab().toImage();
+        // The key is the text below the tiles: count its lines as bands of rows with ink, below
+        // the tiles' bottom outline (the last row mostly dark).
+        const auto inked = [&image](int y) {
+            int dark = 0;
+            for (int x = 0; x < image.width(); ++x) dark += qGray(image.pixel(x, y)) < 100 ? 1 : 0;
+            return dark;
+        };
+        int tilesBottom = -1;
+        for (int y = 0; y < image.height(); ++y)
+            if (inked(y) > image.width() * 6 / 10) tilesBottom = y;
+        QVERIFY(tilesBottom > 0);
+        int lines = 0;
+        bool inLine = false;
+        for (int y = tilesBottom + 1; y < image.height(); ++y) {
+            const bool ink = inked(y) > 0;
+            if (ink && !inLine) ++lines;
+            inLine = ink;
+        }
+        QVERIFY2(
+            lines >= 2,
+            qPrintable(
+                QStringLiteral("%1 line(s) of key in a %2-px view").arg(lines).arg(image.width())));
     }
 
     // Another file opened while an explanation is on its way: the stale result is dropped.
