@@ -4,6 +4,8 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QGraphicsLayout>
+#include <QLegend>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -103,8 +105,15 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, doubl
     y->applyNiceNumbers();  // ticks on a round step: 2.3, 2.4, ... not 2.311, 2.406, ...
     y->setLabelFormat(labelFormatFor(y));
     y->setTitleText(modelInNs ? unit.name : tr("score"));
+    // The dock is short and wide: the legend goes beside the plot and the chart's frame is thin,
+    // or the title, a legend row and the slanted labels left the bars a quarter of its height.
     chart->legend()->setVisible(true);
-    chart->legend()->setAlignment(Qt::AlignTop);
+    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->legend()->setFont(small);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // the references as lines
+    chart->setMargins(QMargins(2, 0, 2, 0));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
     connect(bars, &QBarSeries::clicked, this, [this](int index, QBarSet*) {
         if (index >= 0 && index < static_cast<int>(m_points.size()))
             emit candidateClicked(m_points[static_cast<size_t>(index)].candidate);

@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -15,6 +16,7 @@
 #include <QUndoStack>
 #include <QValueAxis>
 #include <QtTest>
+#include <algorithm>
 #include <numeric>
 #include <tuple>
 
@@ -191,6 +193,42 @@ private slots:
                  std::make_tuple(QStringLiteral("ms"), QStringLiteral("model (ms)"), 2.5));
         QCOMPARE(drawn(800),
                  std::make_tuple(QStringLiteral("ns"), QStringLiteral("model (ns)"), 800.0));
+    }
+
+    // In the What-if dock of a 1366 x 768 screen (560 x 190 px) the bars get twice the height they
+    // had: the title, a legend row above the plot and the chart's frame had left them 48 px of
+    // 190 on the screen (27 px here). The legend goes beside them, in the labels' smaller type.
+    void sweepChartLeavesTheBarsMostOfAShortDock() {
+        const QFont appFont = QApplication::font();  // X11's fonts are 1.4 times the offscreen's
+        QFont larger = appFont;
+        larger.setPointSizeF(appFont.pointSizeF() * 1.4);
+        QApplication::setFont(larger);
+        const auto restoreFont = qScopeGuard([appFont] { QApplication::setFont(appFont); });
+        SweepChart chart;
+        chart.resize(560, 190);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        std::vector<int> order = {0, 1, 2, 3};
+        std::vector<SweepChart::Point> points;
+        int i = 0;
+        do {
+            QStringList dims;
+            for (const int d : order) dims << QString::number(d);
+            const double ns = 2.3e6 + 5000.0 * i;
+            points.push_back(
+                {QStringLiteral("{%1}").arg(dims.join(QLatin1Char(','))), ns, ns, i++});
+        } while (std::next_permutation(order.begin(), order.end()));
+        chart.setSweep(QStringLiteral("#8 input"), points, 2.35e6, 2.3e6, true);
+        QTest::qWait(50);
+        const QRectF plot = chart.chart()->plotArea();
+        QVERIFY2(
+            plot.height() >= 0.4 * chart.height(),
+            qPrintable(
+                QStringLiteral("bars %1 px high of %2").arg(plot.height()).arg(chart.height())));
+        QVERIFY2(plot.width() >= 0.5 * chart.width(),  // the legend beside it takes the rest
+                 qPrintable(
+                     QStringLiteral("bars %1 px wide of %2").arg(plot.width()).arg(chart.width())));
+        QVERIFY(chart.chart()->legend()->isVisible());
     }
 
     // The runtime axis ticks on a round step, each tick's label distinct: the sample's
