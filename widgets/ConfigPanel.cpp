@@ -145,14 +145,16 @@ void ConfigPanel::setGraph(const TpuGraph& graph) {
 void ConfigPanel::showColumns() {
     for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
         m_table->setColumnHidden(c, !m_model->isColumnShown(c));
+    // Sized without the stretch: a stretched last section never gets narrower than it was when
+    // the stretch began (Qt's lastSectionSize), so "Rank", last before predictions, kept a
+    // column's default 100 px where its text needs 59, and the fitted table cut it to "Ran".
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
     m_table->resizeColumnsToContents();
-    // As resizeColumnsToContents sized them: the last one's width is stretched over the table.
-    const auto* view = static_cast<const QAbstractItemView*>(m_table);
     m_tableColumnsWidth = 0;
     for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
-        if (!m_table->isColumnHidden(c))
-            m_tableColumnsWidth += std::max(view->sizeHintForColumn(c),
-                                            m_table->horizontalHeader()->sectionSizeHint(c));
+        if (!m_table->isColumnHidden(c)) m_tableColumnsWidth += m_table->columnWidth(c);
+    header->setStretchLastSection(true);
     m_split->fit();
 }
 

@@ -467,6 +467,21 @@ private slots:
         QTRY_COMPARE(split->sizes().value(0), dragged);
     }
 
+    // Before predictions arrive (a 45,000-node file's take minutes) the table's four columns
+    // read whole too: the table was as wide as their sum and cut "Rank" to "Ran".
+    void theTableFitsBeforePredictions() {
+        ConfigPanel panel;
+        panel.resize(1366, 340);
+        panel.setGraph(m_layout);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTableView* table = panel.table();
+        QTRY_VERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
+                     qPrintable(QStringLiteral("columns %1 px in a %2-px table")
+                                    .arg(table->horizontalHeader()->length())
+                                    .arg(table->viewport()->width())));
+    }
+
     // With no file open the histogram says so, not that a test split has no runtimes; a failed
     // open leaves the panel that way.
     void withNoFileTheHistogramSaysSo() {
