@@ -305,16 +305,44 @@ void GraphEdgeItem::setCopy(const CopyNote* copy) {
     if (!copy && !m_copy) return;
     prepareGeometryChange();
     m_copy = copy ? std::optional<CopyNote>(*copy) : std::nullopt;
+    // A copy and its label are drawn above the node boxes (z 2-3): its label, placed beside the
+    // edge's midpoint, often lies across the box the copy feeds, and was hidden behind it.
+    setZValue(m_copy ? kCopyZ : m_role == HighlightRole::None ? 0 : 1);
     // Room for the copy's label beside the edge's midpoint.
-    if (m_copy) m_bounds = m_bounds.united(QRectF(m_labelPos, QSizeF(7.0 * m_copy->label.size(), 14)));
+    if (m_copy) m_bounds = m_bounds.united(mapRectFromScene(copyLabelRect()));
     updateToolTip();
+    update();
+}
+
+namespace {
+QFont edgeLabelFont() {
+    QFont f;
+    f.setPointSizeF(7);
+    return f;
+}
+}  // namespace
+
+QRectF GraphEdgeItem::copyLabelRect() const {
+    if (!m_copy) return {};
+    const QFontMetricsF metrics(edgeLabelFont());
+    // drawText's point is the baseline's start.
+    const QPointF origin = m_labelPos + QPointF(4, 4 + m_copyLabelShift);
+    return mapRectToScene(QRectF(origin.x(), origin.y() - metrics.ascent(),
+                                 metrics.horizontalAdvance(m_copy->label), metrics.height()));
+}
+
+void GraphEdgeItem::setCopyLabelShift(double dy) {
+    if (qFuzzyCompare(1.0 + dy, 1.0 + m_copyLabelShift)) return;
+    prepareGeometryChange();
+    m_copyLabelShift = dy;
+    if (m_copy) m_bounds = m_bounds.united(mapRectFromScene(copyLabelRect()));
     update();
 }
 
 void GraphEdgeItem::setRole(HighlightRole role) {
     if (role == m_role) return;
     m_role = role;
-    setZValue(role == HighlightRole::None ? 0 : 1);
+    setZValue(m_copy ? kCopyZ : role == HighlightRole::None ? 0 : 1);
     update();
 }
 
@@ -349,11 +377,13 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     painter->drawPolygon(m_arrow);
     const QString label = m_copy ? m_copy->label : m_label;
     if (!label.isEmpty() && lod >= vizlimits::kLabelMinScale) {
-        QFont f;
-        f.setPointSizeF(7);
-        painter->setFont(f);
+        painter->setFont(edgeLabelFont());
+        if (m_copy)  // above the boxes (see setCopy): on a pale tag, so a box's text does not show
+                     // through
+            painter->fillRect(mapRectFromScene(copyLabelRect()).adjusted(-1, 0, 1, 0),
+                              QColor(255, 255, 255, 225));
         painter->setPen(m_copy ? c.darker(130) : QColor(0x44, 0x44, 0x44));
-        painter->drawText(m_labelPos + QPointF(4, 4), label);
+        painter->drawText(m_labelPos + QPointF(4, 4 + (m_copy ? m_copyLabelShift : 0)), label);
     }
 }
 

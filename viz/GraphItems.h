@@ -94,14 +94,21 @@ public:
     // by its cost (`share` of the costliest copy), labelled with its cost and layouts.
     void setCopy(const CopyNote* copy);
     bool isCopy() const { return m_copy.has_value(); }
+    // Where the copy's label is drawn (scene coordinates; empty without a copy), and a move of it
+    // by `dy` down from its place beside the edge's midpoint, so labels clear each other.
+    QRectF copyLabelRect() const;
+    void setCopyLabelShift(double dy);
+    double copyLabelShift() const { return m_copyLabelShift; }
 
 private:
+    static constexpr double kCopyZ = 4;  // above every node box (2, or 3 highlighted)
     void updateToolTip();
     ViewEdge m_edge;
     int m_index;
     QPainterPath m_path;
     QPolygonF m_arrow;
     QPointF m_labelPos;
+    double m_copyLabelShift = 0;
     QString m_label;
     QRectF m_bounds;
     bool m_routedByDot;

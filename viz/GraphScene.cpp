@@ -3,8 +3,12 @@
 #include <QGraphicsSceneMouseEvent>
 #include <QRegularExpression>
 #include <QSet>
+#include <algorithm>
+#include <numeric>
+#include <utility>
 
 #include "OpCategory.h"
+#include "VizLimits.h"
 
 namespace tpg {
 
@@ -211,6 +215,52 @@ void GraphScene::applyOverlay(bool on) {
         const int32_t consumer = m_items[static_cast<size_t>(edge->viewEdge().consumer)]->node();
         const auto it = m_overlay.copies.constFind({producer, consumer});
         edge->setCopy(on && producer >= 0 && consumer >= 0 && it != m_overlay.copies.cend() ? &*it : nullptr);
+    }
+    placeCopyLabels();
+}
+
+// Copies' labels, from the top of the drawing down, each at the nearest line above or below its
+// place beside the edge that clears the labels placed before it and the node boxes (the copies
+// into one node sit at nearly the same height, and a label behind a box cannot be read); where
+// none within vizlimits::kCopyLabelMaxShifts lines clears both, the nearest clear of labels.
+void GraphScene::placeCopyLabels() {
+    std::vector<GraphEdgeItem*> labelled;
+    for (GraphEdgeItem* edge : m_edges) {
+        edge->setCopyLabelShift(0);
+        if (edge->isCopy()) labelled.push_back(edge);
+    }
+    std::vector<QRectF> rects(labelled.size());
+    for (size_t i = 0; i < labelled.size(); ++i) rects[i] = labelled[i]->copyLabelRect();
+    std::vector<size_t> order(labelled.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), [&rects](size_t a, size_t b) {
+        return std::make_pair(rects[a].top(), rects[a].left()) <
+               std::make_pair(rects[b].top(), rects[b].left());
+    });
+    std::vector<QRectF> placed;
+    placed.reserve(labelled.size());
+    const auto clearOfLabels = [&placed](const QRectF& r) {
+        return std::none_of(placed.begin(), placed.end(),
+                            [&r](const QRectF& p) { return p.intersects(r); });
+    };
+    const auto clearOfNodes = [this](const QRectF& r) {
+        const QList<QGraphicsItem*> hit = items(r, Qt::IntersectsItemBoundingRect);
+        return std::none_of(hit.begin(), hit.end(), [](const QGraphicsItem* item) {
+            return item->type() == GraphNodeItem::Type;
+        });
+    };
+    for (const size_t i : order) {
+        std::vector<double> shifts{0};
+        for (int n = 1; n <= vizlimits::kCopyLabelMaxShifts; ++n)
+            for (const int sign : {-1, 1}) shifts.push_back(sign * n * rects[i].height());
+        const auto clears = [&](double dy) { return clearOfLabels(rects[i].translated(0, dy)); };
+        auto best = std::find_if(shifts.begin(), shifts.end(), [&](double dy) {
+            return clears(dy) && clearOfNodes(rects[i].translated(0, dy));
+        });
+        if (best == shifts.end()) best = std::find_if(shifts.begin(), shifts.end(), clears);
+        const double shift = best == shifts.end() ? 0.0 : *best;
+        labelled[i]->setCopyLabelShift(shift);
+        placed.push_back(rects[i].translated(0, shift));
     }
 }
 

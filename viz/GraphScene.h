@@ -78,6 +78,7 @@ private:
     CostMeasure m_costMeasure = CostMeasure::None;
     double m_costScaleNs = 0;
     void applyOverlay(bool on);
+    void placeCopyLabels();
     void applyColours();
     bool m_selecting = false;
 };

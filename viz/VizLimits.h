@@ -44,6 +44,10 @@ constexpr double kReadableFitMinShare = 0.6;
 // A drawing fitted whole below the label scale that spans less than this share of the view across
 // is a strip (a long chain): it opens filling the view across, from its start, not as a hairline.
 constexpr double kStripMaxShare = 0.25;
+// A copy's label moves up or down at most this many lines to clear the labels placed before it
+// and the node boxes (two copies into one node had their labels drawn over each other); beyond,
+// it stays near its edge.
+constexpr int kCopyLabelMaxShifts = 6;
 // Below this scale nodes are drawn as plain boxes without antialiasing (like Qt's chip demo).
 constexpr double kDetailMinScale = 0.25;
 // Far out, a group box's title is drawn this tall on screen, if the box is at least this wide.

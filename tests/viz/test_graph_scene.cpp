@@ -5,12 +5,14 @@
 #include <QTest>
 #include <set>
 
+#include "GraphItems.h"
 #include "GraphScene.h"
 #include "GraphView.h"
 #include "GraphvizLayout.h"
 #include "JobRunner.h"
 #include "SceneExport.h"
 #include "SyntheticHloGraph.h"
+#include "VizLimits.h"
 
 using namespace tpg;
 
@@ -177,6 +179,70 @@ private slots:
         scene.setCostMeasure(CostMeasure::None);
         for (GraphNodeItem* item : scene.nodeItems())
             QVERIFY(item->fillColor() != heatColor(1.0));
+    }
+
+    // Two copies into one node had their labels drawn over each other (a 45,000-node file's #8
+    // convolution: "copy 863 ns …" across "copy 90.43 us …"), and then behind the box they feed.
+    // Each label now clears the others, a few lines at most from its edge's midpoint, on top.
+    void copyLabelsDoNotOverlap() {
+        GraphScene scene;
+        scene.showLayout(m_graph, m_layout);
+        QHash<int32_t, int> operands;
+        const auto nodeOf = [&scene](int viewItem) {
+            return scene.nodeItems()[static_cast<size_t>(viewItem)]->node();
+        };
+        for (const GraphEdgeItem* edge : scene.edgeItems())
+            ++operands[nodeOf(edge->viewEdge().consumer)];
+        ConfigOverlay overlay;
+        for (const GraphEdgeItem* edge : scene.edgeItems()) {
+            const int32_t producer = nodeOf(edge->viewEdge().producer),
+                          consumer = nodeOf(edge->viewEdge().consumer);
+            if (producer < 0 || consumer < 0 || operands.value(consumer) < 2) continue;
+            CopyNote note;
+            note.ns = 90430;
+            note.share = 0.5;
+            note.label = QStringLiteral("copy 90.43 us {3,2,1,0}→{1,0,3,2} (transpose)");
+            overlay.copies.insert({producer, consumer}, note);
+        }
+        QVERIFY2(overlay.copies.size() >= 4, qPrintable(QString::number(overlay.copies.size())));
+        scene.setConfigOverlay(overlay);
+        std::vector<const GraphEdgeItem*> labelled;
+        for (const GraphEdgeItem* edge : scene.edgeItems())
+            if (edge->isCopy()) labelled.push_back(edge);
+        QCOMPARE(labelled.size(), static_cast<size_t>(overlay.copies.size()));
+        const auto onANode = [&scene](const QRectF& r) {
+            for (const GraphNodeItem* node : scene.nodeItems())
+                if (node->sceneBoundingRect().intersects(r)) return true;
+            return false;
+        };
+        int onNodes = 0, onNodesAtFirst = 0;
+        for (size_t a = 0; a < labelled.size(); ++a) {
+            const QRectF r = labelled[a]->copyLabelRect();
+            QVERIFY(!r.isEmpty());
+            QVERIFY(labelled[a]->boundingRect().contains(labelled[a]->mapRectFromScene(r)));
+            QVERIFY(std::abs(labelled[a]->copyLabelShift()) <=
+                    vizlimits::kCopyLabelMaxShifts * r.height() + 1e-6);
+            for (size_t b = a + 1; b < labelled.size(); ++b)
+                QVERIFY2(!r.intersects(labelled[b]->copyLabelRect()),
+                         qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(a).arg(b)));
+            onNodes += onANode(r) ? 1 : 0;
+            onNodesAtFirst += onANode(r.translated(0, -labelled[a]->copyLabelShift())) ? 1 : 0;
+        }
+        // A label on a box is drawn above it (it had been hidden behind the box it feeds).
+        for (const GraphEdgeItem* edge : labelled)
+            for (const GraphNodeItem* node : scene.nodeItems())
+                QVERIFY(edge->zValue() > node->zValue());
+        // Moved labels find room off the boxes where there is any.
+        QVERIFY2(
+            onNodes <= onNodesAtFirst,
+            qPrintable(
+                QStringLiteral("%1 labels on boxes, %2 before").arg(onNodes).arg(onNodesAtFirst)));
+        // Without the overlay the edges go back under the boxes.
+        scene.setConfigOverlay({});
+        for (const GraphEdgeItem* edge : scene.edgeItems()) {
+            QVERIFY(!edge->isCopy());
+            QVERIFY(edge->zValue() < 2);
+        }
     }
 
     void viewZoomsAndFits() {
