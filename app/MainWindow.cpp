@@ -99,7 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
     // the window.
     addToolDock(tr("What-if"), m_whatIf, 45);
     connectWhatIf();
-    m_explain = new ExplainPanel(m_models->runner(), this);
+    m_explain = new ExplainPanel(this);
     addToolDock(tr("Explain"), m_explain, 45);
     connectExplain();
     m_training = new TrainingPanel(this);

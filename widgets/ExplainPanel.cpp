@@ -25,6 +25,7 @@
 #include "RuntimeText.h"
 #include "TensorText.h"
 #include "WidgetLimits.h"
+#include "synth/TpuCostModel.h"
 
 Q_DECLARE_METATYPE(tpg::ExplainPanel::Explanation)
 
@@ -93,13 +94,16 @@ ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCost
 
 }  // namespace
 
-ExplainPanel::ExplainPanel(JobRunner* modelRunner, QWidget* parent) : QWidget(parent), m_runner(modelRunner) {
+ExplainPanel::ExplainPanel(QWidget* parent)
+    : QWidget(parent), m_runner(new JobRunner(QStringLiteral("explain"), this)) {
     qRegisterMetaType<Explanation>();
     buildUi();
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& v) {
         if (id != m_job) return;
         m_job = 0;
-        showExplanation(v.value<Explanation>());
+        const auto e = v.value<Explanation>();
+        m_tpu = e.tpu;
+        showExplanation(e);
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
         if (id != m_job) return;
@@ -213,6 +217,7 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_graph = graph;
     m_file = file;
     m_predictions.reset();
+    m_tpu.reset();
     m_job = 0;  // an explanation of the previous file still on its way is dropped
     m_config = m_compare = -1;
     m_compareRow.clear();
@@ -237,7 +242,8 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
 void ExplainPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
     if (!predictions || predictions->file != m_file) return;
     m_predictions = std::move(predictions);
-    request();
+    if (m_explanation)
+        showTexts(*m_explanation);  // the explanation stands; the model's figures join it
 }
 
 void ExplainPanel::setChosenConfig(int64_t config) {
@@ -279,32 +285,51 @@ void ExplainPanel::request() {
                              "one in What-if) to compare the two.")
                               .arg(b));
     }
-    if (!m_predictions || !haveA) return;
+    if (!haveA) return;
     const TpuGraph graph = m_graph;
-    const auto predictions = m_predictions;
+    const std::shared_ptr<const synth::TpuCostModel> tpu = m_tpu;
     const int64_t a = m_config, b = m_compare;
     const std::vector<float> row = m_row, bRow = m_compareRow;
     const QString label = m_rowLabel, bLabel = m_compareLabel;
-    // A 45k-node program takes tens of ms to explain: on the model worker, the newest request wins.
-    m_job = m_runner->submit(QStringLiteral("explain"), [graph, predictions, a, row, label, b, bRow, bLabel](JobControl&) {
-        return QVariant::fromValue(
-            explainConfigs(graph, predictions->predictor->synthTpu(), a, row, label, b, bRow, bLabel));
-    });
+    // A 45k-node program takes tens of ms to explain: on the worker, the newest request wins.
+    m_job = m_runner->submit(
+        QStringLiteral("explain"), [graph, tpu, a, row, label, b, bRow, bLabel](JobControl&) {
+            const auto model = tpu ? tpu : std::make_shared<const synth::TpuCostModel>(graph);
+            Explanation e = explainConfigs(graph, *model, a, row, label, b, bRow, bLabel);
+            e.synthIsGroundTruth = explain::synthIsGroundTruth(graph, *model);
+            e.tpu = model;
+            return QVariant::fromValue(e);
+        });
 }
 
-void ExplainPanel::showExplanation(const Explanation& e) {
-    m_explanation = e;
+void ExplainPanel::showTexts(const Explanation& e) {
     // The synthetic TPU is a model of a TPU: say how far to trust it on this file.
     const QString trust =
-        m_predictions->synthIsGroundTruth()
+        e.synthIsGroundTruth
             ? tr("ground truth: this synthetic file was timed by the synthetic TPU")
-        : std::isnan(m_predictions->synthKendall)
+        : !m_graph.runtimesKnown()
             ? tr("an estimate of the synthetic TPU (no measured runtimes to check it against)")
+        : !m_predictions || std::isnan(m_predictions->synthKendall)
+            ? tr("an estimate of the synthetic TPU (its Kendall against this file's measurements "
+                 "comes with the predictions)")
             : tr("an estimate of the synthetic TPU: Kendall %1 against this file's measurements "
                  "(%2 configs)")
                   .arg(m_predictions->synthKendall, 0, 'f', 3)
                   .arg(countText(m_graph.numConfigs()));
     m_header->setText(tr("<b>A = %1: %2</b> — %3").arg(e.aLabel, ms(e.summaryA.totalNs), trust));
+    m_comparison->setText(
+        e.comparison
+            ? tr("B = %1: %2. %3 configurable nodes lay out differently. %4")
+                  .arg(e.bLabel)
+                  .arg(QString::fromStdString(e.comparison->sentence))
+                  .arg(countText(static_cast<int64_t>(e.comparison->differingNodes.size())))
+                  .arg(modelSays(e))
+            : QString());
+}
+
+void ExplainPanel::showExplanation(const Explanation& e) {
+    m_explanation = e;
+    showTexts(e);
     QString details = (e.summaryA.copies == 1 ? tr("1 copy") : tr("%1 copies").arg(e.summaryA.copies)) +
                       tr(" (%1 through the transpose unit)").arg(e.summaryA.transposingCopies);
     if (m_graph.isLayout())
@@ -317,14 +342,6 @@ void ExplainPanel::showExplanation(const Explanation& e) {
                        .arg(e.breakdownA.tile.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
                        .arg(e.breakdownA.tile.spills ? tr(" — it SPILLS") : tr(", fits"));
     m_details->setText(details);
-    m_comparison->setText(
-        e.comparison
-            ? tr("B = %1: %2. %3 configurable nodes lay out differently. %4")
-                  .arg(e.bLabel)
-                  .arg(QString::fromStdString(e.comparison->sentence))
-                  .arg(countText(static_cast<int64_t>(e.comparison->differingNodes.size())))
-                  .arg(modelSays(e))
-            : QString());
     QHash<int32_t, QString> differing;
     if (e.comparison)
         for (int32_t n : e.comparison->differingNodes) differing.insert(n, tr("lays out differently in B"));
@@ -340,6 +357,8 @@ void ExplainPanel::showExplanation(const Explanation& e) {
 QString ExplainPanel::modelSays(const Explanation& e) const {
     const double synth = 100.0 * (e.summaryB.totalNs / e.summaryA.totalNs - 1.0);
     if (e.a < 0 || e.b < 0) return tr("(The cost model's predictions for edited rows are in the What-if tab.)");
+    if (!m_predictions)
+        return tr("(The cost model's view comes when this file's predictions finish.)");
     const auto a = static_cast<size_t>(e.a), b = static_cast<size_t>(e.b);
     if (!m_predictions->predictedNs.empty())
         return tr("The cost model predicts B %1%2% (the synthetic TPU: %3%4%).")

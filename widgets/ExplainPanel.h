@@ -29,8 +29,9 @@ struct FilePredictions;
 // and copies with their reasons (double-click selects one in the graph), the violation ratio,
 // tile terms, and whether the synthetic TPU is ground truth or an estimate (with its Kendall
 // against the file's measurements). A second configuration B compares with it: the differing
-// nodes, the breakdown difference in words. Explanations run on the model worker (newest wins);
-// the panel also hands the graph the chosen configuration's layouts and copies.
+// nodes, the breakdown difference in words, and the cost model's view of it once the file's
+// predictions are in. Explanations run on the panel's own worker (newest wins) as soon as a
+// configuration is chosen; the panel also hands the graph its layouts and copies.
 class ExplainPanel : public QWidget {
     Q_OBJECT
 public:
@@ -42,9 +43,12 @@ public:
         explain::CostSummary summaryA, summaryB;
         std::optional<explain::Comparison> comparison;
         ConfigOverlay overlay;  // of A
+        bool synthIsGroundTruth = false;  // the file was timed by the synthetic TPU
+        // The synthetic TPU that explained it, kept for the file's next explanations.
+        std::shared_ptr<const synth::TpuCostModel> tpu;
     };
 
-    ExplainPanel(JobRunner* modelRunner, QWidget* parent = nullptr);
+    explicit ExplainPanel(QWidget* parent = nullptr);
 
     void setGraph(const TpuGraph& graph, const QString& file);
     void setPredictions(std::shared_ptr<const FilePredictions> predictions);
@@ -87,11 +91,16 @@ private:
     static QString copyWhy(const QTreeWidgetItem& item);
     void showWhy(const QString& text);
     QString modelSays(const Explanation& e) const;
+    void showTexts(
+        const Explanation& e);  // the header and the comparison: they name the model's figures
 
+    // Its own worker and synthetic TPU: an explanation does not wait for the file's predictions
+    // (minutes for a 45,000-node file), and the what-if editor's TPU is never used on two threads.
     JobRunner* m_runner;
+    std::shared_ptr<const synth::TpuCostModel> m_tpu;  // of m_graph, once built
     TpuGraph m_graph;
     QString m_file;
-    std::shared_ptr<const FilePredictions> m_predictions;
+    std::shared_ptr<const FilePredictions> m_predictions;  // the model's figures, when they come
     int64_t m_config = -1, m_compare = -1;
     std::vector<float> m_row;  // an edited row explained instead of m_config
     QString m_rowLabel;

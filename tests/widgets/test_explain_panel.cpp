@@ -47,15 +47,15 @@ private slots:
 
     void chosenConfigurationIsExplainedAndComparedWithTheWorst() {
         JobRunner runner(QStringLiteral("model"));
-        ExplainPanel panel(&runner);
+        ExplainPanel panel;
         QSignalSpy overlay(&panel, &ExplainPanel::overlayChanged);
         QSignalSpy compared(&panel, &ExplainPanel::comparedNodesChanged);
         QSignalSpy explained(&panel, &ExplainPanel::explained);
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
         const int64_t best = extreme(m_layout, true), worst = extreme(m_layout, false);
-        panel.setChosenConfig(best);  // before the predictions: explained once they arrive
-        QVERIFY(!panel.busy());
         panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        panel.setChosenConfig(best);
+        QVERIFY(panel.busy());
         QVERIFY(explained.wait(30000));
         const QString header = panel.headerText();
         QVERIFY2(header.contains(QStringLiteral("configuration %1").arg(best)) && header.contains(QStringLiteral("ground truth")),
@@ -215,7 +215,7 @@ private slots:
     // in it until a click.
     void theListsShowTheirLayoutsWhole() {
         JobRunner runner(QStringLiteral("model"));
-        ExplainPanel panel(&runner);
+        ExplainPanel panel;
         QSignalSpy explained(&panel, &ExplainPanel::explained);
         panel.resize(1362, 330);
         panel.show();
@@ -293,10 +293,67 @@ private slots:
                 QStringLiteral("%1 line(s) of key in a %2-px view").arg(lines).arg(image.width())));
     }
 
+    // A chosen configuration is explained at once, without waiting for the file's predictions
+    // (a 45,000-node file's take minutes, while the dock said "Choose a configuration" although
+    // one was chosen); the model's figures join the comparison when the predictions come.
+    void explainsBeforeThePredictions() {
+        ExplainPanel panel;
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        QSignalSpy overlay(&panel, &ExplainPanel::overlayChanged);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        const int64_t best = extreme(m_layout, true), worst = extreme(m_layout, false);
+        panel.setChosenConfig(best);
+        panel.compareWith(worst);
+        QVERIFY(explained.wait(30000));
+        QVERIFY2(panel.headerText().contains(QStringLiteral("configuration %1").arg(best)) &&
+                     panel.headerText().contains(QStringLiteral("ground truth")),
+                 qPrintable(panel.headerText()));
+        QVERIFY(panel.nodeList()->topLevelItemCount() > 0);
+        QVERIFY(!overlay.isEmpty());
+        QVERIFY2(panel.comparisonText().contains(QStringLiteral("B is")) &&
+                     panel.comparisonText().contains(QStringLiteral(
+                         "The cost model's view comes when this file's predictions finish")),
+                 qPrintable(panel.comparisonText()));
+        const QString selected = panel.nodeList()->topLevelItem(1)->text(0);
+        panel.nodeList()->setCurrentItem(panel.nodeList()->topLevelItem(1));
+        JobRunner runner(QStringLiteral("model"));
+        explained.clear();
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        QVERIFY2(panel.comparisonText().contains(QStringLiteral("The cost model predicts B")),
+                 qPrintable(panel.comparisonText()));
+        // The explanation stands: nothing recomputed, the list and its selection kept.
+        QCOMPARE(explained.count(), 0);
+        QVERIFY(!panel.busy());
+        QCOMPARE(panel.nodeList()->currentItem()->text(0), selected);
+    }
+
+    // A real file's header says the synthetic TPU is an estimate, and its Kendall against the
+    // file's measurements once the predictions bring it.
+    void aRealFileIsAnEstimateUntilItsKendallComes() {
+        TpuGraphData d = m_layout.data();
+        for (size_t i = 0; i < d.runtimes.size();
+             ++i)  // "measured": not the synthetic TPU's figures
+            d.runtimes[i] *= 1.0 + 0.01 * static_cast<double>(i % 7);
+        const TpuGraph real(std::move(d));
+        ExplainPanel panel;
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.setGraph(real, QStringLiteral("real.npz"));
+        panel.setChosenConfig(0);
+        QVERIFY(explained.wait(30000));
+        QVERIFY2(panel.headerText().contains(QStringLiteral(
+                     "its Kendall against this file's measurements comes with the predictions")),
+                 qPrintable(panel.headerText()));
+        JobRunner runner(QStringLiteral("model"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("real.npz"), real));
+        QVERIFY2(panel.headerText().contains(
+                     QStringLiteral("an estimate of the synthetic TPU: Kendall ")),
+                 qPrintable(panel.headerText()));
+    }
+
     // Another file opened while an explanation is on its way: the stale result is dropped.
     void staleExplanationIsDropped() {
         JobRunner runner(QStringLiteral("model"));
-        ExplainPanel panel(&runner);
+        ExplainPanel panel;
         QSignalSpy explained(&panel, &ExplainPanel::explained);
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
         panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
@@ -311,7 +368,7 @@ private slots:
 
     void tileFileShowsItsTileTerms() {
         JobRunner runner(QStringLiteral("model"));
-        ExplainPanel panel(&runner);
+        ExplainPanel panel;
         QSignalSpy explained(&panel, &ExplainPanel::explained);
         panel.setGraph(m_tile, QStringLiteral("k.npz"));
         panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), m_tile));
@@ -341,7 +398,7 @@ private slots:
     // says what B is and what to do.
     void comparingWithoutAConfigurationSaysWhy() {
         JobRunner runner(QStringLiteral("model"));
-        ExplainPanel panel(&runner);
+        ExplainPanel panel;
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
         panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
         const int64_t best = extreme(m_layout, true);
