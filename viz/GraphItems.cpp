@@ -378,8 +378,9 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     const QString label = m_copy ? m_copy->label : m_label;
     if (!label.isEmpty() && lod >= vizlimits::kLabelMinScale) {
         painter->setFont(edgeLabelFont());
-        if (m_copy)  // above the boxes (see setCopy): on a pale tag, so a box's text does not show
-                     // through
+        // A copy's label lies above the boxes (setCopy): on a pale tag, so no box's text shows
+        // through.
+        if (m_copy)
             painter->fillRect(mapRectFromScene(copyLabelRect()).adjusted(-1, 0, 1, 0),
                               QColor(255, 255, 255, 225));
         painter->setPen(m_copy ? c.darker(130) : QColor(0x44, 0x44, 0x44));

@@ -5,7 +5,6 @@
 #include <QChartView>
 #include <QHeaderView>
 #include <QHorizontalStackedBarSeries>
-#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTreeWidget>
@@ -21,6 +20,7 @@
 #include "MemoryTiling.h"
 #include "PredictedFile.h"
 #include "RuntimeText.h"
+#include "ScreenFonts.h"
 #include "TensorText.h"
 #include "synth/SyntheticDataset.h"
 
@@ -254,11 +254,7 @@ private slots:
     // At its narrowest the memory picture's key under the tiles ("1 × 4 tiles a plane · blue: the
     // tensor · grey: padding") wraps onto a second line: it was cut at "grey:" in a 282-px view.
     void theMemoryPictureWrapsItsKey() {
-        const QFont appFont = QApplication::font();  // X11's fonts are 1.4 times the offscreen's
-        QFont larger = appFont;
-        larger.setPointSizeF(appFont.pointSizeF() * 1.4);
-        QApplication::setFont(larger);
-        const auto restoreFont = qScopeGuard([appFont] { QApplication::setFont(appFont); });
+        const ScreenFonts screenFonts;
         MemoryLayoutView view;
         TensorShape shape;
         shape.known = true;

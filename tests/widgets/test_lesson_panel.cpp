@@ -2,7 +2,6 @@
 // the what-if editor, a wrong layout and an undo answered with a hint, Next only when a step is done.
 #include <QLabel>
 #include <QPushButton>
-#include <QScopeGuard>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -12,6 +11,7 @@
 #include "JobRunner.h"
 #include "LessonPanel.h"
 #include "PredictedFile.h"
+#include "ScreenFonts.h"
 #include "WhatIfPanel.h"
 #include "explain/CostExplanation.h"
 #include "synth/SyntheticDataset.h"
@@ -191,13 +191,7 @@ private slots:
     // table had made the text wider than the dock, so it and the paragraphs after it were cut off
     // at the right, with no way to scroll there.
     void theComparisonFitsANarrowDock() {
-        // The screen's fonts as X11 gives them (DejaVu Sans 10) are wider than the offscreen
-        // platform's: the type here is 1.4 times larger to match.
-        const QFont appFont = QApplication::font();
-        QFont larger = appFont;
-        larger.setPointSizeF(appFont.pointSizeF() * 1.4);
-        QApplication::setFont(larger);
-        const auto restoreFont = qScopeGuard([appFont] { QApplication::setFont(appFont); });
+        const ScreenFonts screenFonts;
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel whatIf(&runner);
         LessonPanel lesson(&whatIf);

@@ -6,7 +6,6 @@
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -24,6 +23,7 @@
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "PredictedFile.h"
+#include "ScreenFonts.h"
 #include "SweepChart.h"
 #include "WhatIfPanel.h"
 #include "graph/GraphFile.h"
@@ -199,11 +199,7 @@ private slots:
     // had: the title, a legend row above the plot and the chart's frame had left them 48 px of
     // 190 on the screen (27 px here). The legend goes beside them, in the labels' smaller type.
     void sweepChartLeavesTheBarsMostOfAShortDock() {
-        const QFont appFont = QApplication::font();  // X11's fonts are 1.4 times the offscreen's
-        QFont larger = appFont;
-        larger.setPointSizeF(appFont.pointSizeF() * 1.4);
-        QApplication::setFont(larger);
-        const auto restoreFont = qScopeGuard([appFont] { QApplication::setFont(appFont); });
+        const ScreenFonts screenFonts;
         SweepChart chart;
         chart.resize(560, 190);
         chart.show();
