@@ -363,6 +363,7 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_node = -1;
     m_runList->clear();
     m_nodes->clear();
+    showNodeListHeader();
     m_runner->cancelLane(QStringLiteral("sweep"));
     m_sweepJob = 0;
     m_sweepCandidates.clear();
@@ -602,6 +603,17 @@ QHash<int32_t, QString> WhatIfPanel::editedNodes() const {
     return out;
 }
 
+// Named before the list fills (with the predictions): an empty list's header read "1".
+void WhatIfPanel::showNodeListHeader() {
+    const QStringList labels =
+        m_graph.isNull() || m_graph.isLayout()
+            ? QStringList{tr("Node"), tr("Opcode"), tr("Output"), tr("Input"), tr("Kernel")}
+            : QStringList{tr("Tile bound"), tr("Value"), tr("Dimension")};
+    m_nodes->setColumnCount(
+        static_cast<int>(labels.size()));  // a tile file after a layout one had kept 5
+    m_nodes->setHeaderLabels(labels);
+}
+
 void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     const QSignalBlocker block(m_nodes);
     if (m_row.empty()) {
@@ -615,8 +627,8 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     const bool build = m_nodes->topLevelItemCount() != expected;
     if (build) {
         m_nodes->clear();
+        showNodeListHeader();
         if (layout) {
-            m_nodes->setHeaderLabels({tr("Node"), tr("Opcode"), tr("Output"), tr("Input"), tr("Kernel")});
             for (int32_t node : m_graph.configurableNodes()) {
                 auto* item = new QTreeWidgetItem(m_nodes);
                 item->setText(0, QStringLiteral("#%1").arg(node));
@@ -624,7 +636,6 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
                 item->setText(1, QString::fromStdString(m_graph.opcodeName(node)));
             }
         } else {
-            m_nodes->setHeaderLabels({tr("Tile bound"), tr("Value"), tr("Dimension")});
             const auto& names = schema::tileConfigFeatureNames();
             for (int c = 0; c < static_cast<int>(names.size()); ++c)
                 if (isTileBound(c)) {
@@ -669,6 +680,9 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     // layout column also fits the longest layout its slot can take, so a later start or edit
     // is not cut to "{2,0,3,...".
     m_nodeColumnsWidth = 0;
+    // Sized without the stretch: a stretched last section keeps the width it had when the stretch
+    // began (Qt's lastSectionSize), wider than the fit counted once the header is named early.
+    m_nodes->header()->setStretchLastSection(false);
     for (int c = 0; c < m_nodes->columnCount(); ++c) {
         m_nodes->resizeColumnToContents(c);
         int width = m_nodes->columnWidth(c) * 115 / 100 + 4;
@@ -676,6 +690,7 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
         m_nodes->setColumnWidth(c, width);
         m_nodeColumnsWidth += width;
     }
+    m_nodes->header()->setStretchLastSection(true);
     m_split->fit();
 }
 

@@ -113,6 +113,7 @@ private:
     int layoutColumnWidth(int slot) const;
     void startFromChosen();
     bool isLayoutFile() const;
+    void showNodeListHeader();
     void refreshNodeList(const QHash<int32_t, QString>& edited);
     void refreshEditor();  // fillEditor, then a wider split if the editor now asks for more
     void fillEditor();

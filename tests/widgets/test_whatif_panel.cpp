@@ -459,6 +459,23 @@ private slots:
     // slot takes, bold as an edited row is), and the editor gets the width it asks for. The list
     // had been 225 px (its Input column off to the right, layouts cut to "{2,0,3,...") while the
     // runs took 960 px. A split the user dragged stays as dragged.
+    // While the predictions run (minutes on a 45,000-node file) the empty list is named for the
+    // file's kind: its header had read "1".
+    void theListIsNamedBeforeThePredictions() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        auto* list = panel.findChild<QTreeWidget*>();
+        QVERIFY(list);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        QCOMPARE(list->topLevelItemCount(), 0);
+        QCOMPARE(list->headerItem()->text(0), QStringLiteral("Node"));
+        QCOMPARE(list->headerItem()->text(4), QStringLiteral("Kernel"));
+        panel.setGraph(synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 40, "k"),
+                       QStringLiteral("k.npz"));
+        QCOMPARE(list->headerItem()->text(0), QStringLiteral("Tile bound"));
+        QCOMPARE(list->columnCount(), 3);
+    }
+
     void nodeListShowsItsColumnsWhole() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
