@@ -409,7 +409,21 @@ QString LessonPanel::watchText() const {
     const lesson::LayoutLesson& s = *m_scenario;
     const synth::CostBreakdown& now = m_check ? m_check->breakdown : s.bad;
     const synth::EdgeCost* copy = lesson::copyBetween(now, s.copy.producer, s.consumer());
-    if (!copy) return tr("<p>There is no copy into #%1 in the configuration being edited: <b>Back</b> to make one.</p>").arg(s.consumer());
+    if (!copy) {
+        // Back from a later step: the fix is in place, so making the change again would not help.
+        const auto consumerReads = [&](const std::vector<float>& row) {
+            return whatif::layoutOf(m_graph, row, s.consumer(), s.consumerSlot);
+        };
+        if (m_check && producerChanged(m_check->row) &&
+            consumerReads(m_check->row) != consumerReads(s.startRow))
+            return tr("<p>There is no copy into #%1 now: step 4's fix has it read what #%2 writes. "
+                      "<b>Edit › Undo</b> that fix to see the copy again.</p>")
+                .arg(s.consumer())
+                .arg(s.producer);
+        return tr("<p>There is no copy into #%1 in the configuration being edited: <b>Back</b> to "
+                  "make one.</p>")
+            .arg(s.consumer());
+    }
     QString text = tr("<p>#%1 now writes <tt>%2</tt> but #%3 reads <tt>%4</tt>, so the compiler inserts a "
                       "<b>copy</b> between them: the dashed edge on the graph, <b>%5</b>%6.</p>")
                        .arg(copy->producer)

@@ -106,6 +106,19 @@ private slots:
         QVERIFY(table.contains(QStringLiteral("Fixing the consumer won back")));
         QVERIFY(!lesson.nextButton()->isEnabled());
         QCOMPARE(whatIf.undoStack()->count(), 2);  // both edits undoable
+
+        // Back to "Watch the copy" with the fix in place: the text says how to see the copy again
+        // (it said "Back to make one", though the change of step 2 was still there), and Undo does.
+        lesson.back();
+        lesson.back();
+        QCOMPARE(lesson.step(), LessonPanel::Step::WatchCopy);
+        QVERIFY2(lesson.bodyText().contains(QStringLiteral("Undo")) &&
+                     !lesson.bodyText().contains(QStringLiteral("to make one")),
+                 qPrintable(lesson.bodyText()));
+        whatIf.undoStack()->undo();
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            lesson.bodyText().contains(QString::fromStdString(explain::nsText(s.copy.copyNs))),
+            qPrintable(lesson.bodyText()), 30000);
     }
 
     void editsByHandCountAndTheComparisonShowsThem() {
