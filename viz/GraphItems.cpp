@@ -301,10 +301,23 @@ void GraphEdgeItem::updateToolTip() {
     setToolTip(tip);
 }
 
+namespace {
+QFont edgeLabelFont() {
+    QFont f;
+    f.setPointSizeF(7);
+    return f;
+}
+}  // namespace
+
 void GraphEdgeItem::setCopy(const CopyNote* copy) {
     if (!copy && !m_copy) return;
     prepareGeometryChange();
     m_copy = copy ? std::optional<CopyNote>(*copy) : std::nullopt;
+    if (m_copy) {  // measured once, not at every paint
+        const QFontMetricsF metrics(edgeLabelFont());
+        m_copyLabelAscent = metrics.ascent();
+        m_copyLabelSize = QSizeF(metrics.horizontalAdvance(m_copy->label), metrics.height());
+    }
     // A copy and its label are drawn above the node boxes (z 2-3): its label, placed beside the
     // edge's midpoint, often lies across the box the copy feeds, and was hidden behind it.
     setZValue(m_copy ? kCopyZ : m_role == HighlightRole::None ? 0 : 1);
@@ -314,21 +327,12 @@ void GraphEdgeItem::setCopy(const CopyNote* copy) {
     update();
 }
 
-namespace {
-QFont edgeLabelFont() {
-    QFont f;
-    f.setPointSizeF(7);
-    return f;
-}
-}  // namespace
-
 QRectF GraphEdgeItem::copyLabelRect() const {
     if (!m_copy) return {};
-    const QFontMetricsF metrics(edgeLabelFont());
     // drawText's point is the baseline's start.
     const QPointF origin = m_labelPos + QPointF(4, 4 + m_copyLabelShift);
-    return mapRectToScene(QRectF(origin.x(), origin.y() - metrics.ascent(),
-                                 metrics.horizontalAdvance(m_copy->label), metrics.height()));
+    return mapRectToScene(
+        QRectF(QPointF(origin.x(), origin.y() - m_copyLabelAscent), m_copyLabelSize));
 }
 
 void GraphEdgeItem::setCopyLabelShift(double dy) {

@@ -109,6 +109,8 @@ private:
     QPolygonF m_arrow;
     QPointF m_labelPos;
     double m_copyLabelShift = 0;
+    QSizeF m_copyLabelSize;        // the copy's label as drawn
+    double m_copyLabelAscent = 0;  // of its font: drawText places the baseline
     QString m_label;
     QRectF m_bounds;
     bool m_routedByDot;

@@ -145,16 +145,13 @@ void ConfigPanel::setGraph(const TpuGraph& graph) {
 void ConfigPanel::showColumns() {
     for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
         m_table->setColumnHidden(c, !m_model->isColumnShown(c));
-    // Sized without the stretch: a stretched last section never gets narrower than it was when
-    // the stretch began (Qt's lastSectionSize), so "Rank", last before predictions, kept a
-    // column's default 100 px where its text needs 59, and the fitted table cut it to "Ran".
-    QHeaderView* header = m_table->horizontalHeader();
-    header->setStretchLastSection(false);
-    m_table->resizeColumnsToContents();
-    m_tableColumnsWidth = 0;
-    for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
-        if (!m_table->isColumnHidden(c)) m_tableColumnsWidth += m_table->columnWidth(c);
-    header->setStretchLastSection(true);
+    m_tableColumnsWidth = sizeColumnsUnstretched(*m_table->horizontalHeader(), [this] {
+        m_table->resizeColumnsToContents();
+        int width = 0;
+        for (int c = 0; c < ConfigTableModel::ColumnCount; ++c)
+            if (!m_table->isColumnHidden(c)) width += m_table->columnWidth(c);
+        return width;
+    });
     m_split->fit();
 }
 

@@ -101,9 +101,7 @@ ExplainPanel::ExplainPanel(QWidget* parent)
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& v) {
         if (id != m_job) return;
         m_job = 0;
-        const auto e = v.value<Explanation>();
-        m_tpu = e.tpu;
-        showExplanation(e);
+        showExplanation(v.value<Explanation>());
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
         if (id != m_job) return;
@@ -217,7 +215,7 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_graph = graph;
     m_file = file;
     m_predictions.reset();
-    m_tpu.reset();
+    m_fileTpu = std::make_shared<FileTpu>();
     m_job = 0;  // an explanation of the previous file still on its way is dropped
     m_config = m_compare = -1;
     m_compareRow.clear();
@@ -287,17 +285,19 @@ void ExplainPanel::request() {
     }
     if (!haveA) return;
     const TpuGraph graph = m_graph;
-    const std::shared_ptr<const synth::TpuCostModel> tpu = m_tpu;
+    const std::shared_ptr<FileTpu> file = m_fileTpu;
     const int64_t a = m_config, b = m_compare;
     const std::vector<float> row = m_row, bRow = m_compareRow;
     const QString label = m_rowLabel, bLabel = m_compareLabel;
     // A 45k-node program takes tens of ms to explain: on the worker, the newest request wins.
     m_job = m_runner->submit(
-        QStringLiteral("explain"), [graph, tpu, a, row, label, b, bRow, bLabel](JobControl&) {
-            const auto model = tpu ? tpu : std::make_shared<const synth::TpuCostModel>(graph);
-            Explanation e = explainConfigs(graph, *model, a, row, label, b, bRow, bLabel);
-            e.synthIsGroundTruth = explain::synthIsGroundTruth(graph, *model);
-            e.tpu = model;
+        QStringLiteral("explain"), [graph, file, a, row, label, b, bRow, bLabel](JobControl&) {
+            if (!file->tpu) {
+                file->tpu = std::make_unique<const synth::TpuCostModel>(graph);
+                file->groundTruth = explain::synthIsGroundTruth(graph, *file->tpu);
+            }
+            Explanation e = explainConfigs(graph, *file->tpu, a, row, label, b, bRow, bLabel);
+            e.synthIsGroundTruth = file->groundTruth;
             return QVariant::fromValue(e);
         });
 }

@@ -44,8 +44,6 @@ public:
         std::optional<explain::Comparison> comparison;
         ConfigOverlay overlay;  // of A
         bool synthIsGroundTruth = false;  // the file was timed by the synthetic TPU
-        // The synthetic TPU that explained it, kept for the file's next explanations.
-        std::shared_ptr<const synth::TpuCostModel> tpu;
     };
 
     explicit ExplainPanel(QWidget* parent = nullptr);
@@ -94,10 +92,18 @@ private:
     void showTexts(
         const Explanation& e);  // the header and the comparison: they name the model's figures
 
+    // The file's synthetic TPU, built by the first explanation and kept for the next ones; only
+    // the panel's worker touches it, so jobs (one at a time) share it without a lock.
+    struct FileTpu {
+        std::unique_ptr<const synth::TpuCostModel> tpu;
+        bool groundTruth = false;  // the file was timed by it
+    };
+
     // Its own worker and synthetic TPU: an explanation does not wait for the file's predictions
     // (minutes for a 45,000-node file), and the what-if editor's TPU is never used on two threads.
     JobRunner* m_runner;
-    std::shared_ptr<const synth::TpuCostModel> m_tpu;  // of m_graph, once built
+    std::shared_ptr<FileTpu> m_fileTpu =
+        std::make_shared<FileTpu>();  // of m_graph; a new one per file
     TpuGraph m_graph;
     QString m_file;
     std::shared_ptr<const FilePredictions> m_predictions;  // the model's figures, when they come

@@ -1,6 +1,7 @@
 #include "FittingSplitter.h"
 
 #include <QAbstractScrollArea>
+#include <QHeaderView>
 #include <QScrollBar>
 #include <algorithm>
 #include <numeric>
@@ -58,6 +59,14 @@ void FittingSplitter::resizeEvent(QResizeEvent* event) {
 
 int widthForColumns(const QAbstractScrollArea& view, int columns) {
     return columns + view.verticalScrollBar()->sizeHint().width() + 2 * view.frameWidth();
+}
+
+int sizeColumnsUnstretched(QHeaderView& header, const std::function<int()>& sizeColumns) {
+    const bool stretched = header.stretchLastSection();
+    header.setStretchLastSection(false);
+    const int width = sizeColumns();
+    header.setStretchLastSection(stretched);
+    return width;
 }
 
 }  // namespace tpg

@@ -4,6 +4,7 @@
 #include <QSplitter>
 
 class QAbstractScrollArea;
+class QHeaderView;
 #include <functional>
 #include <optional>
 
@@ -42,5 +43,11 @@ private:
 // The width a list or table needs to show `columns` px of columns whole: its frame and its
 // vertical scroll bar besides.
 int widthForColumns(const QAbstractScrollArea& view, int columns);
+
+// Runs `sizeColumns` (which sizes a view's columns and returns their total width) with the
+// header's last section unstretched: a stretched last section never gets narrower than it was
+// when the stretch began (Qt's lastSectionSize), so widths read with the stretch on overstate
+// the columns, and a table fitted to them cut its last one ("Ran").
+int sizeColumnsUnstretched(QHeaderView& header, const std::function<int()>& sizeColumns);
 
 }  // namespace tpg

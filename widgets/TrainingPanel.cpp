@@ -42,7 +42,6 @@ namespace {
 
 // The run list's item data: index into m_saved.
 constexpr int kRunIndexRole = Qt::UserRole + 1;
-constexpr int kGraphCountsRole = Qt::UserRole + 2;  // a collection's "2 train and 1 valid graphs"
 // Characters a long choice (a collection, the loss, the figure kept by) keeps in a narrow form
 // column; its list shows it whole.
 constexpr int kNarrowChoiceChars = 18;
@@ -221,24 +220,19 @@ QWidget* TrainingPanel::buildSettingsBox() {
         form->addRow(label, s);
         return s;
     };
-    // 0: the kind's measured best (nn::resolveModelShape), shown as "auto".
-    const nn::ModelShape layoutShape = nn::defaultModelShape(Collection::Layout),
-                         tileShape = nn::defaultModelShape(Collection::Tile);
-    m_hidden = spin(tr("Hidden width"), 0, 512, 8, tr("Width of the GraphSAGE layers and embeddings (a multiple of 4: the "
-                                                      "attention heads). Wider learns more, trains slower."));
-    m_hidden->setSpecialValueText(tr("auto (layout %1, tile %2)").arg(layoutShape.hidden).arg(tileShape.hidden));
-    m_layers = spin(tr("Layers"), 0, 8, 1, tr("GraphSAGE layers: how far along the graph a node's state reaches"));
-    m_layers->setSpecialValueText(tr("auto (layout %1, tile %2)").arg(layoutShape.layers).arg(tileShape.layers));
+    // 0: the kind's measured best (nn::resolveModelShape), shown as "auto (48)" by showAutoChoices.
+    m_hidden = spin(tr("Hidden width"), 0, 512, 8,
+                    tr("Width of the GraphSAGE layers and embeddings (a multiple of 4: the "
+                       "attention heads). Wider learns more, trains slower."));
+    m_layers = spin(tr("Layers"), 0, 8, 1,
+                    tr("GraphSAGE layers: how far along the graph a node's state reaches"));
     m_hops = new QComboBox;
     for (const char* h : {"0", "1", "2", "3", "full"}) m_hops->addItem(QString::fromLatin1(h));
     m_hops->setToolTip(tr("Layout: keep the configurable nodes and their k-hop neighbourhood (smaller graphs, faster "
                           "steps); 'full' keeps the whole graph"));
     form->addRow(tr("Hops"), m_hops);
     m_loss = newLongChoice();
-    m_loss->addItem(tr("auto (layout: pairwise %1, tile: pairwise %2)")
-                        .arg(QString::fromLatin1(nn::lossName(nn::defaultLoss(Collection::Layout))),
-                             QString::fromLatin1(nn::lossName(nn::defaultLoss(Collection::Tile)))),
-                    QStringLiteral("auto"));
+    m_loss->addItem(tr("auto"), QStringLiteral("auto"));  // named by showAutoChoices
     m_loss->addItem(tr("pairwise hinge"), QStringLiteral("hinge"));
     m_loss->addItem(tr("ListMLE"), QStringLiteral("listmle"));
     m_loss->addItem(tr("log-runtime MSE"), QStringLiteral("mse"));
@@ -268,8 +262,7 @@ QWidget* TrainingPanel::buildSettingsBox() {
                          "learning rate decays over the run (its low-rate end brings the gains)"));
     m_patience->setSpecialValueText(tr("auto"));
     m_selectBy = newLongChoice();
-    m_selectBy->addItem(tr("score (layout: Kendall; tile: the competition's)"),
-                        QStringLiteral("score"));
+    m_selectBy->addItem(tr("score"), QStringLiteral("score"));  // named by showAutoChoices
     m_selectBy->addItem(tr("Kendall"), QStringLiteral("kendall"));
     m_selectBy->setToolTip(
         tr("The validation figure whose best epoch is kept as the run's model (and counts for the "
@@ -417,7 +410,6 @@ void TrainingPanel::fillCollections(const std::vector<DatasetFile>& files) {
         const QString name = QString::fromStdString(c);
         const QString graphs = tr("%1 train and %2 valid graphs").arg(n.first).arg(n.second);
         m_collection->addItem(name, name);
-        m_collection->setItemData(m_collection->count() - 1, graphs, kGraphCountsRole);
         m_collection->setItemData(m_collection->count() - 1, graphs, Qt::ToolTipRole);
     }
     const int keep = m_collection->findData(m_fileCollection.isEmpty() ? previous : m_fileCollection);
@@ -427,7 +419,7 @@ void TrainingPanel::fillCollections(const std::vector<DatasetFile>& files) {
 }
 
 void TrainingPanel::showDatasetLine() {
-    const QString graphs = m_collection->currentData(kGraphCountsRole).toString();
+    const QString graphs = m_collection->currentData(Qt::ToolTipRole).toString();
     if (m_datasetFolder.isEmpty())
         m_datasetLabel->setText(tr("No dataset folder open"));
     else

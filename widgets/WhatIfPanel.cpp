@@ -679,18 +679,17 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     // Sized once, with room for a bold (edited) row: resizing per edit would scan every item. A
     // layout column also fits the longest layout its slot can take, so a later start or edit
     // is not cut to "{2,0,3,...".
-    m_nodeColumnsWidth = 0;
-    // Sized without the stretch: a stretched last section keeps the width it had when the stretch
-    // began (Qt's lastSectionSize), wider than the fit counted once the header is named early.
-    m_nodes->header()->setStretchLastSection(false);
-    for (int c = 0; c < m_nodes->columnCount(); ++c) {
-        m_nodes->resizeColumnToContents(c);
-        int width = m_nodes->columnWidth(c) * 115 / 100 + 4;
-        if (layout && c >= 2) width = std::max(width, layoutColumnWidth(c - 2));
-        m_nodes->setColumnWidth(c, width);
-        m_nodeColumnsWidth += width;
-    }
-    m_nodes->header()->setStretchLastSection(true);
+    m_nodeColumnsWidth = sizeColumnsUnstretched(*m_nodes->header(), [this, layout] {
+        int total = 0;
+        for (int c = 0; c < m_nodes->columnCount(); ++c) {
+            m_nodes->resizeColumnToContents(c);
+            int width = m_nodes->columnWidth(c) * 115 / 100 + 4;
+            if (layout && c >= 2) width = std::max(width, layoutColumnWidth(c - 2));
+            m_nodes->setColumnWidth(c, width);
+            total += width;
+        }
+        return total;
+    });
     m_split->fit();
 }
 

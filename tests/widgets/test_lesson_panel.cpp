@@ -46,6 +46,14 @@ class TestLessonPanel : public QObject {
         return lesson.running() && settle(lesson, whatIf);
     }
 
+    // As start, in a dock of `size` on the screen.
+    bool startShown(JobRunner& runner, WhatIfPanel& whatIf, LessonPanel& lesson, QSize size) {
+        if (!start(runner, whatIf, lesson)) return false;
+        lesson.resize(size);
+        lesson.show();
+        return QTest::qWaitForWindowExposed(&lesson);
+    }
+
 private slots:
     void initTestCase() {
         m_resnet = synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 400, 60, synth::LayoutSearch::Random, "r");
@@ -177,10 +185,7 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel whatIf(&runner);
         LessonPanel lesson(&whatIf);
-        QVERIFY(start(runner, whatIf, lesson));
-        lesson.resize(340, 220);
-        lesson.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&lesson));
+        QVERIFY(startShown(runner, whatIf, lesson, QSize(340, 220)));
         QScrollArea* area = lesson.textArea();
         QTRY_VERIFY(area->verticalScrollBar()->maximum() > 0);
         for (QLabel* label : area->widget()->findChildren<QLabel*>())
@@ -208,10 +213,7 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel whatIf(&runner);
         LessonPanel lesson(&whatIf);
-        QVERIFY(start(runner, whatIf, lesson));
-        lesson.resize(340, 500);
-        lesson.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&lesson));
+        QVERIFY(startShown(runner, whatIf, lesson, QSize(340, 500)));
         while (lesson.step() != LessonPanel::Step::Compare) {
             if (lesson.step() == LessonPanel::Step::Select) {
                 lesson.selectNode(lesson.scenario()->producer);  // the window echoes Show me's pick

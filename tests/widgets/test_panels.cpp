@@ -28,6 +28,16 @@
 
 using namespace tpg;
 
+// `panel` on the screen at `size` with `g` laid out; `ready` watches its layoutReady.
+static bool showLaidOut(GraphPanel& panel, QSize size, const TpuGraph& g, const QString& name,
+                        QSignalSpy& ready) {
+    panel.resize(size);
+    panel.show();
+    if (!QTest::qWaitForWindowExposed(&panel)) return false;
+    panel.setGraph(g, name);
+    return ready.wait(30000);
+}
+
 class TestPanels : public QObject {
     Q_OBJECT
 private slots:
@@ -238,13 +248,9 @@ private slots:
     void aSmallGraphOpensWithItsLabels() {
         JobRunner runner(QStringLiteral("graphviz"));
         GraphPanel panel(&runner);
-        panel.resize(900, 600);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
         const TpuGraph g = testing::makeHloGraph({20, 2});
         QSignalSpy ready(&panel, &GraphPanel::layoutReady);
-        panel.setGraph(g, QStringLiteral("memory:small"));
-        QVERIFY(ready.wait(30000));
+        QVERIFY(showLaidOut(panel, QSize(900, 600), g, QStringLiteral("memory:small"), ready));
         // A panel whose drawing area holds the drawing at 0.85 of the label scale.
         const QSize chrome = panel.size() - panel.view()->viewport()->size();
         const QSizeF drawing = panel.scene()->sceneRect().size();
@@ -260,13 +266,9 @@ private slots:
     void openingAGroupShowsItsNodesLegibly() {
         JobRunner runner(QStringLiteral("graphviz"));
         GraphPanel panel(&runner);
-        panel.resize(900, 380);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
         const TpuGraph g = testing::makeHloGraph({3000, 6});
         QSignalSpy ready(&panel, &GraphPanel::layoutReady);
-        panel.setGraph(g, QStringLiteral("memory:open"));
-        QVERIFY(ready.wait(30000));
+        QVERIFY(showLaidOut(panel, QSize(900, 380), g, QStringLiteral("memory:open"), ready));
         int group = -1;
         for (const ViewItem& it : panel.scene()->layout()->view.items)
             if (it.kind == ViewItem::Kind::Group && group < 0) group = it.group;
@@ -347,13 +349,9 @@ private slots:
     void searchBoxKeepsItsRoomWhenNarrow() {
         JobRunner runner(QStringLiteral("graphviz"));
         GraphPanel panel(&runner);
-        panel.resize(650, 400);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
         const TpuGraph g = testing::makeHloGraph({200, 2});
         QSignalSpy ready(&panel, &GraphPanel::layoutReady);
-        panel.setGraph(g, QStringLiteral("memory:narrow"));
-        QVERIFY(ready.wait(30000));
+        QVERIFY(showLaidOut(panel, QSize(650, 400), g, QStringLiteral("memory:narrow"), ready));
         QLineEdit* search = panel.searchEdit();
         const int needed = search->fontMetrics().horizontalAdvance(QStringLiteral("Find node: id"));
         QTRY_VERIFY2(search->width() >= needed,
@@ -374,13 +372,9 @@ private slots:
     void aCutViewOpensWithItsFirstRowWhole() {
         JobRunner runner(QStringLiteral("graphviz"));
         GraphPanel panel(&runner);
-        panel.resize(680, 330);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
         const TpuGraph g = testing::makeHloGraph({3000, 6});
         QSignalSpy ready(&panel, &GraphPanel::layoutReady);
-        panel.setGraph(g, QStringLiteral("memory:cut"));
-        QVERIFY(ready.wait(30000));
+        QVERIFY(showLaidOut(panel, QSize(680, 330), g, QStringLiteral("memory:cut"), ready));
         panel.requestView(ViewSpec{ViewMode::Whole});
         QVERIFY(ready.wait(30000));
         QVERIFY(panel.scene()->layout()->view.truncated);  // the note is shown
