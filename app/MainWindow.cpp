@@ -92,7 +92,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_configPanel = new ConfigPanel(this);
     m_browser = new DatasetBrowser(m_ioRunner, this);
     m_models = new ModelSession(this);
-    m_whatIf = new WhatIfPanel(m_models->runner(), this);
+    // Its own worker: an edit is predicted while the model worker scores the file.
+    m_whatIf = new WhatIfPanel(new JobRunner(QStringLiteral("whatif"), this), this);
     createDocks();
     createMenus();
     // Tool panels want room: the first time one is shown, the bottom area grows to a share of
@@ -421,6 +422,7 @@ void MainWindow::connectWhatIf() {
     connect(m_whatIf, &WhatIfPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, &WhatIfPanel::selectNode);
     connect(m_configPanel, &ConfigPanel::configChosen, m_whatIf, &WhatIfPanel::setChosenConfig);
+    connect(m_models, &ModelSession::unrankedReady, m_whatIf, &WhatIfPanel::setUnranked);
     connect(m_models, &ModelSession::predictionsReady, m_whatIf, &WhatIfPanel::setPredictions);
 }
 

@@ -36,6 +36,10 @@ ModelSession::ModelSession(QObject* parent) : QObject(parent) {
     connect(m_runner, &JobRunner::progressed, this, [this](quint64 id, double f, const QString& what) {
         if (id == m_job) emit progressed(f, what);
     });
+    connect(m_runner, &JobRunner::partial, this, [this](quint64 id, const QVariant& value) {
+        if (id == m_job && value.canConvert<UnrankedPredictor>())
+            emit unrankedReady(value.value<UnrankedPredictor>());
+    });
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id == m_job) {
             m_job = 0;

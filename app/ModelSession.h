@@ -22,7 +22,6 @@ class ModelSession : public QObject {
 public:
     explicit ModelSession(QObject* parent = nullptr);
 
-    JobRunner* runner() const { return m_runner; }
     // The model for `file` of `kind` (the built-in one follows the file's collection), sharing
     // scores within programs as programTies() says.
     nn::CostModel modelFor(Collection kind, const QString& file) const;
@@ -43,6 +42,9 @@ public:
     void setProgramTies(bool on, const QString& file, const TpuGraph& current);
 
 signals:
+    // The open file's what-if predictor, before its configurations are scored (then
+    // predictionsReady).
+    void unrankedReady(const tpg::UnrankedPredictor& unranked);
     void predictionsReady(std::shared_ptr<const tpg::FilePredictions> predictions);
     void progressed(double fraction, const QString& what);
     void predictionFailed(const QString& message);

@@ -42,14 +42,16 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::sha
     const int64_t n = g.numConfigs();
     const QString scoring = QObject::tr("Predicting %1 configurations").arg(n);
     nn::CancelToken cancel;
-    out->predictor = std::make_shared<whatif::WhatIfPredictor>(
-        graph, model,
+    const auto unranked = std::make_shared<whatif::WhatIfPredictor>(
+        graph, model, whatif::WhatIfPredictor::Unranked{});
+    control.post(QVariant::fromValue(UnrankedPredictor{file, out->modelName, unranked}));
+    if (control.cancelled()) return nullptr;
+    out->predictor = unranked->ranked(
         [&](int64_t done, int64_t total) {
             if (control.cancelled()) cancel.cancel();
             control.setProgress(0.8 * static_cast<double>(done) / static_cast<double>(std::max<int64_t>(1, total)), scoring);
         },
         &cancel);
-    if (control.cancelled()) return nullptr;
     const std::vector<double>& scores = out->predictor->scores();
     out->predictedRank = sharedRanks(scores);
     if (g.runtimesKnown()) {

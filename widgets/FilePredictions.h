@@ -35,9 +35,18 @@ struct FilePredictions {
     QString agreementText() const;
 };
 
+// A file's what-if predictor before its configurations are scored: edits can be predicted (score,
+// synthetic TPU, nearest rows) while the file is scored; ranks come with FilePredictions.
+struct UnrankedPredictor {
+    QString file;
+    QString modelName;
+    std::shared_ptr<whatif::WhatIfPredictor> predictor;
+};
+
 // Scores every configuration of `graph` with `model` and times each with the synthetic TPU,
-// reporting progress through `control`; returns null when cancelled. Throws FormatError when the
-// model cannot score the file.
+// reporting progress through `control`; returns null when cancelled. First posts an
+// UnrankedPredictor through `control` (JobRunner::partial), so edits need not wait for the
+// scoring. Throws FormatError when the model cannot score the file.
 std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::shared_ptr<const TpuGraph>& graph,
                                              const nn::CostModel& model, JobControl& control);
 
@@ -47,3 +56,4 @@ std::vector<int64_t> sharedRanks(const std::vector<double>& values);
 }  // namespace tpg
 
 Q_DECLARE_METATYPE(std::shared_ptr<const tpg::FilePredictions>)
+Q_DECLARE_METATYPE(tpg::UnrankedPredictor)

@@ -49,14 +49,31 @@ constexpr int kLargestTileCandidate = 4096;  // the largest tile size the compil
 
 QString ns(double v) { return nsText(v, QObject::tr("unknown")); }
 QString change(double now, double reference) { return changeText(now, reference); }
-// A predicted runtime, "≤ " or "≥ " where the fit clamped it (WhatIfReport::beyondFit).
+// Before the file's configurations are scored a report has a score and no rank (rank 0).
+bool unranked(const whatif::WhatIfReport& r) {
+    return r.rank == 0;
+}
+
+QString rankText(int64_t rank) {
+    return rank == 0 ? QStringLiteral("…") : countText(rank);
+}
+
+// A predicted runtime, "≤ " or "≥ " where the fit clamped it (WhatIfReport::beyondFit); unranked,
+// the score.
 QString predictedText(const whatif::WhatIfReport& r) {
+    if (unranked(r)) return QObject::tr("score %1").arg(r.score, 0, 'f', 4);
     return boundPrefix(r.beyondFit) + ns(r.predictedNs);
 }
 
 // `now` against `before`: in percent of the fitted runtimes, or by the scores where either lies
-// beyond the fit (clamped there, equal runtimes need not mean equal predictions).
+// beyond the fit (clamped there, equal runtimes need not mean equal predictions) or either is
+// unranked (no runtime yet).
 QString predictedChange(const whatif::WhatIfReport& now, const whatif::WhatIfReport& before) {
+    if (unranked(now) || unranked(before)) {
+        if (now.score == before.score) return QObject::tr("same score");
+        return now.score < before.score ? QObject::tr("faster (by score)")
+                                        : QObject::tr("slower (by score)");
+    }
     switch (whatif::changeByScoreOnly(now, before)) {
         case -1:
             return QObject::tr("faster (by score)");
@@ -125,7 +142,7 @@ private:
 
 }  // namespace
 
-WhatIfPanel::WhatIfPanel(JobRunner* modelRunner, QWidget* parent) : QWidget(parent), m_runner(modelRunner) {
+WhatIfPanel::WhatIfPanel(JobRunner* runner, QWidget* parent) : QWidget(parent), m_runner(runner) {
     m_undo = new QUndoStack(this);
     buildUi();
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
@@ -137,16 +154,27 @@ WhatIfPanel::WhatIfPanel(JobRunner* modelRunner, QWidget* parent) : QWidget(pare
             showReport(result.value<whatif::WhatIfReport>());
     });
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
+        if (id != m_rerankJob) return;
+        m_rerankJob = 0;
+        showReranked(result.value<std::vector<whatif::WhatIfReport>>());
+    });
+    connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id != m_sweepJob) return;
         m_sweepJob = 0;
-        const bool inNs = m_predictor && m_predictor->bestMeasuredNs() > 0;
-        const double start = m_report ? (inNs ? m_report->predictedNs : m_report->score) : -1;
+        const double start =
+            m_report ? (m_sweepInNs ? m_report->predictedNs : m_report->score) : -1;
         m_sweepChart->setSweep(m_sweepLabel, result.value<std::vector<SweepChart::Point>>(), start,
-                               m_predictor ? m_predictor->bestMeasuredNs() : -1, inNs);
+                               m_sweepInNs ? m_predictor->bestMeasuredNs() : -1, m_sweepInNs);
         m_tabs->setCurrentWidget(m_sweepChart);
         emit swept();
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id == m_rerankJob) {
+            m_rerankJob = 0;
+            m_result->setText(
+                tr("Cannot rank the configurations evaluated so far: %1").arg(message));
+            return;
+        }
         if (id == m_sweepJob) {
             m_sweepJob = 0;
             m_sweepChart->clear(tr("Sweep failed: %1").arg(message));
@@ -353,6 +381,8 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_predictor.reset();
     m_runner->cancelLane(QStringLiteral("whatif"));
     m_pendingJob = 0;
+    m_runner->cancelLane(QStringLiteral("rerank"));
+    m_rerankJob = 0;
     m_undo->clear();
     m_row.clear();
     m_startRow.clear();
@@ -377,14 +407,32 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     emit editedNodesChanged({});
 }
 
+void WhatIfPanel::setUnranked(const UnrankedPredictor& unranked) {
+    if (!unranked.predictor || unranked.file != m_file || m_predictor) return;
+    usePredictor(unranked.predictor, unranked.modelName);
+}
+
 void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
     if (!predictions || predictions->file != m_file) return;
+    // The same scoring's unranked predictor (one synthetic TPU): the session goes on, ranked.
+    const bool ranksSession = m_predictor && !m_predictor->isRanked() && !m_startRow.empty() &&
+                              &m_predictor->synthTpu() == &predictions->predictor->synthTpu();
     m_predictions = std::move(predictions);
+    if (!ranksSession) {
+        usePredictor(m_predictions->predictor, m_predictions->modelName);
+        return;
+    }
     m_predictor = m_predictions->predictor;
-    m_modelLabel->setText(shortModelName(m_predictions->modelName));
-    m_modelLabel->setToolTip(
-        tr("The model that predicts the runtimes: %1").arg(m_predictions->modelName));
     m_suggestions->setPredictor(m_predictor);
+    rerankRuns();
+}
+
+void WhatIfPanel::usePredictor(std::shared_ptr<whatif::WhatIfPredictor> predictor,
+                               const QString& modelName) {
+    m_predictor = std::move(predictor);
+    m_modelLabel->setText(shortModelName(modelName));
+    m_modelLabel->setToolTip(tr("The model that predicts the runtimes: %1").arg(modelName));
+    m_suggestions->setPredictor(m_predictor->isRanked() ? m_predictor : nullptr);
     if (isLayoutFile()) {
         if (const std::string why = whatif::layoutEditingUnavailable(m_graph); !why.empty()) {
             m_result->setText(QString::fromStdString(why));
@@ -392,6 +440,49 @@ void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
         }
     }
     startFromChosen();
+}
+
+// The runs evaluated before the file was scored, evaluated again for their ranks and runtimes
+// (one job); an evaluation still pending is submitted again to the ranked predictor.
+void WhatIfPanel::rerankRuns() {
+    if (m_pendingJob != 0) {
+        if (!m_loaded.empty())
+            evaluateLoaded(std::move(m_loaded));
+        else
+            evaluate(m_pendingLabel);
+    }
+    std::vector<std::vector<float>> rows;
+    rows.reserve(m_runs.size());
+    for (const Run& r : m_runs) rows.push_back(r.row);
+    if (rows.empty()) return;
+    auto predictor = m_predictor;
+    m_rerankJob = m_runner->submit(QStringLiteral("rerank"),
+                                   [predictor, rows = std::move(rows)](JobControl& job) {
+                                       std::vector<whatif::WhatIfReport> reports;
+                                       for (size_t i = 0; i < rows.size() && !job.cancelled(); ++i)
+                                           reports.push_back(predictor->evaluate(rows[i]));
+                                       return QVariant::fromValue(reports);
+                                   });
+}
+
+void WhatIfPanel::showReranked(const std::vector<whatif::WhatIfReport>& reports) {
+    if (m_runs.empty() || reports.size() > m_runs.size()) return;
+    for (size_t i = 0; i < reports.size(); ++i) m_runs[i].report = reports[i];
+    for (size_t i = 0; i < m_runs.size(); ++i) {
+        auto* item = m_runList->topLevelItem(static_cast<int>(i));
+        if (!item) continue;
+        const whatif::WhatIfReport& r = m_runs[i].report;
+        item->setText(2, predictedText(r));
+        item->setText(3, i > 0 ? predictedChange(r, m_runs[i - 1].report) : QStringLiteral("–"));
+        item->setText(4, rankText(r.rank));
+    }
+    m_startReport = m_runs.front().report;
+    if (m_pendingJob == 0) {
+        m_report = m_runs.back().report;
+        m_result->setText(resultText());
+        m_suggestions->setCurrent(m_row, *m_report);
+    }
+    emit reranked();
 }
 
 // "The chosen configuration", or with none chosen the compiler's default, saying why: the start
@@ -432,6 +523,8 @@ void WhatIfPanel::startFromRow(const std::vector<float>& row, const QString& lab
     if (!m_predictor) return;
     m_startRow = row;
     m_startLabel = label;
+    m_runner->cancelLane(QStringLiteral("rerank"));
+    m_rerankJob = 0;
     m_undo->clear();
     m_runs.clear();
     m_runList->clear();
@@ -558,6 +651,8 @@ void WhatIfPanel::sweep(int slot) {
     m_tabs->setCurrentWidget(m_sweepChart);
     auto predictor = m_predictor;
     const TpuGraph graph = m_graph;
+    // Runtimes need the file's scores (the fit); until then the chart is in scores.
+    m_sweepInNs = m_predictor->isRanked() && m_predictor->bestMeasuredNs() > 0;
     m_sweepJob = m_runner->submit(QStringLiteral("sweep"), [predictor, graph, rows, labels](JobControl& control) {
         std::vector<float> flat;
         for (const auto& r : rows) flat.insert(flat.end(), r.begin(), r.end());
@@ -838,7 +933,7 @@ void WhatIfPanel::addRun(const whatif::WhatIfReport& r, const std::vector<float>
     item->setToolTip(1, label);
     item->setText(2, predictedText(r));
     item->setText(3, previous ? predictedChange(r, *previous) : QStringLiteral("–"));
-    item->setText(4, countText(r.rank));
+    item->setText(4, rankText(r.rank));
     item->setCheckState(5, Qt::Unchecked);
     m_runList->scrollToItem(item);
 }
@@ -851,22 +946,30 @@ QString WhatIfPanel::resultText() const {
     if (!m_report || !m_predictor) return {};
     const whatif::WhatIfReport& r = *m_report;
     QStringList lines;
-    const QString predicted = r.predictedNs >= 0
-                                  ? predictedText(r)
-                                  : tr("score %1 (runtimes unknown)").arg(r.score, 0, 'f', 4);
-    // Clamped at the fit's fastest end, a change against the best would read +0.0%.
-    const QString vsBest = r.predictedNs >= 0 && r.beyondFit < 0
-                               ? tr("faster than every measured configuration (%1)")
-                                     .arg(ns(m_predictor->bestMeasuredNs()))
-                               : tr("%1 vs best measured (%2)")
-                                     .arg(change(r.predictedNs, m_predictor->bestMeasuredNs()),
-                                          ns(m_predictor->bestMeasuredNs()));
-    lines << tr("<b>Predicted %1</b> · %2 vs start · %3")
-                 .arg(predicted,
-                      m_startReport ? predictedChange(r, *m_startReport) : QStringLiteral("–"),
-                      vsBest);
-    lines << tr("Would rank <b>%1 of %2</b> among this file's configurations (by predicted score)")
-                 .arg(countText(r.rank), countText(r.configs));
+    const QString vsStart =
+        m_startReport ? predictedChange(r, *m_startReport) : QStringLiteral("–");
+    if (unranked(r)) {
+        lines << tr("<b>Score %1</b> (lower is faster) · %2 vs start")
+                     .arg(r.score, 0, 'f', 4)
+                     .arg(vsStart);
+        lines << tr("The rank among this file's %1 configurations and the predicted runtime come "
+                    "once they are scored")
+                     .arg(countText(r.configs));
+    } else {
+        const QString predicted = r.predictedNs >= 0
+                                      ? predictedText(r)
+                                      : tr("score %1 (runtimes unknown)").arg(r.score, 0, 'f', 4);
+        const double best = m_predictor->bestMeasuredNs();
+        // Clamped at the fit's fastest end, a change against the best would read +0.0%.
+        const QString vsBest =
+            r.predictedNs >= 0 && r.beyondFit < 0
+                ? tr("faster than every measured configuration (%1)").arg(ns(best))
+                : tr("%1 vs best measured (%2)").arg(change(r.predictedNs, best), ns(best));
+        lines << tr("<b>Predicted %1</b> · %2 vs start · %3").arg(predicted, vsStart, vsBest);
+        lines << tr("Would rank <b>%1 of %2</b> among this file's configurations (by predicted "
+                    "score)")
+                     .arg(countText(r.rank), countText(r.configs));
+    }
     lines << tr("Synthetic TPU: %1 (%2)")
                  .arg(ns(r.synthNs), m_predictor->synthIsGroundTruth() ? tr("ground truth for this synthetic file")
                                                                          : tr("an analytic estimate, not this file's hardware"));

@@ -26,13 +26,15 @@ class JobRunner;
 class SuggestionPanel;
 class SweepChart;
 struct FilePredictions;
+struct UnrankedPredictor;
 
 // The what-if editor: start from a configuration, edit each configurable node's output / input /
 // kernel layout (only valid permutations of the tensor's rank can be chosen) or a tile file's
 // bounds, and read the predicted runtime and rank at once. Every edit is a QUndoCommand (a burst
 // on one node merges into one step); every evaluated configuration joins the run list; the
 // session saves and loads as JSON and exports as an .npz the CLI can score. Predictions run on
-// the model worker: the newest edit wins and stale results are dropped.
+// `runner` (not the model worker, which scores the file meanwhile): the newest edit wins and
+// stale results are dropped.
 class WhatIfPanel : public QWidget {
     Q_OBJECT
 public:
@@ -43,14 +45,19 @@ public:
         bool pinned = false;
     };
 
-    WhatIfPanel(JobRunner* modelRunner, QWidget* parent = nullptr);
+    WhatIfPanel(JobRunner* runner, QWidget* parent = nullptr);
 
     void setGraph(const TpuGraph& graph, const QString& file);
+    // The file's predictor before its configurations are scored: editing starts, each edit
+    // scored and timed by the synthetic TPU; ranks and predicted runtimes wait for setPredictions,
+    // which then ranks the session's runs without restarting it.
+    void setUnranked(const UnrankedPredictor& unranked);
     void setPredictions(std::shared_ptr<const FilePredictions> predictions);
     // The configuration chosen in the table. An editor that starts from "the chosen configuration"
     // and has no edits yet follows it.
     void setChosenConfig(int64_t config);
     bool ready() const { return m_predictor != nullptr; }
+    bool ranked() const { return m_predictor && m_predictor->isRanked(); }
 
     // Starts a session from `start` (clears the undo history); `note` follows its run's label.
     void startFrom(const whatif::StartPoint& start, const QString& note = QString());
@@ -103,6 +110,8 @@ signals:
     void editedNodesChanged(const QHash<int32_t, QString>& marks);
     void nodeActivated(int node);
     void evaluated();
+    // The runs evaluated before the file was scored now have their ranks and predicted runtimes.
+    void reranked();
     void swept();
     // Compare the current configuration with `row` (a suggestion) in the Explain view.
     void compareRequested(const std::vector<float>& row, const QString& label);
@@ -111,6 +120,9 @@ private:
     void buildUi();
     // A layout column wide enough for the longest permutation its slot takes on this graph.
     int layoutColumnWidth(int slot) const;
+    void usePredictor(std::shared_ptr<whatif::WhatIfPredictor> predictor, const QString& modelName);
+    void rerankRuns();
+    void showReranked(const std::vector<whatif::WhatIfReport>& reports);
     void startFromChosen();
     bool isLayoutFile() const;
     void showNodeListHeader();
@@ -139,6 +151,7 @@ private:
     std::vector<Run> m_runs;
     int32_t m_node = -1;
     quint64 m_pendingJob = 0;
+    quint64 m_rerankJob = 0;
     QString m_pendingLabel;  // what the pending evaluation is of
     // While a session loads, its entries are pushed on the undo stack unevaluated (their
     // evaluations come in one job); they wait here, reports empty, for the reports.
@@ -168,6 +181,7 @@ private:
     SuggestionPanel* m_suggestions;
     QPushButton* m_sweepButtons[3] = {nullptr, nullptr, nullptr};
     quint64 m_sweepJob = 0;
+    bool m_sweepInNs = false;  // the sweep's values are predicted runtimes (else scores)
     std::vector<std::vector<float>> m_sweepCandidates;  // rows, in the order the chart indexes them
     QString m_sweepLabel;
     QStringList m_sweepLabels;  // per candidate

@@ -1,9 +1,11 @@
 #include "CostModel.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <thread>
 
 #include "CostModelImpl.h"
 #include "LayoutSlotShapes.h"
@@ -276,6 +278,13 @@ torch::Tensor CostModel::Impl::forwardCached(const GraphTensors& t, const Config
     return layout->forward(t, sharedFor(t), b.config, b.violation);
 }
 
+std::unique_lock<std::mutex> CostModel::Impl::lockInteractive() {
+    ++interactiveWaiting;
+    std::unique_lock<std::mutex> lock(mutex);
+    --interactiveWaiting;
+    return lock;
+}
+
 int64_t CostModel::Impl::scoringBatchSize(const GraphTensors& t) const {
     const int64_t perConfigNodes =
         layout ? std::max<int64_t>(1, t.subset.numel()) : std::max<int64_t>(1, t.numNodes);
@@ -516,23 +525,29 @@ std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progr
                                         const std::vector<uint64_t>* programKeys) const {
     requireCompatible(g);
     std::vector<double> out(static_cast<size_t>(g.numConfigs()));
-    std::lock_guard<std::mutex> lock(d->mutex);
     torch::NoGradGuard noGrad;
-    d->module().eval();
-    auto [prepared, tensors] = d->cached(g);
-    const int64_t batch = d->scoringBatchSize(*tensors);
     std::vector<int64_t> ids;
-    for (int64_t begin = 0; begin < g.numConfigs(); begin += batch) {
+    for (int64_t begin = 0; begin < g.numConfigs();) {
         if (cancel && cancel->cancelled()) break;
-        const int64_t n = std::min(batch, g.numConfigs() - begin);
-        ids.resize(static_cast<size_t>(n));
-        std::iota(ids.begin(), ids.end(), begin);
-        auto scores =
-            d->forwardCached(*tensors, d->batchForConfigs(*prepared, ids.data(), n)).contiguous();
-        const float* s = scores.data_ptr<float>();
-        requireFiniteScores(g, s, n, ids.data());
-        for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(begin + i)] = s[i];
-        if (progress) progress(begin + n, g.numConfigs());
+        int64_t n = 0;
+        {
+            // Locked a batch at a time: an edit waiting for the model goes between two batches.
+            std::unique_lock<std::mutex> lock(d->mutex);
+            d->module().eval();
+            auto [prepared, tensors] = d->cached(g);
+            n = std::min(d->scoringBatchSize(*tensors), g.numConfigs() - begin);
+            ids.resize(static_cast<size_t>(n));
+            std::iota(ids.begin(), ids.end(), begin);
+            auto scores = d->forwardCached(*tensors, d->batchForConfigs(*prepared, ids.data(), n))
+                              .contiguous();
+            const float* s = scores.data_ptr<float>();
+            requireFiniteScores(g, s, n, ids.data());
+            for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(begin + i)] = s[i];
+        }
+        begin += n;
+        if (progress) progress(begin, g.numConfigs());
+        while (d->interactiveWaiting.load() > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(limits::kInteractiveYieldPollMs));
     }
     tieSamePrograms(g, out, cancel, programKeys);
     return out;
@@ -561,7 +576,7 @@ bool CostModel::tiesSamePrograms() const {
 std::vector<double> CostModel::scoreRows(const TpuGraph& g, const float* rows,
                                          int64_t count) const {
     requireCompatible(g);
-    std::lock_guard<std::mutex> lock(d->mutex);
+    const std::unique_lock<std::mutex> lock = d->lockInteractive();
     torch::NoGradGuard noGrad;
     d->module().eval();
     auto [prepared, tensors] = d->cached(g);
@@ -604,7 +619,7 @@ double CostModel::Impl::scoreIncrementally(const TpuGraph& g, const PreparedGrap
 double CostModel::scoreEdited(const TpuGraph& g, const float* row) const {
     if (!d->layout) return scoreRows(g, row, 1).at(0);
     requireCompatible(g);
-    std::lock_guard<std::mutex> lock(d->mutex);
+    const std::unique_lock<std::mutex> lock = d->lockInteractive();
     torch::NoGradGuard noGrad;
     d->module().eval();
     auto [prepared, tensors] = d->cached(g);

@@ -16,7 +16,8 @@ void setThreads(int n);
 
 // A learned cost model (layout or tile) with its metadata. Torch stays behind this interface.
 // Scores: one per config, LOWER = FASTER (a predicted log runtime up to a per-graph offset).
-// Copies share the same network. Scoring is thread-safe (serialised internally).
+// Copies share the same network. Scoring is thread-safe (serialised internally; scoreAll holds
+// the network a batch at a time, and a waiting scoreEdited or scoreRows goes next).
 class CostModel {
 public:
     using Progress = std::function<void(int64_t done, int64_t total)>;

@@ -3,6 +3,7 @@
 // Internal to tpgnn (includes torch): the network behind CostModel, shared with the trainer.
 #include <torch/torch.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,6 +34,11 @@ struct CostModel::Impl {
 
     bool tieSamePrograms = true;  // CostModel::setTieSamePrograms
     std::mutex mutex;  // serialises scoring and the cache below
+    // Interactive calls (an edit, a sweep) waiting for the mutex: a long scoreAll lets them in
+    // between its batches, so an edit is not held up for a whole file's scoring.
+    std::atomic<int> interactiveWaiting{0};
+    // The mutex for an interactive call: announced, so that scoreAll yields it at its next batch.
+    std::unique_lock<std::mutex> lockInteractive();
     // The last graph scored, prepared once: repeated edits of one graph cost one forward pass.
     const TpuGraphData* cachedGraph = nullptr;
     std::string cachedPath;

@@ -21,6 +21,8 @@ constexpr int kStatsGraphs = 48;
 constexpr int64_t kScoreBatchConfigs = 256;
 // ...and the activation budget (floats) per scoring batch for big graphs.
 constexpr int64_t kScoreBatchFloats = int64_t{48} << 20;
+// How often a file's scoring, between batches, checks whether a waiting edit has had the model.
+constexpr int kInteractiveYieldPollMs = 1;
 // Layout config rows read per call when hashing a table for duplicates.
 constexpr int64_t kDedupReadRows = 512;
 // A prepared graph larger than this many nodes is still accepted, but warned about (slow).

@@ -48,11 +48,49 @@ std::string StartPoint::text() const {
 }
 
 WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn::CostModel& model,
-                                 const nn::CostModel::Progress& progress, const nn::CancelToken* cancel)
+                                 const nn::CostModel::Progress& progress,
+                                 const nn::CancelToken* cancel)
+    : WhatIfPredictor(std::move(graph), model, Unranked{}) {
+    scoreFile(progress, cancel);
+}
+
+WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn::CostModel& model,
+                                 Unranked)
     : m_graph(std::move(graph)), m_model(model) {
     const TpuGraph& g = *m_graph;
     m_model.requireCompatible(g);
-    m_synth = std::make_unique<synth::TpuCostModel>(g);
+    m_synth = std::make_shared<const synth::TpuCostModel>(g);
+    if (g.runtimesKnown()) {
+        const std::vector<double>& runtime = g.runtimes();
+        m_bestMeasuredRow = std::min_element(runtime.begin(), runtime.end()) - runtime.begin();
+        m_bestMeasuredNs = runtime[static_cast<size_t>(m_bestMeasuredRow)];
+        m_synthIsGroundTruth = explain::synthIsGroundTruth(g, *m_synth);
+    }
+    learnTypicalDistance();
+}
+
+std::shared_ptr<WhatIfPredictor> WhatIfPredictor::ranked(const nn::CostModel::Progress& progress,
+                                                         const nn::CancelToken* cancel) const {
+    // make_shared cannot reach the private constructor that shares this one's synthetic TPU.
+    return std::shared_ptr<WhatIfPredictor>(new WhatIfPredictor(*this, progress, cancel));
+}
+
+WhatIfPredictor::WhatIfPredictor(const WhatIfPredictor& unranked,
+                                 const nn::CostModel::Progress& progress,
+                                 const nn::CancelToken* cancel)
+    : m_graph(unranked.m_graph),
+      m_model(unranked.m_model),
+      m_synth(unranked.m_synth),
+      m_synthIsGroundTruth(unranked.m_synthIsGroundTruth),
+      m_bestMeasuredNs(unranked.m_bestMeasuredNs),
+      m_bestMeasuredRow(unranked.m_bestMeasuredRow),
+      m_typicalDistance(unranked.m_typicalDistance) {
+    scoreFile(progress, cancel);
+}
+
+void WhatIfPredictor::scoreFile(const nn::CostModel::Progress& progress,
+                                const nn::CancelToken* cancel) {
+    const TpuGraph& g = *m_graph;
     const std::vector<uint64_t> programKeys = indexPrograms(cancel);
     m_scores = m_model.scoreAll(g, progress, cancel, programKeys.empty() ? nullptr : &programKeys);
     if (cancel && cancel->cancelled()) throw FormatError(g.path() + ": scoring cancelled");
@@ -60,14 +98,8 @@ WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn
     std::sort(m_sortedScores.begin(), m_sortedScores.end());
     if (!m_scores.empty())
         m_bestPredictedRow = std::min_element(m_scores.begin(), m_scores.end()) - m_scores.begin();
-    if (g.runtimesKnown()) {
-        const std::vector<double>& runtime = g.runtimes();
-        m_fit = metrics::IsotonicFit(m_scores, runtime);
-        m_bestMeasuredRow = std::min_element(runtime.begin(), runtime.end()) - runtime.begin();
-        m_bestMeasuredNs = runtime[static_cast<size_t>(m_bestMeasuredRow)];
-        m_synthIsGroundTruth = explain::synthIsGroundTruth(g, *m_synth);
-    }
-    learnTypicalDistance();
+    if (g.runtimesKnown()) m_fit = metrics::IsotonicFit(m_scores, g.runtimes());
+    m_ranked = true;
 }
 
 WhatIfPredictor::~WhatIfPredictor() = default;
@@ -126,7 +158,12 @@ std::vector<float> WhatIfPredictor::startRow(const StartPoint& start) const {
         case StartPoint::Kind::Row: return row(start.row);
         case StartPoint::Kind::Default: return defaultRow();
         case StartPoint::Kind::BestMeasured: return row(m_bestMeasuredRow);
-        case StartPoint::Kind::BestPredicted: return row(m_bestPredictedRow);
+        case StartPoint::Kind::BestPredicted:
+            if (!m_ranked)
+                throw FormatError(m_graph->path() +
+                                  ": the best predicted configuration is known once the file's "
+                                  "configurations are scored");
+            return row(m_bestPredictedRow);
     }
     return defaultRow();
 }
@@ -245,10 +282,14 @@ WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
     // A row of the file, or another spelling of its program, keeps the score the file's scoring
     // gave it (configs of one program share one), so the editor and the predictions table agree.
     const int64_t scoredRow = r.matchingRow >= 0 ? r.matchingRow : r.sameProgramRow;
-    r.score = scoredRow >= 0 ? m_scores[static_cast<size_t>(scoredRow)] : m_model.scoreEdited(g, edited.data());
-    r.predictedNs = predictedNs(r.score);
-    r.beyondFit = m_fit.side(r.score);
-    r.rank = 1 + (std::lower_bound(m_sortedScores.begin(), m_sortedScores.end(), r.score) - m_sortedScores.begin());
+    r.score = scoredRow >= 0 && m_ranked ? m_scores[static_cast<size_t>(scoredRow)]
+                                         : m_model.scoreEdited(g, edited.data());
+    if (m_ranked) {
+        r.predictedNs = predictedNs(r.score);
+        r.beyondFit = m_fit.side(r.score);
+        r.rank = 1 + (std::lower_bound(m_sortedScores.begin(), m_sortedScores.end(), r.score) -
+                      m_sortedScores.begin());
+    }
     if (g.runtimesKnown()) {
         if (r.matchingRow >= 0) r.matchingRuntimeNs = g.runtimes()[static_cast<size_t>(r.matchingRow)];
         if (r.sameProgramRow >= 0) r.sameProgramRuntimeNs = g.runtimes()[static_cast<size_t>(r.sameProgramRow)];

@@ -28,7 +28,8 @@ struct WhatIfReport {
     // an upper bound; +1: slower than all of them, a lower bound; 0: within the fit, or no fit
     // (nonzero only where predictedNs is known).
     int beyondFit = 0;
-    int64_t rank = 0;           // 1-based among the file's configs by predicted score (ties share)
+    int64_t rank = 0;  // 1-based among the file's configs by predicted score (ties share);
+                       // 0 while the file is unscored (WhatIfPredictor::isRanked)
     int64_t configs = 0;
     int64_t matchingRow = -1;   // a row of the file equal to this configuration, if any
     double matchingRuntimeNs = -1;  // its measured runtime (-1: unknown, e.g. test split)
@@ -65,13 +66,26 @@ public:
     // reference for ranks. Throws FormatError when the model cannot score the file.
     WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn::CostModel& model,
                     const nn::CostModel::Progress& progress = {}, const nn::CancelToken* cancel = nullptr);
+    // Ready for edits at once, the file's configurations unscored: an edit gets its score, the
+    // synthetic TPU's runtime and its nearest rows, but rank 0 and no predicted runtime, until
+    // ranked() has scored the file (minutes on a 45,000-node file).
+    struct Unranked {};
+    WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn::CostModel& model, Unranked);
     ~WhatIfPredictor();
     WhatIfPredictor(const WhatIfPredictor&) = delete;
     WhatIfPredictor& operator=(const WhatIfPredictor&) = delete;
 
+    // This predictor with the file's configurations scored, sharing its synthetic TPU. Throws
+    // FormatError when the model cannot score the file or `cancel` stops it.
+    std::shared_ptr<WhatIfPredictor> ranked(const nn::CostModel::Progress& progress = {},
+                                            const nn::CancelToken* cancel = nullptr) const;
+    bool isRanked() const { return m_ranked; }
+
     const TpuGraph& graph() const { return *m_graph; }
     const nn::CostModel& model() const { return m_model; }
-    const std::vector<double>& scores() const { return m_scores; }  // per file config
+    const std::vector<double>& scores() const {
+        return m_scores;
+    }  // per file config; empty unranked
     // True when the file's runtimes are the synthetic TPU's own (a synthetic file); else its
     // runtime is an analytic estimate.
     bool synthIsGroundTruth() const { return m_synthIsGroundTruth; }
@@ -79,7 +93,7 @@ public:
     const synth::TpuCostModel& synthTpu() const { return *m_synth; }
     double bestMeasuredNs() const { return m_bestMeasuredNs; }  // -1 when runtimes are unknown
     int64_t bestMeasuredRow() const { return m_bestMeasuredRow; }
-    int64_t bestPredictedRow() const { return m_bestPredictedRow; }
+    int64_t bestPredictedRow() const { return m_bestPredictedRow; }  // -1 unranked
     double predictedNs(double score) const;  // -1 when runtimes are unknown
     // The synthetic TPU's ns; layout: with `programKey`, also the key of the program `row` compiles to.
     double synthRuntime(const std::vector<float>& row, uint64_t* programKey = nullptr) const;
@@ -94,6 +108,10 @@ public:
     WhatIfReport evaluate(const std::vector<float>& row) const;
 
 private:
+    // ranked(): `unranked`'s graph, model and synthetic TPU, the file then scored.
+    WhatIfPredictor(const WhatIfPredictor& unranked, const nn::CostModel::Progress& progress,
+                    const nn::CancelToken* cancel);
+    void scoreFile(const nn::CostModel::Progress& progress, const nn::CancelToken* cancel);
     int64_t distance(const float* a, const float* b) const;
     // Calls visit(firstConfig, count, rows) over every configuration row, in batches.
     template <typename Visit>
@@ -108,7 +126,8 @@ private:
 
     std::shared_ptr<const TpuGraph> m_graph;
     nn::CostModel m_model;
-    std::unique_ptr<synth::TpuCostModel> m_synth;
+    std::shared_ptr<const synth::TpuCostModel> m_synth;  // shared with the ranked() copy
+    bool m_ranked = false;
     std::vector<double> m_scores, m_sortedScores;
     metrics::IsotonicFit m_fit;
     bool m_synthIsGroundTruth = false;

@@ -621,6 +621,31 @@ private slots:
         QVERIFY(w.statusText().startsWith(w.statusBar()->currentMessage().chopped(1)));
     }
 
+    void whatIfEditorStartsBeforeThePredictions() {
+        // The editor need not wait for every configuration of the file to be scored (minutes on
+        // a 45,000-node file): the model worker hands it the unranked predictor first, and the
+        // predictions then rank the session it started.
+        MainWindow w;
+        QStringList order;
+        connect(w.modelSession(), &ModelSession::unrankedReady, &w, [&] {
+            order << (w.whatIfPanel()->ready() && !w.whatIfPanel()->ranked()
+                          ? QStringLiteral("unranked editor")
+                          : QStringLiteral("no editor"));
+        });
+        connect(w.modelSession(), &ModelSession::predictionsReady, &w,
+                [&] { order << QStringLiteral("predictions"); });
+        w.openFile(m_layoutFile);
+        QVERIFY(waitLoaded(w, m_layoutFile));
+        QTRY_COMPARE_WITH_TIMEOUT(order.size(), 2, 60000);
+        QCOMPARE(order,
+                 (QStringList{QStringLiteral("unranked editor"), QStringLiteral("predictions")}));
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport() && w.whatIfPanel()->report().rank > 0,
+                                 30000);
+        QVERIFY(w.whatIfPanel()->ranked());
+        QCOMPARE(w.whatIfPanel()->runs().size(), size_t{1});  // the start, ranked in place
+        QVERIFY(w.whatIfPanel()->resultText().contains(QStringLiteral("Would rank")));
+    }
+
     void programRuleSwitchRescoresTheOpenFile() {
         // A default search: many of its configurations compile to one program, so with the rule
         // on (the default) some share a score, and turned off in the Model menu the same

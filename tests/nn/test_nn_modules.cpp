@@ -2,13 +2,17 @@
 #include <torch/torch.h>
 
 #include <QtTest>
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "CostModel.h"
 #include "CostModelImpl.h"
@@ -1086,6 +1090,43 @@ private slots:
         const std::vector<double> updated = uncached();
         QVERIFY(!near(updated, expected));
         QCOMPARE(viaRows(), updated);
+    }
+
+    void anEditIsScoredBetweenTheBatchesOfAFilesScoring() {
+        // The explorer scores a file's every configuration while the user edits one: scoreAll
+        // must let an edit have the model between two batches, not after the whole file.
+        const tpg::TpuGraph g = tiny::layoutGraph(7, 120, 600, false, 2);  // batches of 256
+        const CostModel model = CostModel::create(smallLayoutInfo());
+        const std::vector<double> alone = model.scoreAll(g);
+        std::mutex m;
+        std::condition_variable wake;
+        bool firstBatch = false, edited = false, timedOut = false;
+        std::vector<double> during;
+        std::thread scoring([&] {
+            during = model.scoreAll(g, [&](int64_t done, int64_t total) {
+                std::unique_lock<std::mutex> lock(m);
+                if (firstBatch || done >= total) return;
+                firstBatch = true;
+                wake.notify_all();
+                // Old code held the model through this call: the edit could not run.
+                timedOut = !wake.wait_for(lock, std::chrono::seconds(5), [&] { return edited; });
+            });
+        });
+        {
+            std::unique_lock<std::mutex> lock(m);
+            wake.wait(lock, [&] { return firstBatch; });
+        }
+        const std::vector<float> row = g.layoutConfigs()->config(3);
+        const double score = model.scoreEdited(g, row.data());
+        {
+            const std::lock_guard<std::mutex> lock(m);
+            edited = true;
+        }
+        wake.notify_all();
+        scoring.join();
+        QVERIFY2(!timedOut, "the edit waited for the whole file's scoring");
+        QVERIFY(std::abs(score - model.scoreRows(g, row.data(), 1).at(0)) < 1e-5);
+        QCOMPARE(during, alone);  // the batches came out as without the edit
     }
 
     void tileNetShapeAndAttentionOption() {

@@ -179,6 +179,50 @@ private slots:
         QVERIFY(errorOf([&] { p.row(g.numConfigs()); }).contains("no configuration"));
     }
 
+    // The explorer edits while the file is scored: an unranked predictor answers at once with
+    // the score, the synthetic TPU and the nearest rows; ranked() adds the rank and runtime.
+    void anUnrankedPredictorEditsAtOnceAndRanksLater() {
+        const TpuGraph& g = *m_layout;
+        const WhatIfPredictor scored(m_layout, nn::defaultModel(Collection::Layout));
+        const WhatIfPredictor early(m_layout, nn::defaultModel(Collection::Layout),
+                                    WhatIfPredictor::Unranked{});
+        QVERIFY(!early.isRanked() && scored.isRanked());
+        QVERIFY(early.scores().empty());
+        QCOMPARE(early.bestMeasuredRow(), scored.bestMeasuredRow());
+        QVERIFY(early.synthIsGroundTruth());
+        std::vector<float> row = early.row(17);
+        const int32_t dot = firstConfigurable(g, "dot");
+        std::vector<int> perm(static_cast<size_t>(slotTensor(g, dot, LayoutSlot::Output).rank()));
+        std::iota(perm.begin(), perm.end(), 0);
+        applyLayoutEdit(
+            g, row,
+            {dot, LayoutSlot::Output,
+             layoutOf(g, row, dot, LayoutSlot::Output).empty() ? perm : std::vector<int>{}});
+        const WhatIfReport before = early.evaluate(row);
+        const WhatIfReport after = scored.evaluate(row);
+        QCOMPARE(before.rank, int64_t{0});
+        QCOMPARE(before.predictedNs, -1.0);
+        QCOMPARE(before.synthNs, after.synthNs);
+        QCOMPARE(before.nearestRow, after.nearestRow);
+        QCOMPARE(before.nearestDistance, after.nearestDistance);
+        QVERIFY(std::abs(before.score - after.score) < 1e-6);  // the network's own score
+        QVERIFY(errorOf([&] {
+                    early.startRow(StartPoint::parse("predicted-best"));
+                }).contains("once the file"));
+        const std::shared_ptr<WhatIfPredictor> ranked = early.ranked();
+        QVERIFY(ranked->isRanked());
+        QCOMPARE(&ranked->synthTpu(), &early.synthTpu());  // one synthetic TPU for the file
+        QCOMPARE(ranked->scores(), scored.scores());
+        const WhatIfReport now = ranked->evaluate(row);
+        QCOMPARE(now.rank, after.rank);
+        QCOMPARE(now.predictedNs, after.predictedNs);
+        QCOMPARE(ranked->startRow(StartPoint::parse("predicted-best")),
+                 scored.startRow(StartPoint::parse("predicted-best")));
+        nn::CancelToken cancel;
+        cancel.cancel();
+        QVERIFY(errorOf([&] { early.ranked({}, &cancel); }).contains("cancelled"));
+    }
+
     // A row whose defaults are spelled out is another spelling of the file row's program: it
     // equals no row, yet the compiler makes the same executable of it, so it takes that row's
     // shared score and rank, and the row's measured runtime is its runtime.

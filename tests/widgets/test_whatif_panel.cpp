@@ -135,6 +135,69 @@ private slots:
         QVERIFY(!panel.setLayout(m_layout.numNodes() + 5, LayoutSlot::Output, {}));
     }
 
+    // On a big file the scoring takes minutes: the editor starts with the unranked predictor
+    // (each edit scored and timed by the synthetic TPU at once), and the file's predictions then
+    // rank the session's runs without restarting it, an edit still pending among them.
+    void editsBeforeTheFileIsScoredAndRanksThemAfter() {
+        JobRunner runner(QStringLiteral("whatif"));
+        WhatIfPanel panel(&runner);
+        const QString file = QStringLiteral("r.npz");
+        panel.setGraph(m_layout, file);
+        panel.setChosenConfig(5);
+        const auto unranked = std::make_shared<WhatIfPredictor>(
+            std::make_shared<const TpuGraph>(m_layout), nn::defaultModel(Collection::Layout),
+            WhatIfPredictor::Unranked{});
+        panel.setUnranked({file, QStringLiteral("built-in layout model"), unranked});
+        QVERIFY(panel.ready() && !panel.ranked());
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.runs().front().label, QStringLiteral("start: config 5"));
+        const int32_t node = nodeWithOutputRank(m_layout, 4);
+        std::vector<int> perm = reversed(4);
+        if (perm == layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output))
+            std::swap(perm[0], perm[1]);
+        QVERIFY(panel.setLayout(node, LayoutSlot::Output, perm));
+        QVERIFY(waitEvaluated(panel));
+        const QString text = panel.resultText();
+        QVERIFY2(text.contains(QStringLiteral("<b>Score ")) &&
+                     text.contains(QStringLiteral("once they are scored")) &&
+                     text.contains(QStringLiteral("ground truth for this synthetic file")) &&
+                     !text.contains(QStringLiteral("Would rank")),
+                 qPrintable(text));
+        QCOMPARE(panel.report().rank, int64_t{0});
+        QCOMPARE(panel.report().synthNs,
+                 synth::TpuCostModel(m_layout).layoutRuntime(panel.currentRow().data()));
+        QCOMPARE(panel.runList()->topLevelItem(1)->text(4), QStringLiteral("…"));
+        QVERIFY(panel.runList()->topLevelItem(1)->text(2).startsWith(QStringLiteral("score ")));
+        QVERIFY(panel.runList()->topLevelItem(1)->text(3).contains(QStringLiteral("by score")) ||
+                panel.runList()->topLevelItem(1)->text(3) == QStringLiteral("same score"));
+
+        auto predictions = std::make_shared<FilePredictions>();
+        predictions->file = file;
+        predictions->modelName = QStringLiteral("built-in layout model");
+        predictions->predictor = unranked->ranked();
+        std::vector<int> other = perm;
+        std::swap(other[2], other[3]);
+        QVERIFY(panel.setLayout(node, LayoutSlot::Output, other));  // pending as the ranks come
+        QSignalSpy reranked(&panel, &WhatIfPanel::reranked);
+        panel.setPredictions(predictions);
+        QVERIFY(panel.ranked());
+        QVERIFY(reranked.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.busy() && panel.runs().size() == 3, 60000);
+        QCOMPARE(panel.undoStack()->count(), 1);  // the session went on: one (merged) edit
+        QCOMPARE(panel.runs().front().label, QStringLiteral("start: config 5"));
+        for (int i = 0; i < 3; ++i) {
+            const WhatIfPanel::Run& run = panel.runs()[static_cast<size_t>(i)];
+            const WhatIfReport expected = predictions->predictor->evaluate(run.row);
+            QCOMPARE(run.report.rank, expected.rank);
+            QCOMPARE(run.report.predictedNs, expected.predictedNs);
+            QCOMPARE(panel.runList()->topLevelItem(i)->text(4), QString::number(expected.rank));
+            QVERIFY(!panel.runList()->topLevelItem(i)->text(2).startsWith(QStringLiteral("score")));
+        }
+        QCOMPARE(layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output), other);
+        QVERIFY2(panel.resultText().contains(QStringLiteral("Would rank")),
+                 qPrintable(panel.resultText()));
+    }
+
     // A default layout spelled out (rank-1 .. 0, the layout node_feat gives this program's nodes)
     // is the same program as the start row: the panel says so and keeps the row's score and rank.
     // "Start from the chosen configuration" with none chosen starts from the compiler's default
