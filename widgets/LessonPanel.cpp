@@ -162,8 +162,9 @@ void LessonPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_file = file;
     m_selected = -1;
     if (m_phase == Phase::WaitingForFile) {
-        m_message = graph.isLayout() ? tr("Waiting for the model's predictions of %1…").arg(q(graph.name()))
-                                     : tr("The lesson needs a layout file; this is a tile file.");
+        m_message = graph.isLayout()
+                        ? tr("Waiting for the what-if editor on %1…").arg(q(graph.name()))
+                        : tr("The lesson needs a layout file; this is a tile file.");
         refresh();
         return;
     }
@@ -192,7 +193,7 @@ void LessonPanel::begin() {
     }
     if (!m_whatIf->ready()) {
         m_phase = Phase::WaitingForFile;
-        m_message = tr("Waiting for the model's predictions of %1…").arg(q(m_graph.name()));
+        m_message = tr("Waiting for the what-if editor on %1…").arg(q(m_graph.name()));
         refresh();
         return;
     }

@@ -399,7 +399,8 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_sweepCandidates.clear();
     m_sweepChart->clear(tr("Sweep a slot: the ⇅ button beside it predicts every value."));
     m_suggestions->setPredictor(nullptr);
-    m_result->setText(graph.isNull() ? tr("No graph open.") : tr("Waiting for the model's predictions of this file…"));
+    m_result->setText(graph.isNull() ? tr("No graph open.")
+                                     : tr("Preparing the cost model for this file…"));
     m_modelLabel->clear();
     m_modelLabel->setToolTip(QString());
     refreshEditor();
