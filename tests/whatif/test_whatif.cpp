@@ -293,6 +293,16 @@ private slots:
         applyTileEdit(row, parseTileEdit(*m_tile, "output_bounds_0=1"));
         const WhatIfReport r = p.evaluate(row);
         QCOMPARE(r.synthNs, synth::TpuCostModel(*m_tile).tileRuntime(row.data()));
+        // Unranked, a tile edit and a row of the file get the network's own score and no rank.
+        const WhatIfPredictor early(m_tile, nn::defaultModel(Collection::Tile), WhatIfPredictor::Unranked{});
+        for (const std::vector<float>& x : {row, p.row(3)}) {
+            const WhatIfReport e = early.evaluate(x);
+            QCOMPARE(e.rank, int64_t{0});
+            QCOMPARE(e.predictedNs, -1.0);
+            QCOMPARE(e.synthNs, p.evaluate(x).synthNs);
+            QCOMPARE(e.score, early.model().scoreRows(*m_tile, x.data(), 1).at(0));
+        }
+        QCOMPARE(early.evaluate(p.row(3)).matchingRow, same.matchingRow);
     }
 
     void incompatibleModelIsOneMessage() {
