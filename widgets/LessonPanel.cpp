@@ -67,8 +67,8 @@ LessonPanel::LessonPanel(WhatIfPanel* whatIf, QWidget* parent)
     : QWidget(parent), m_whatIf(whatIf), m_runner(new JobRunner(QStringLiteral("lesson"), this)) {
     buildUi();
     connect(m_whatIf, &WhatIfPanel::evaluated, this, &LessonPanel::onEvaluated);
-    connect(m_whatIf, &WhatIfPanel::reranked, this,
-            &LessonPanel::refresh);  // the model's figures join the text
+    // The model's figures join the text once the file's predictions have ranked the editor's runs.
+    connect(m_whatIf, &WhatIfPanel::reranked, this, &LessonPanel::refresh);
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id == m_planJob) {
             m_planJob = 0;

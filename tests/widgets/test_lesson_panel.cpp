@@ -8,6 +8,8 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "DefaultModels.h"
+#include "FilePredictions.h"
 #include "JobRunner.h"
 #include "LessonPanel.h"
 #include "PredictedFile.h"
@@ -57,6 +59,51 @@ class TestLessonPanel : public QObject {
 private slots:
     void initTestCase() {
         m_resnet = synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 400, 60, synth::LayoutSearch::Random, "r");
+    }
+
+    // On a big file the lesson starts before the file is scored (the what-if editor's unranked
+    // predictor): its steps speak of the synthetic TPU alone, and the learned model's figures
+    // join the shown text once the predictions have ranked the editor's runs.
+    void theModelsFiguresJoinTheShownTextOnceTheFileIsScored() {
+        JobRunner runner(QStringLiteral("whatif"));
+        WhatIfPanel whatIf(&runner);
+        LessonPanel lesson(&whatIf);
+        const QString file = QStringLiteral("r.npz");
+        whatIf.setGraph(m_resnet, file);
+        lesson.setGraph(m_resnet, file);
+        const auto unranked = std::make_shared<whatif::WhatIfPredictor>(
+            std::make_shared<const TpuGraph>(m_resnet), nn::defaultModel(Collection::Layout),
+            whatif::WhatIfPredictor::Unranked{});
+        whatIf.setUnranked({file, QStringLiteral("built-in layout model"), unranked});
+        lesson.begin();
+        for (int i = 0; i < 1500 && !lesson.running(); ++i) QTest::qWait(20);
+        QVERIFY(lesson.running() && settle(lesson, whatIf));
+        QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
+        lesson.selectNode(lesson.scenario()->producer);
+        lesson.next();
+        QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
+        QVERIFY(settle(lesson, whatIf));
+        QVERIFY(lesson.stepDone());
+        lesson.next();
+        QCOMPARE(lesson.step(), LessonPanel::Step::WatchCopy);
+        auto shown = [&] {
+            QString all;
+            for (const QLabel* l : lesson.findChildren<QLabel*>()) all += l->text();
+            return all;
+        };
+        QVERIFY(shown().contains(
+            QString::fromStdString(explain::nsText(lesson.scenario()->bad.totalNs))));
+        QVERIFY(!shown().contains(QStringLiteral("The learned model predicts")));
+
+        auto predictions = std::make_shared<FilePredictions>();
+        predictions->file = file;
+        predictions->modelName = QStringLiteral("built-in layout model");
+        predictions->predictor = unranked->ranked();
+        QSignalSpy reranked(&whatIf, &WhatIfPanel::reranked);
+        whatIf.setPredictions(predictions);
+        QVERIFY(reranked.wait(60000));
+        QVERIFY2(shown().contains(QStringLiteral("The learned model predicts")),
+                 qPrintable(shown()));
     }
 
     void showMeWalksThroughEveryStep() {
