@@ -69,15 +69,17 @@ WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn
     learnTypicalDistance();
 }
 
-std::shared_ptr<WhatIfPredictor> WhatIfPredictor::ranked(const nn::CostModel::Progress& progress,
-                                                         const nn::CancelToken* cancel) const {
+std::shared_ptr<WhatIfPredictor> WhatIfPredictor::ranked(
+    const nn::CostModel::Progress& progress, const nn::CancelToken* cancel,
+    const nn::CostModel::Progress& indexing) const {
     // make_shared cannot reach the private constructor that shares this one's synthetic TPU.
-    return std::shared_ptr<WhatIfPredictor>(new WhatIfPredictor(*this, progress, cancel));
+    return std::shared_ptr<WhatIfPredictor>(new WhatIfPredictor(*this, progress, cancel, indexing));
 }
 
 WhatIfPredictor::WhatIfPredictor(const WhatIfPredictor& unranked,
                                  const nn::CostModel::Progress& progress,
-                                 const nn::CancelToken* cancel)
+                                 const nn::CancelToken* cancel,
+                                 const nn::CostModel::Progress& indexing)
     : m_graph(unranked.m_graph),
       m_model(unranked.m_model),
       m_synth(unranked.m_synth),
@@ -85,13 +87,14 @@ WhatIfPredictor::WhatIfPredictor(const WhatIfPredictor& unranked,
       m_bestMeasuredNs(unranked.m_bestMeasuredNs),
       m_bestMeasuredRow(unranked.m_bestMeasuredRow),
       m_typicalDistance(unranked.m_typicalDistance) {
-    scoreFile(progress, cancel);
+    scoreFile(progress, cancel, indexing);
 }
 
 void WhatIfPredictor::scoreFile(const nn::CostModel::Progress& progress,
-                                const nn::CancelToken* cancel) {
+                                const nn::CancelToken* cancel,
+                                const nn::CostModel::Progress& indexing) {
     const TpuGraph& g = *m_graph;
-    const std::vector<uint64_t> programKeys = indexPrograms(cancel);
+    const std::vector<uint64_t> programKeys = indexPrograms(cancel, indexing);
     m_scores = m_model.scoreAll(g, progress, cancel, programKeys.empty() ? nullptr : &programKeys);
     if (cancel && cancel->cancelled()) throw FormatError(g.path() + ": scoring cancelled");
     m_sortedScores = m_scores;
@@ -115,7 +118,8 @@ double WhatIfPredictor::synthRuntime(const std::vector<float>& row, uint64_t* pr
     return m_graph->isLayout() ? m_synth->layoutRuntime(row.data(), programKey) : m_synth->tileRuntime(row.data());
 }
 
-std::vector<uint64_t> WhatIfPredictor::indexPrograms(const nn::CancelToken* cancel) {
+std::vector<uint64_t> WhatIfPredictor::indexPrograms(const nn::CancelToken* cancel,
+                                                     const nn::CostModel::Progress& progress) {
     const TpuGraph& g = *m_graph;
     if (!g.isLayout() || !m_model.tiesSamePrograms()) return {};  // the file's scores are the network's own
     const int64_t width = rowWidth();
@@ -126,6 +130,7 @@ std::vector<uint64_t> WhatIfPredictor::indexPrograms(const nn::CancelToken* canc
             uint64_t& key = keys[static_cast<size_t>(first + i)];
             m_synth->layoutRuntime(rows + i * width, &key);
             m_programRow.emplace(key, first + i);
+            if (progress) progress(first + i + 1, g.numConfigs());
         }
     });
     if (cancel && cancel->cancelled()) throw FormatError(g.path() + ": scoring cancelled");

@@ -135,6 +135,32 @@ private slots:
         QVERIFY(!panel.setLayout(m_layout.numNodes() + 5, LayoutSlot::Output, {}));
     }
 
+    // The file's predictions say what they are doing: first which configurations compile to one
+    // program (a synthetic TPU pass each: ~10 s of a 45,000-node file's 5,000, where the bar had
+    // sat at 0% under "Predicting"), then the scores, then the synthetic TPU's timings.
+    void predictingAFileReportsEachPhase() {
+        JobRunner runner(QStringLiteral("model"));
+        QSignalSpy progressed(&runner, &JobRunner::progressed);
+        QVERIFY(predictedFile(runner, QStringLiteral("r.npz"), m_layout) != nullptr);
+        QVERIFY(progressed.count() >= 2);
+        const QString first = progressed.first().at(2).toString();
+        QVERIFY2(
+            first == QStringLiteral("Finding which of 150 configurations compile to one program"),
+            qPrintable(first));
+        QVERIFY(progressed.first().at(1).toDouble() <= 0.1);
+        double last = -1;
+        for (const QList<QVariant>& p : progressed) {
+            const double f = p.at(1).toDouble();
+            QVERIFY(f >= last);  // the phases follow each other on one bar
+            last = f;
+            if (p.at(2).toString().startsWith(QStringLiteral("Predicting")))
+                QVERIFY(f >= 0.1 && f <= 0.8);
+        }
+        QCOMPARE(progressed.last().at(2).toString(),
+                 QStringLiteral("Timing 150 configurations on the synthetic TPU"));
+        QCOMPARE(last, 1.0);
+    }
+
     // On a big file the scoring takes minutes: the editor starts with the unranked predictor
     // (each edit scored and timed by the synthetic TPU at once), and the file's predictions then
     // rank the session's runs without restarting it, an edit still pending among them.
