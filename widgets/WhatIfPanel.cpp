@@ -377,8 +377,8 @@ bool WhatIfPanel::isLayoutFile() const { return !m_graph.isNull() && m_graph.isL
 void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_graph = graph;
     m_file = file;
-    m_predictions.reset();
     m_predictor.reset();
+    m_modelName.clear();
     m_runner->cancelLane(QStringLiteral("whatif"));
     m_pendingJob = 0;
     m_runner->cancelLane(QStringLiteral("rerank"));
@@ -418,12 +418,11 @@ void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
     // The same scoring's unranked predictor (one synthetic TPU): the session goes on, ranked.
     const bool ranksSession = m_predictor && !m_predictor->isRanked() && !m_startRow.empty() &&
                               &m_predictor->synthTpu() == &predictions->predictor->synthTpu();
-    m_predictions = std::move(predictions);
     if (!ranksSession) {
-        usePredictor(m_predictions->predictor, m_predictions->modelName);
+        usePredictor(predictions->predictor, predictions->modelName);
         return;
     }
-    m_predictor = m_predictions->predictor;
+    m_predictor = predictions->predictor;
     m_suggestions->setPredictor(m_predictor);
     rerankRuns();
 }
@@ -431,6 +430,7 @@ void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predicti
 void WhatIfPanel::usePredictor(std::shared_ptr<whatif::WhatIfPredictor> predictor,
                                const QString& modelName) {
     m_predictor = std::move(predictor);
+    m_modelName = modelName;
     m_modelLabel->setText(shortModelName(modelName));
     m_modelLabel->setToolTip(tr("The model that predicts the runtimes: %1").arg(modelName));
     m_suggestions->setPredictor(m_predictor->isRanked() ? m_predictor : nullptr);
@@ -1007,15 +1007,15 @@ bool WhatIfPanel::saveSession(const QString& path, QString* error) const {
         return false;
     }
     nlohmann::json doc = session::whatIfDocument(
-        m_file.toStdString(), collectionName(m_graph.collection()),
-        m_predictions ? m_predictions->modelName.toStdString() : std::string());
+        m_file.toStdString(), collectionName(m_graph.collection()), m_modelName.toStdString());
     for (const Run& run : m_runs) {
         nlohmann::json entry = {{"label", run.label.toStdString()},
                                 {"config", run.row},
                                 {"score", run.report.score},
-                                {"rank", run.report.rank},
                                 {"synthetic_tpu_ns", run.report.synthNs},
                                 {"pinned", run.pinned}};
+        if (!unranked(run.report))
+            entry["rank"] = run.report.rank;  // evaluated before the file was scored
         if (run.report.predictedNs >= 0) entry["predicted_ns"] = run.report.predictedNs;
         doc["configurations"].push_back(std::move(entry));
     }

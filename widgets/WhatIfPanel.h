@@ -142,8 +142,8 @@ private:
     JobRunner* m_runner;
     TpuGraph m_graph;
     QString m_file;
-    std::shared_ptr<const FilePredictions> m_predictions;
     std::shared_ptr<whatif::WhatIfPredictor> m_predictor;
+    QString m_modelName;  // the predictor's model, as the session file names it
     int64_t m_chosenConfig = -1;
     std::vector<float> m_startRow, m_row;
     QString m_startLabel;

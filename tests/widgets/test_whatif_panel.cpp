@@ -196,6 +196,20 @@ private slots:
         QVERIFY(panel.runList()->topLevelItem(1)->text(2).startsWith(QStringLiteral("score ")));
         QVERIFY(panel.runList()->topLevelItem(1)->text(3).contains(QStringLiteral("by score")) ||
                 panel.runList()->topLevelItem(1)->text(3) == QStringLiteral("same score"));
+        // Saved before the ranks: the model named, no rank written (it had written "rank": 0).
+        const QString json = m_dir.filePath(QStringLiteral("unranked.json"));
+        QString error;
+        QVERIFY2(panel.saveSession(json, &error), qPrintable(error));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(doc.value(QStringLiteral("model")).toString(),
+                 QStringLiteral("built-in layout model"));
+        for (const QJsonValue& entry : doc.value(QStringLiteral("configurations")).toArray()) {
+            QVERIFY(!entry.toObject().contains(QStringLiteral("rank")));
+            QVERIFY(!entry.toObject().contains(QStringLiteral("predicted_ns")));
+            QVERIFY(entry.toObject().value(QStringLiteral("synthetic_tpu_ns")).toDouble() > 0);
+        }
 
         auto predictions = std::make_shared<FilePredictions>();
         predictions->file = file;
