@@ -413,7 +413,7 @@ void WhatIfPanel::setUnranked(const UnrankedPredictor& unranked) {
     usePredictor(unranked.predictor, unranked.modelName);
 }
 
-void WhatIfPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
+void WhatIfPanel::setPredictions(const std::shared_ptr<const FilePredictions>& predictions) {
     if (!predictions || predictions->file != m_file) return;
     // The same scoring's unranked predictor (one synthetic TPU): the session goes on, ranked.
     const bool ranksSession = m_predictor && !m_predictor->isRanked() && !m_startRow.empty() &&

@@ -52,7 +52,7 @@ public:
     // scored and timed by the synthetic TPU; ranks and predicted runtimes wait for setPredictions,
     // which then ranks the session's runs without restarting it.
     void setUnranked(const UnrankedPredictor& unranked);
-    void setPredictions(std::shared_ptr<const FilePredictions> predictions);
+    void setPredictions(const std::shared_ptr<const FilePredictions>& predictions);
     // The configuration chosen in the table. An editor that starts from "the chosen configuration"
     // and has no edits yet follows it.
     void setChosenConfig(int64_t config);
