@@ -47,6 +47,17 @@ int32_t nodeWithOutputRank(const TpuGraph& g, int minRank) {
     return -1;
 }
 
+// The panel's session saved to `path` and read back (empty when it could not be saved).
+QJsonObject savedSession(const WhatIfPanel& panel, const QString& path) {
+    QString error;
+    if (!panel.saveSession(path, &error)) {
+        qWarning("%s", qPrintable(error));
+        return {};
+    }
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+}
+
 std::vector<int> reversed(int rank) {
     std::vector<int> p(static_cast<size_t>(rank));
     std::iota(p.rbegin(), p.rend(), 0);
@@ -197,12 +208,7 @@ private slots:
         QVERIFY(panel.runList()->topLevelItem(1)->text(3).contains(QStringLiteral("by score")) ||
                 panel.runList()->topLevelItem(1)->text(3) == QStringLiteral("same score"));
         // Saved before the ranks: the model named, no rank written (it had written "rank": 0).
-        const QString json = m_dir.filePath(QStringLiteral("unranked.json"));
-        QString error;
-        QVERIFY2(panel.saveSession(json, &error), qPrintable(error));
-        QFile f(json);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+        const QJsonObject doc = savedSession(panel, m_dir.filePath(QStringLiteral("unranked.json")));
         QCOMPARE(doc.value(QStringLiteral("model")).toString(),
                  QStringLiteral("built-in layout model"));
         for (const QJsonValue& entry : doc.value(QStringLiteral("configurations")).toArray()) {
@@ -375,11 +381,8 @@ private slots:
         QVERIFY(waitEvaluated(panel));
         panel.setPinned(1, true);
         const QString json = m_dir.filePath(QStringLiteral("session.json"));
+        const QJsonObject doc = savedSession(panel, json);
         QString error;
-        QVERIFY2(panel.saveSession(json, &error), qPrintable(error));
-        QFile f(json);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
         QCOMPARE(doc.value(QStringLiteral("format")).toString(), QStringLiteral("tpugraphs-whatif"));
         QCOMPARE(doc.value(QStringLiteral("configurations")).toArray().size(), 2);
 
@@ -422,10 +425,7 @@ private slots:
         // Saved atomically (no temporary file left), and a session saved for another file loads
         // with a note saying so.
         QVERIFY(!QFile::exists(json + QStringLiteral(".part")));
-        f.close();
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QJsonObject moved = QJsonDocument::fromJson(f.readAll()).object();
-        f.close();
+        QJsonObject moved = doc;
         moved.insert(QStringLiteral("file"), QStringLiteral("/elsewhere/another.npz"));
         const QString movedPath = m_dir.filePath(QStringLiteral("moved.json"));
         QFile movedFile(movedPath);
