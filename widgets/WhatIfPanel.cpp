@@ -408,8 +408,10 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     emit editedNodesChanged({});
 }
 
+// Also when the editor has a predictor: this is a newer scoring of the file (another model, or the
+// program rule switched), whose edits should not wait for it either.
 void WhatIfPanel::setUnranked(const UnrankedPredictor& unranked) {
-    if (!unranked.predictor || unranked.file != m_file || m_predictor) return;
+    if (!unranked.predictor || unranked.file != m_file) return;
     usePredictor(unranked.predictor, unranked.modelName);
 }
 

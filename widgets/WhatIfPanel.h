@@ -48,9 +48,10 @@ public:
     WhatIfPanel(JobRunner* runner, QWidget* parent = nullptr);
 
     void setGraph(const TpuGraph& graph, const QString& file);
-    // The file's predictor before its configurations are scored: editing starts, each edit
-    // scored and timed by the synthetic TPU; ranks and predicted runtimes wait for setPredictions,
-    // which then ranks the session's runs without restarting it.
+    // The file's predictor before its configurations are scored: editing starts (or restarts, for
+    // a newer scoring: another model), each edit scored and timed by the synthetic TPU; ranks and
+    // predicted runtimes wait for setPredictions, which then ranks the session's runs without
+    // restarting it.
     void setUnranked(const UnrankedPredictor& unranked);
     void setPredictions(const std::shared_ptr<const FilePredictions>& predictions);
     // The configuration chosen in the table. An editor that starts from "the chosen configuration"

@@ -146,6 +146,33 @@ private slots:
         QVERIFY(!panel.setLayout(m_layout.numNodes() + 5, LayoutSlot::Output, {}));
     }
 
+    // Another model (or the program rule switched) re-scores the open file: the editor takes the
+    // new scoring's unranked predictor at once, restarting from the chosen configuration, rather
+    // than editing with the old model until the new scores are in (minutes on a big file).
+    void anotherModelsScoringTakesOverTheEditorAtOnce() {
+        JobRunner runner(QStringLiteral("whatif"));
+        WhatIfPanel panel(&runner);
+        startOnConfig5(runner, panel);
+        QVERIFY(waitEvaluated(panel));
+        const int32_t node = nodeWithOutputRank(m_layout, 4);
+        QVERIFY(panel.setLayout(node, LayoutSlot::Output, reversed(4)));
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.runs().size(), size_t{2});
+        nn::CostModel other =
+            nn::CostModel::fromBytes(nn::defaultModel(Collection::Layout).toBytes(), "other.tpgm");
+        other.setTieSamePrograms(false);
+        const auto unranked = std::make_shared<WhatIfPredictor>(
+            std::make_shared<const TpuGraph>(m_layout), other, WhatIfPredictor::Unranked{});
+        panel.setUnranked({QStringLiteral("r.npz"), QStringLiteral("other.tpgm"), unranked});
+        QVERIFY(!panel.ranked());
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.runs().size(), size_t{1});  // restarted, with the new model
+        QCOMPARE(panel.runs().front().label, QStringLiteral("start: config 5"));
+        QCOMPARE(panel.report().rank, int64_t{0});
+        QCOMPARE(panel.report().score, other.scoreEdited(m_layout, panel.currentRow().data()));
+        QCOMPARE(panel.undoStack()->count(), 0);
+    }
+
     // The file's predictions say what they are doing: first which configurations compile to one
     // program (a synthetic TPU pass each: ~10 s of a 45,000-node file's 5,000, where the bar had
     // sat at 0% under "Predicting"), then the scores, then the synthetic TPU's timings.
