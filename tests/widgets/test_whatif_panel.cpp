@@ -238,7 +238,7 @@ private slots:
         const QJsonObject doc = savedSession(panel, m_dir.filePath(QStringLiteral("unranked.json")));
         QCOMPARE(doc.value(QStringLiteral("model")).toString(),
                  QStringLiteral("built-in layout model"));
-        for (const QJsonValue& entry : doc.value(QStringLiteral("configurations")).toArray()) {
+        for (const auto& entry : doc.value(QStringLiteral("configurations")).toArray()) {
             QVERIFY(!entry.toObject().contains(QStringLiteral("rank")));
             QVERIFY(!entry.toObject().contains(QStringLiteral("predicted_ns")));
             QVERIFY(entry.toObject().value(QStringLiteral("synthetic_tpu_ns")).toDouble() > 0);
