@@ -124,11 +124,13 @@ std::vector<uint64_t> WhatIfPredictor::indexPrograms(const nn::CancelToken* canc
     if (!g.isLayout() || !m_model.tiesSamePrograms()) return {};  // the file's scores are the network's own
     const int64_t width = rowWidth();
     std::vector<uint64_t> keys(static_cast<size_t>(g.numConfigs()));
+    m_indexedSynthNs.assign(static_cast<size_t>(g.numConfigs()), 0.0);
     forEachRowBatch([&](int64_t first, int64_t count, const float* rows) {
         for (int64_t i = 0; i < count; ++i) {
             if (cancel && cancel->cancelled()) return;  // a key takes a synthetic TPU pass (~2 ms on 45,000 nodes)
             uint64_t& key = keys[static_cast<size_t>(first + i)];
-            m_synth->layoutRuntime(rows + i * width, &key);
+            m_indexedSynthNs[static_cast<size_t>(first + i)] =
+                m_synth->layoutRuntime(rows + i * width, &key);
             m_programRow.emplace(key, first + i);
             if (progress) progress(first + i + 1, g.numConfigs());
         }

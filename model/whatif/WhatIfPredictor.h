@@ -100,6 +100,9 @@ public:
     double predictedNs(double score) const;  // -1 when runtimes are unknown
     // The synthetic TPU's ns; layout: with `programKey`, also the key of the program `row` compiles to.
     double synthRuntime(const std::vector<float>& row, uint64_t* programKey = nullptr) const;
+    // Every configuration's synthetic TPU ns when the program index computed them on the way
+    // (ranked layout files with scores shared within programs); else empty.
+    const std::vector<double>& indexedSynthNs() const { return m_indexedSynthNs; }
 
     int64_t rowWidth() const;  // values per configuration row
     std::vector<float> row(int64_t config) const;
@@ -140,6 +143,7 @@ private:
     int64_t m_bestMeasuredRow = -1, m_bestPredictedRow = -1;
     int64_t m_typicalDistance = 1;
     std::unordered_map<uint64_t, int64_t> m_programRow;  // program key -> its first row
+    std::vector<double> m_indexedSynthNs;  // every row's synthetic TPU ns, from the program index
     mutable std::mutex m_distanceMutex;  // guards the two below
     mutable std::vector<float> m_lastRow;
     mutable std::vector<int64_t> m_lastDistances;
