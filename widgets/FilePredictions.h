@@ -57,3 +57,5 @@ std::vector<int64_t> sharedRanks(const std::vector<double>& values);
 
 Q_DECLARE_METATYPE(std::shared_ptr<const tpg::FilePredictions>)
 Q_DECLARE_METATYPE(tpg::UnrankedPredictor)
+Q_DECLARE_METATYPE(tpg::whatif::WhatIfReport)
+Q_DECLARE_METATYPE(std::vector<tpg::whatif::WhatIfReport>)

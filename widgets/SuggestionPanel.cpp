@@ -9,9 +9,11 @@
 #include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "CountText.h"
+#include "FilePredictions.h"
 #include "JobRunner.h"
 #include "RuntimeText.h"
 #include "tune/TuneLimits.h"
@@ -26,6 +28,11 @@ QString change(double now, double reference) { return changeText(now, reference)
 enum Column { Number, Synth, VsCurrent, Predicted, Rank, Measured, Columns };
 constexpr qint64 kProgressIntervalMs = 100;  // progress posts to the GUI: ten a second
 
+// Found before the file was scored: the network's score, no rank yet (WhatIfReport::rank 0).
+bool unranked(const whatif::WhatIfReport& r) {
+    return r.configs > 0 && r.rank == 0;
+}
+
 }  // namespace
 
 SuggestionPanel::SuggestionPanel(QWidget* parent) : QWidget(parent), m_runner(new JobRunner(QStringLiteral("tune"), this)) {
@@ -36,12 +43,23 @@ SuggestionPanel::SuggestionPanel(QWidget* parent) : QWidget(parent), m_runner(ne
         if (id == m_job) showProgress(v.value<tune::TuneProgress>());
     });
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& v) {
+        if (id == m_rankJob) {
+            m_rankJob = 0;
+            showRanked(v.value<std::vector<whatif::WhatIfReport>>());
+            return;
+        }
         if (id != m_job) return;  // a stale search (another file, a newer request)
         m_job = 0;
         showResults(v.value<tune::TuneResult>());
+        rankResults();  // found while the file was scored, which ended meanwhile
         emit finished();
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+        if (id == m_rankJob) {
+            m_rankJob = 0;
+            m_status->setText(tr("Cannot rank the suggestions: %1").arg(message));
+            return;
+        }
         if (id != m_job) return;
         m_job = 0;
         m_status->setText(tr("Cannot search: %1").arg(message));
@@ -131,6 +149,8 @@ void SuggestionPanel::setPredictor(std::shared_ptr<const whatif::WhatIfPredictor
     if (m_stopToken) m_stopToken->cancel();
     if (m_job) m_runner->cancel(m_job);
     m_job = 0;
+    m_runner->cancelLane(QStringLiteral("rank"));
+    m_rankJob = 0;
     m_predictor = std::move(predictor);
     m_haveCurrent = false;
     m_results.clear();
@@ -141,8 +161,53 @@ void SuggestionPanel::setPredictor(std::shared_ptr<const whatif::WhatIfPredictor
     m_stop->setEnabled(false);
     m_load->setEnabled(false);
     m_compare->setEnabled(false);
-    m_status->setText(m_predictor ? tr("Search for configurations faster than the current one.")
-                                  : tr("Waiting for the model's predictions of this file…"));
+    m_status->setText(idleText());
+}
+
+QString SuggestionPanel::idleText() const {
+    if (!m_predictor) return tr("Preparing the cost model for this file…");
+    if (m_predictor->isRanked())
+        return tr("Search for configurations faster than the current one.");
+    return tr(
+        "Search for configurations faster than the current one. Their ranks among this "
+        "file's configurations come once they are scored.");
+}
+
+void SuggestionPanel::rankWith(std::shared_ptr<const whatif::WhatIfPredictor> ranked) {
+    const bool sameScoring = m_predictor && ranked && !m_predictor->isRanked() &&
+                             ranked->isRanked() && &m_predictor->synthTpu() == &ranked->synthTpu();
+    if (!sameScoring) {
+        setPredictor(std::move(ranked));
+        return;
+    }
+    m_predictor = std::move(ranked);  // a running search keeps the unranked one it holds
+    if (!m_job && m_results.empty()) m_status->setText(idleText());
+    rankResults();
+}
+
+void SuggestionPanel::rankResults() {
+    if (m_job || !m_predictor || !m_predictor->isRanked()) return;
+    if (std::none_of(m_results.begin(), m_results.end(),
+                     [](const tune::TunedConfig& t) { return unranked(t.report); }))
+        return;
+    std::vector<std::vector<float>> rows;
+    rows.reserve(m_results.size());
+    for (const tune::TunedConfig& t : m_results) rows.push_back(t.row);
+    auto predictor = m_predictor;
+    m_rankJob = m_runner->submit(QStringLiteral("rank"),
+                                 [predictor, rows = std::move(rows)](JobControl& job) {
+                                     std::vector<whatif::WhatIfReport> reports;
+                                     for (size_t i = 0; i < rows.size() && !job.cancelled(); ++i)
+                                         reports.push_back(predictor->evaluate(rows[i]));
+                                     return QVariant::fromValue(reports);
+                                 });
+}
+
+void SuggestionPanel::showRanked(const std::vector<whatif::WhatIfReport>& reports) {
+    if (m_job || reports.size() != m_results.size()) return;  // a new search or list since
+    for (size_t i = 0; i < reports.size(); ++i) m_results[i].report = reports[i];
+    fillList(selectedRow(), false);
+    m_status->setText(m_rankedResultText);
 }
 
 void SuggestionPanel::setCurrent(const std::vector<float>& row, const whatif::WhatIfReport& report) {
@@ -156,6 +221,8 @@ void SuggestionPanel::setBudgetSeconds(int seconds) { m_budget->setValue(seconds
 
 void SuggestionPanel::suggest() {
     if (!m_predictor || !m_haveCurrent) return;
+    m_runner->cancelLane(QStringLiteral("rank"));  // the list it would rank is replaced
+    m_rankJob = 0;
     tune::TuneOptions o;
     o.budgetSeconds = m_budget->value();
     o.measurePerRound = m_measure->value();
@@ -228,6 +295,7 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
     m_suggest->setEnabled(m_predictor != nullptr);
     m_stop->setEnabled(false);
     const double best = m_results.empty() ? -1 : m_results.front().report.synthNs;
+    const bool ranksToCome = !m_results.empty() && unranked(m_results.front().report);
     const QString how = r.cancelled ? tr("Stopped after %1 s").arg(r.seconds, 0, 'f', 1)
                                     : tr("Searched for %1 s").arg(r.seconds, 0, 'f', 1);
     QString text = tr("%1: %2 rounds, %3 candidates scored, %4 measured.")
@@ -240,6 +308,9 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
                                                                          ? tr(" (ground truth for this synthetic file)")
                                                                          : tr(" (an estimate for this file: measure it on a TPU)"))
                                  : tr(" Nothing faster than the current configuration was found.");
+    m_rankedResultText = text;
+    if (ranksToCome)
+        text += tr(" Their ranks among this file's configurations come once they are scored.");
     m_status->setText(text);
     fillList(selected, true);
 }
@@ -255,7 +326,11 @@ void SuggestionPanel::fillList(const std::vector<float>& keepSelected, bool sele
         item->setText(Number, QString::number(i + 1));
         item->setText(Synth, ns(r.synthNs));
         item->setText(VsCurrent, change(r.synthNs, currentNs));
-        if (r.configs > 0) {
+        if (unranked(r)) {
+            item->setText(Predicted, tr("score %1").arg(r.score, 0, 'f', 4));
+            item->setText(Rank, tr("…"));
+            item->setToolTip(Rank, tr("Ranked once the file's configurations are scored"));
+        } else if (r.configs > 0) {
             item->setText(Predicted, boundPrefix(r.beyondFit) + ns(r.predictedNs));
             item->setText(Rank, tr("%1 of %2").arg(countText(r.rank), countText(r.configs)));
         } else {  // a running search's list: the file's model scores it when the search ends

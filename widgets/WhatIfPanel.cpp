@@ -35,8 +35,6 @@
 #include "session/WhatIfSession.h"
 #include "synth/TpuCostModel.h"
 
-Q_DECLARE_METATYPE(tpg::whatif::WhatIfReport)
-Q_DECLARE_METATYPE(std::vector<tpg::whatif::WhatIfReport>)
 Q_DECLARE_METATYPE(std::vector<tpg::SweepChart::Point>)
 
 namespace tpg {
@@ -425,7 +423,7 @@ void WhatIfPanel::setPredictions(const std::shared_ptr<const FilePredictions>& p
         return;
     }
     m_predictor = predictions->predictor;
-    m_suggestions->setPredictor(m_predictor);
+    m_suggestions->rankWith(m_predictor);
     rerankRuns();
 }
 
@@ -435,7 +433,7 @@ void WhatIfPanel::usePredictor(std::shared_ptr<whatif::WhatIfPredictor> predicto
     m_modelName = modelName;
     m_modelLabel->setText(shortModelName(modelName));
     m_modelLabel->setToolTip(tr("The model that predicts the runtimes: %1").arg(modelName));
-    m_suggestions->setPredictor(m_predictor->isRanked() ? m_predictor : nullptr);
+    m_suggestions->setPredictor(m_predictor);
     if (isLayoutFile()) {
         if (const std::string why = whatif::layoutEditingUnavailable(m_graph); !why.empty()) {
             m_result->setText(QString::fromStdString(why));

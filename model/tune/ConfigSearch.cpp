@@ -58,6 +58,25 @@ std::vector<const Candidate*> distinctPrograms(const std::vector<Candidate>& lis
 
 }  // namespace
 
+std::vector<int64_t> fileSeedRows(const whatif::WhatIfPredictor& predictor) {
+    std::vector<int64_t> seeds;
+    const int64_t configs = predictor.graph().numConfigs();
+    std::vector<int64_t> order(static_cast<size_t>(configs));
+    const auto k = static_cast<size_t>(std::min(limits::kFileSeeds, configs));
+    auto takeBest = [&](auto key) {
+        std::iota(order.begin(), order.end(), 0);
+        std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k),
+                          order.end(), [&](int64_t a, int64_t b) { return key(a) < key(b); });
+        seeds.insert(seeds.end(), order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k));
+    };
+    const std::vector<double>& scores = predictor.scores();
+    if (predictor.isRanked()) takeBest([&](int64_t c) { return scores[static_cast<size_t>(c)]; });
+    const TpuGraph& g = predictor.graph();
+    if (g.runtimesKnown())
+        takeBest([&](int64_t c) { return g.runtimes()[static_cast<size_t>(c)]; });
+    return seeds;
+}
+
 void checkTuneOptions(const TuneOptions& o) {
     if (!(o.budgetSeconds > 0) || o.budgetSeconds > limits::kMaxBudgetSeconds)
         throw FormatError("--budget-seconds: expected a time above 0 and at most " +
@@ -302,20 +321,9 @@ struct ConfigSearch::State {
         incumbent.hash = hashRow(startRow);
         incumbent.score = score(startRow);
         scored.insert(incumbent.hash);
-        std::vector<Candidate> seeds{incumbent};
-        // The file's best rows by the model and by measurement: good parents from the start.
-        const std::vector<double>& scores = predictor.scores();
-        std::vector<int64_t> order(scores.size());
-        std::iota(order.begin(), order.end(), 0);
-        const auto k = static_cast<size_t>(std::min<int64_t>(limits::kFileSeeds, static_cast<int64_t>(order.size())));
-        auto takeBest = [&](auto key) {
-            std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                              [&](int64_t a, int64_t b) { return key(a) < key(b); });
-            for (size_t i = 0; i < k; ++i) seeds.push_back(Candidate{predictor.row(order[i])});
-        };
-        takeBest([&](int64_t c) { return scores[static_cast<size_t>(c)]; });
-        if (g.runtimesKnown()) takeBest([&](int64_t c) { return g.runtimes()[static_cast<size_t>(c)]; });
-        std::vector<Candidate> fresh(seeds.begin() + 1, seeds.end());
+        std::vector<Candidate> fresh;
+        for (const int64_t c : fileSeedRows(predictor))
+            fresh.push_back(Candidate{predictor.row(c)});
         scoreNew(fresh);
         addToPopulation({incumbent});
         addToPopulation(fresh);

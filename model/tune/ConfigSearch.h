@@ -89,6 +89,11 @@ private:
     TuneOptions m_options;
 };
 
+// The rows of the file a search starts its population from: its best by the model (once the
+// file is scored, WhatIfPredictor::isRanked) and then its fastest measured, limits::kFileSeeds of
+// each; a row can be in both.
+std::vector<int64_t> fileSeedRows(const whatif::WhatIfPredictor& predictor);
+
 // Checks options against their limits (TuneLimits.h); throws FormatError naming the option.
 void checkTuneOptions(const TuneOptions& options);
 

@@ -1,9 +1,10 @@
 // The model-guided search: the optimum of a graph small enough to enumerate, determinism for a
 // seed and a round limit, cancel, and one clear message for what cannot be tuned.
 #include <QtTest>
-
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "DefaultModels.h"
@@ -16,6 +17,7 @@
 #include "tune/BaselineSearch.h"
 #include "tune/ConfigSearch.h"
 #include "tune/SearchSpace.h"
+#include "tune/TuneLimits.h"
 
 using namespace tpg;
 
@@ -153,6 +155,44 @@ private slots:
         QVERIFY2(r.top.front().report.synthNs < m_resnetPredictor->bestMeasuredNs(),
                  qPrintable(QStringLiteral("%1 vs %2").arg(r.top.front().report.synthNs).arg(m_resnetPredictor->bestMeasuredNs())));
         QCOMPARE(r.start.report.synthNs, m_resnetPredictor->synthRuntime(m_resnetPredictor->row(m_resnetPredictor->bestMeasuredRow())));
+    }
+
+    // Before the file is scored (the explorer's editor starts then) a search starts from the
+    // file's fastest measured rows alone, and its results carry the network's score and the
+    // synthetic TPU's runtime, without a rank or a predicted runtime.
+    void anUnscoredFileIsSearchedFromItsFastestMeasured() {
+        const whatif::WhatIfPredictor unranked(m_resnet, nn::defaultModel(Collection::Layout),
+                                               whatif::WhatIfPredictor::Unranked{});
+        const std::vector<double>& runtimes = m_resnet->runtimes();
+        const auto k = static_cast<size_t>(tune::limits::kFileSeeds);
+        const std::vector<int64_t> seeds = tune::fileSeedRows(unranked);
+        QCOMPARE(seeds.size(), k);
+        QCOMPARE(runtimes[static_cast<size_t>(seeds.front())], unranked.bestMeasuredNs());
+        std::vector<double> sorted = runtimes;
+        std::sort(sorted.begin(), sorted.end());
+        for (size_t i = 0; i < k; ++i) QCOMPARE(runtimes[static_cast<size_t>(seeds[i])], sorted[i]);
+        // Scored, the model's best come first, then the same fastest measured.
+        const std::vector<int64_t> both = tune::fileSeedRows(*m_resnetPredictor);
+        QCOMPARE(both.size(), 2 * k);
+        const std::vector<double>& scores = m_resnetPredictor->scores();
+        QCOMPARE(scores[static_cast<size_t>(both.front())],
+                 *std::min_element(scores.begin(), scores.end()));
+        for (size_t i = 0; i < k; ++i)
+            QCOMPARE(runtimes[static_cast<size_t>(both[k + i])], sorted[i]);
+
+        tune::TuneOptions o = options(8, 40);
+        o.start.kind = whatif::StartPoint::Kind::BestMeasured;
+        const tune::TuneResult r = tune::ConfigSearch(unranked, o).run();
+        QVERIFY(r.top.front().report.synthNs < unranked.bestMeasuredNs());
+        for (const tune::TunedConfig& t : r.top) {
+            QCOMPARE(t.report.rank, int64_t{0});
+            QCOMPARE(t.report.predictedNs, -1.0);
+            QCOMPARE(t.report.synthNs, unranked.synthRuntime(t.row));
+            // The network's own score (an edit's incremental pass: equal within float rounding).
+            QVERIFY(std::abs(t.report.score -
+                             unranked.model().scoreRows(*m_resnet, t.row.data(), 1).front()) <
+                    1e-4);
+        }
     }
 
     // While measuring, each progress carries the fastest distinct programs so far: a new list

@@ -8,6 +8,7 @@
 #include <QtTest>
 #include <chrono>
 
+#include "DefaultModels.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "PredictedFile.h"
@@ -44,6 +45,28 @@ class TestSuggestionPanel : public QObject {
         s->setBudgetSeconds(600);
         s->suggest();
         return s;
+    }
+
+    // The generated program open in `panel` on an unranked predictor (the file not yet scored),
+    // the editor started.
+    std::shared_ptr<whatif::WhatIfPredictor> openUnranked(WhatIfPanel& panel) {
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        auto unranked = std::make_shared<whatif::WhatIfPredictor>(
+            std::make_shared<const TpuGraph>(m_layout), nn::defaultModel(Collection::Layout),
+            whatif::WhatIfPredictor::Unranked{});
+        panel.setUnranked(
+            {QStringLiteral("r.npz"), QStringLiteral("built-in layout model"), unranked});
+        return waitEvaluated(panel) ? unranked : nullptr;
+    }
+
+    // The same scoring's predictions of the file (one synthetic TPU with `unranked`).
+    static std::shared_ptr<FilePredictions> scored(
+        const std::shared_ptr<whatif::WhatIfPredictor>& unranked) {
+        auto predictions = std::make_shared<FilePredictions>();
+        predictions->file = QStringLiteral("r.npz");
+        predictions->modelName = QStringLiteral("built-in layout model");
+        predictions->predictor = unranked->ranked();
+        return predictions;
     }
 
 private slots:
@@ -164,6 +187,63 @@ private slots:
         QVERIFY(list->topLevelItemCount() > 0);
         QVERIFY(
             list->topLevelItem(0)->text(4).contains(QStringLiteral(" of ")));  // the model's rank
+    }
+
+    // Before the file is scored (minutes on a 45,000-node file) the search runs on the editor's
+    // unranked predictor: its suggestions carry the model's score until the file's scores rank
+    // them in place. A search still running when they come goes on, and is ranked when it ends.
+    void searchesBeforeTheFileIsScoredAndRanksAfter() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        SuggestionPanel* s = panel.suggestions();
+        const auto unranked = openUnranked(panel);
+        QVERIFY(s->suggestButton()->isEnabled());
+        QVERIFY2(s->statusText().contains(QStringLiteral("come once they are scored")),
+                 qPrintable(s->statusText()));
+        s->setBudgetSeconds(2);
+        QSignalSpy done(s, &SuggestionPanel::finished);
+        QTest::mouseClick(s->suggestButton(), Qt::LeftButton);
+        QVERIFY(done.wait(60000));
+        QVERIFY(!s->results().empty());
+        QVERIFY2(
+            s->statusText().contains(QStringLiteral("faster than the current configuration")) &&
+                s->statusText().contains(QStringLiteral("come once they are scored")),
+            qPrintable(s->statusText()));
+        QTreeWidget* list = s->resultList();
+        for (int i = 0; i < list->topLevelItemCount(); ++i) {
+            QCOMPARE(s->results()[static_cast<size_t>(i)].report.rank, int64_t{0});
+            QVERIFY(list->topLevelItem(i)->text(3).startsWith(QStringLiteral("score ")));
+            QCOMPARE(list->topLevelItem(i)->text(4), QStringLiteral("…"));
+        }
+        const std::vector<tune::TunedConfig> found = s->results();
+        const auto predictions = scored(unranked);
+        panel.setPredictions(predictions);
+        QTRY_VERIFY_WITH_TIMEOUT(s->results().front().report.rank > 0, 30000);
+        QCOMPARE(s->results().size(), found.size());
+        for (size_t i = 0; i < found.size(); ++i) {
+            const tune::TunedConfig& t = s->results()[i];
+            QCOMPARE(t.row, found[i].row);
+            const whatif::WhatIfReport expected = predictions->predictor->evaluate(t.row);
+            QCOMPARE(t.report.rank, expected.rank);
+            QCOMPARE(t.report.predictedNs, expected.predictedNs);
+            QVERIFY(
+                list->topLevelItem(static_cast<int>(i))->text(4).contains(QStringLiteral(" of ")));
+        }
+        QVERIFY2(!s->statusText().contains(QStringLiteral("come once")),
+                 qPrintable(s->statusText()));
+
+        const auto again = openUnranked(panel);
+        startLongSearch(panel);
+        QSignalSpy ended(s, &SuggestionPanel::finished);
+        QTRY_VERIFY_WITH_TIMEOUT(s->statusText().startsWith(QStringLiteral("Round")), 10000);
+        panel.setPredictions(scored(again));
+        QTest::qWait(300);
+        QVERIFY(s->running());  // not restarted: the scores are the same model's
+        QTest::mouseClick(s->stopButton(), Qt::LeftButton);
+        QVERIFY(ended.wait(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(!s->results().empty() && s->results().front().report.rank > 0,
+                                 30000);
+        QVERIFY(list->topLevelItem(0)->text(4).contains(QStringLiteral(" of ")));
     }
 
     // Counts are grouped as everywhere else in the explorer: a 30 s search read "20,171
