@@ -11,6 +11,15 @@
 
 namespace tpg {
 
+QVariant evaluateRows(const whatif::WhatIfPredictor& predictor,
+                      const std::vector<std::vector<float>>& rows, const JobControl& control) {
+    std::vector<whatif::WhatIfReport> reports;
+    reports.reserve(rows.size());
+    for (size_t i = 0; i < rows.size() && !control.cancelled(); ++i)
+        reports.push_back(predictor.evaluate(rows[i]));
+    return QVariant::fromValue(reports);
+}
+
 std::vector<int64_t> sharedRanks(const std::vector<double>& values) {
     std::vector<int64_t> order(values.size());
     std::iota(order.begin(), order.end(), 0);

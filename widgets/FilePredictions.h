@@ -50,6 +50,12 @@ struct UnrankedPredictor {
 std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::shared_ptr<const TpuGraph>& graph,
                                              const nn::CostModel& model, JobControl& control);
 
+// Evaluates `rows` with `predictor` in order, stopping when `control` is cancelled: a list made
+// before the file was scored (the editor's runs, the suggestions), ranked once it is. Returns
+// the reports as a QVariant for JobRunner.
+QVariant evaluateRows(const whatif::WhatIfPredictor& predictor,
+                      const std::vector<std::vector<float>>& rows, const JobControl& control);
+
 // Competition ranks (1, 2, 2, 4): lower values first, equal values share a rank.
 std::vector<int64_t> sharedRanks(const std::vector<double>& values);
 

@@ -196,10 +196,7 @@ void SuggestionPanel::rankResults() {
     auto predictor = m_predictor;
     m_rankJob = m_runner->submit(QStringLiteral("rank"),
                                  [predictor, rows = std::move(rows)](JobControl& job) {
-                                     std::vector<whatif::WhatIfReport> reports;
-                                     for (size_t i = 0; i < rows.size() && !job.cancelled(); ++i)
-                                         reports.push_back(predictor->evaluate(rows[i]));
-                                     return QVariant::fromValue(reports);
+                                     return evaluateRows(*predictor, rows, job);
                                  });
 }
 

@@ -459,10 +459,7 @@ void WhatIfPanel::rerankRuns() {
     auto predictor = m_predictor;
     m_rerankJob = m_runner->submit(QStringLiteral("rerank"),
                                    [predictor, rows = std::move(rows)](JobControl& job) {
-                                       std::vector<whatif::WhatIfReport> reports;
-                                       for (size_t i = 0; i < rows.size() && !job.cancelled(); ++i)
-                                           reports.push_back(predictor->evaluate(rows[i]));
-                                       return QVariant::fromValue(reports);
+                                       return evaluateRows(*predictor, rows, job);
                                    });
 }
 
