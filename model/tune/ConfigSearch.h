@@ -72,7 +72,8 @@ class ConfigSearch {
 public:
     using Progress = std::function<void(const TuneProgress&)>;
     // `predictor` must outlive the search; it gives the reports (score, rank among the file's
-    // configurations, predicted and synthetic-TPU runtime). Throws FormatError when the file has
+    // configurations, predicted and synthetic-TPU runtime; before the file is scored, an unranked
+    // predictor's: the score and the synthetic TPU's runtime). Throws FormatError when the file has
     // nothing to tune or an option is out of range.
     ConfigSearch(const whatif::WhatIfPredictor& predictor, TuneOptions options);
     ~ConfigSearch();
