@@ -297,6 +297,13 @@ private slots:
         // The greedy oracle on the same space never ends above its start either.
         const tune::BaselineResult g = tune::oracleGreedySearch(*tile, p.synthTpu(), p.row(p.bestMeasuredRow()), 5);
         QVERIFY(g.ns <= p.synthRuntime(p.row(p.bestMeasuredRow())));
+        // Before the kernel's configurations are scored the same search runs, unranked.
+        const whatif::WhatIfPredictor unranked(tile, nn::defaultModel(Collection::Tile),
+                                               whatif::WhatIfPredictor::Unranked{});
+        const tune::TuneResult u = tune::ConfigSearch(unranked, o).run();
+        QVERIFY(u.top.front().report.synthNs <=
+                unranked.synthRuntime(unranked.row(unranked.bestMeasuredRow())));
+        QCOMPARE(u.top.front().report.rank, int64_t{0});
     }
 };
 
