@@ -373,10 +373,12 @@ void MainWindow::connectModelSession() {
             });
     connect(m_models, &ModelSession::predictionFailed, this, [this, done](const QString& message) {
         done();
+        m_configPanel->setPredictionsPending(false);
         setStatus(tr("No predictions: %1").arg(message));
     });
     connect(m_models, &ModelSession::predictionCancelled, this, [this, done] {
         done();
+        m_configPanel->setPredictionsPending(false);
         setStatus(tr("Prediction cancelled."));
     });
     // The label names the open file's model; one loaded for the other kind of file waits for it.
@@ -690,6 +692,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_restoringSession = false;
     showModelInUse(m_models->modelName(graph.collection(), path));
     m_models->predict(path, graph);
+    m_configPanel->setPredictionsPending(!graph.isNull());
     m_browser->selectFile(path);
     setWindowTitle(tr("%1 — TpuGraphs Explorer").arg(QString::fromStdString(graph.name())));
     QString summary =

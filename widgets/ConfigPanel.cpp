@@ -155,6 +155,11 @@ void ConfigPanel::showColumns() {
     m_split->fit();
 }
 
+void ConfigPanel::setPredictionsPending(bool pending) {
+    m_model->setPredictionsPending(pending);
+    showColumns();
+}
+
 void ConfigPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
     m_agreement->setVisible(predictions != nullptr);
     if (predictions) {

@@ -30,6 +30,9 @@ public:
     void setGraph(const TpuGraph& graph);
     // A model's predictions for the current graph: predicted columns and the agreement line.
     void setPredictions(std::shared_ptr<const FilePredictions> predictions);
+    // A model is scoring the file: its columns show "…" until setPredictions (false: it will not
+    // come, failed or cancelled).
+    void setPredictionsPending(bool pending);
     QString agreementText() const;
     // Chooses `config` (selects its row when shown); -1 clears the choice.
     void chooseConfig(int64_t config);

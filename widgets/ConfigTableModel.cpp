@@ -21,6 +21,7 @@ void ConfigTableModel::setGraph(const TpuGraph& graph) {
     m_lastFilterText.clear();
     const int64_t c = graph.isNull() ? 0 : graph.numConfigs();
     m_predictions.reset();
+    m_pending = false;
     if (c > 0 && graph.runtimesKnown()) {
         std::vector<double> value(static_cast<size_t>(c));
         for (int64_t i = 0; i < c; ++i) value[static_cast<size_t>(i)] = graph.normalizedRuntime(i);
@@ -36,17 +37,30 @@ void ConfigTableModel::setGraph(const TpuGraph& graph) {
 void ConfigTableModel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
     beginResetModel();
     m_predictions = std::move(predictions);
+    if (m_predictions) m_pending = false;
     applyOrder();
     endResetModel();
     if (!m_graph.runtimesKnown() && !m_lastFilterText.isEmpty()) setFilter(m_lastFilterText);  // predictions can rank now
 }
 
+void ConfigTableModel::setPredictionsPending(bool pending) {
+    if (pending == m_pending) return;
+    // Only whether the predicted columns show, and their "…", change: rows and order stay.
+    m_pending = pending;
+    if (!m_predictions && rowCount() > 0)
+        emit dataChanged(index(0, PredictedColumn), index(rowCount() - 1, ViolationColumn));
+    emit headerDataChanged(Qt::Horizontal, PredictedColumn, ViolationColumn);
+}
+
 bool ConfigTableModel::isColumnShown(int column) const {
     if (column == NormalizerColumn || column == NormalizedColumn)
         return !m_graph.isNull() && !m_graph.isLayout();
+    const bool waiting = m_pending && !m_predictions && !m_graph.isNull();
     if (column == PredictedColumn || column == PredictedRankColumn || column == SynthColumn)
-        return m_predictions != nullptr;
-    if (column == ViolationColumn) return m_predictions != nullptr && !m_predictions->violationRatio.empty();
+        return m_predictions != nullptr || waiting;
+    if (column == ViolationColumn)
+        return (m_predictions != nullptr && !m_predictions->violationRatio.empty()) ||
+               (waiting && m_graph.isLayout());
     return true;
 }
 
@@ -74,9 +88,11 @@ QVariant ConfigTableModel::headerData(int section, Qt::Orientation orientation, 
             return tr("vs best");
         case RankColumn:
             return tr("Rank");
-        case PredictedColumn:
-            return m_predictions && m_predictions->predictedNs.empty() ? tr("Predicted (score)")
-                                                                      : tr("Predicted (ns)");
+        case PredictedColumn: {
+            const bool scoresOnly =
+                m_predictions ? m_predictions->predictedNs.empty() : !m_graph.runtimesKnown();
+            return scoresOnly ? tr("Predicted (score)") : tr("Predicted (ns)");
+        }
         case PredictedRankColumn:
             return tr("Predicted rank");
         case SynthColumn:
@@ -102,6 +118,11 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
                           ? tr("The synthetic TPU timed this synthetic file: its runtimes are ground truth.")
                           : tr("An analytic estimate of the synthetic TPU, not this file's hardware."))
                    : tr("%1; equal scores share a predicted rank.").arg(m_predictions->modelName);
+    if (!m_predictions && index.column() >= PredictedColumn) {  // shown only while pending
+        if (role == Qt::ToolTipRole)
+            return tr("The model is scoring every configuration (progress in the status bar).");
+        return role == Qt::DisplayRole ? QVariant(QStringLiteral("…")) : QVariant();
+    }
     if (role == Qt::ToolTipRole && !known)
         return tr("This file's runtimes are all 0: a test-split file, runtimes unknown.");
     if (role != Qt::DisplayRole) return {};

@@ -41,6 +41,9 @@ public:
     // Predictions for the current graph (null clears them).
     void setPredictions(std::shared_ptr<const FilePredictions> predictions);
     const std::shared_ptr<const FilePredictions>& predictions() const { return m_predictions; }
+    // While a model scores the file (minutes on a big one), the predicted columns are shown with
+    // "…": the table takes its final width at once instead of widening when they come.
+    void setPredictionsPending(bool pending);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -85,6 +88,7 @@ private:
     QString m_filter;
     QString m_filterError;
     QString m_lastFilterText;  // as typed, re-applied when predictions arrive
+    bool m_pending = false;    // predictions asked for and not yet here
 };
 
 }  // namespace tpg

@@ -578,6 +578,26 @@ private slots:
         box->close();
     }
 
+    // While the file is scored its predicted columns read "…" (the table has its final width at
+    // once); cancelled (Model › Cancel Prediction), the columns go.
+    void cancelledPredictionsTakeTheirPlaceholdersAway() {
+        MainWindow w;
+        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
+        QSignalSpy cancelled(w.modelSession(), &ModelSession::predictionCancelled);
+        w.openFile(m_layoutFile);
+        QVERIFY(waitLoaded(w, m_layoutFile));
+        QCOMPARE(ready.count(), 0);  // scoring 1,000 configurations takes longer than the open
+        ConfigTableModel* table = w.configPanel()->model();
+        QVERIFY(table->isColumnShown(ConfigTableModel::PredictedColumn));
+        QCOMPARE(table->index(0, ConfigTableModel::PredictedRankColumn).data().toString(),
+                 QStringLiteral("…"));
+        w.modelSession()->cancel();
+        QVERIFY(cancelled.wait(30000));
+        QVERIFY(!table->isColumnShown(ConfigTableModel::PredictedColumn));
+        QVERIFY(!table->isColumnShown(ConfigTableModel::ViolationColumn));
+        QCOMPARE(ready.count(), 0);
+    }
+
     void openingAFilePredictsEveryConfig() {
         MainWindow w;
         QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);

@@ -9,6 +9,7 @@
 #include <QTableView>
 #include <QTreeWidget>
 #include <QtTest>
+#include <cstdlib>
 
 #include "ConfigFilter.h"
 #include "ConfigPanel.h"
@@ -480,6 +481,54 @@ private slots:
                      qPrintable(QStringLiteral("columns %1 px in a %2-px table")
                                     .arg(table->horizontalHeader()->length())
                                     .arg(table->viewport()->width())));
+    }
+
+    // While a model scores the file (minutes on a 45,000-node or 100,000-configuration one) its
+    // columns are shown with "…", so the table has its final width at once: it had opened four
+    // columns wide (330 px) beside an empty pane and widened to 848 px when the predictions came.
+    // Predictions that will not come (failed, cancelled) take the columns away again.
+    void predictedColumnsWaitWithAPlaceholder() {
+        ConfigPanel panel;
+        panel.resize(1366, 340);
+        panel.setGraph(m_layout);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTableView* table = panel.table();
+        const int before = table->width();
+        panel.setPredictionsPending(true);
+        const int predicted[] = {ConfigTableModel::PredictedColumn,
+                                 ConfigTableModel::PredictedRankColumn,
+                                 ConfigTableModel::SynthColumn, ConfigTableModel::ViolationColumn};
+        for (int c : predicted) {
+            QVERIFY(!table->isColumnHidden(c));
+            QCOMPARE(panel.model()->index(0, c).data().toString(), QStringLiteral("…"));
+        }
+        QCOMPARE(
+            panel.model()->headerData(ConfigTableModel::PredictedColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Predicted (ns)"));
+        QTRY_VERIFY(table->horizontalHeader()->length() <= table->viewport()->width());
+        const int waiting = table->width();
+        QVERIFY2(waiting > before + 200,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(waiting)));
+        JobRunner runner(QStringLiteral("model"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("t.npz"), m_layout));
+        QVERIFY(panel.model()->index(0, ConfigTableModel::PredictedColumn).data().toString() !=
+                QStringLiteral("…"));
+        QTRY_VERIFY(table->horizontalHeader()->length() <= table->viewport()->width());
+        // The width it took while waiting is about the one the numbers take.
+        QVERIFY2(std::abs(table->width() - waiting) <= waiting / 10,
+                 qPrintable(QStringLiteral("%1 waiting, %2 with the predictions")
+                                .arg(waiting)
+                                .arg(table->width())));
+        panel.setPredictionsPending(false);  // predictions already here: nothing changes
+        QVERIFY(!table->isColumnHidden(ConfigTableModel::PredictedColumn));
+
+        panel.setGraph(m_layout);  // another open: no placeholders until asked for
+        QVERIFY(table->isColumnHidden(ConfigTableModel::PredictedColumn));
+        panel.setPredictionsPending(true);
+        QVERIFY(!table->isColumnHidden(ConfigTableModel::PredictedColumn));
+        panel.setPredictionsPending(false);  // failed or cancelled
+        for (int c : predicted) QVERIFY(table->isColumnHidden(c));
     }
 
     // With no file open the histogram says so, not that a test split has no runtimes; a failed
