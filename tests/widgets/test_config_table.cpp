@@ -60,6 +60,23 @@ class TestConfigTable : public QObject {
     Q_OBJECT
     TpuGraph m_layout, m_tile;
 
+    // `panel` on the generated layout file, shown as wide as a 1366-px screen's dock.
+    bool showOnALaptop(ConfigPanel& panel) const {
+        panel.resize(1366, 340);
+        panel.setGraph(m_layout);
+        panel.show();
+        return QTest::qWaitForWindowExposed(&panel);
+    }
+
+    static bool columnsFit(const QTableView& table) {
+        return table.horizontalHeader()->length() <= table.viewport()->width();
+    }
+    static QString columnsText(const QTableView& table) {
+        return QStringLiteral("columns %1 px in a %2-px table")
+            .arg(table.horizontalHeader()->length())
+            .arg(table.viewport()->width());
+    }
+
 private slots:
     void initTestCase() {
         m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 300, 80, synth::LayoutSearch::Random, "r");
@@ -436,18 +453,12 @@ private slots:
     // (a 545-px pane by Qt's 2:3 split) beside an 800-px pane of mostly empty space.
     void theTableShowsEveryColumnOnALaptopScreen() {
         ConfigPanel panel;
-        panel.resize(1366, 340);
-        panel.setGraph(m_layout);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(showOnALaptop(panel));
         JobRunner runner(QStringLiteral("model"));
         panel.setPredictions(predictedFile(runner, QStringLiteral("t.npz"), m_layout));
         panel.chooseConfig(3);
         QTableView* table = panel.table();
-        QTRY_VERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
-                     qPrintable(QStringLiteral("columns %1 px in a %2-px table")
-                                    .arg(table->horizontalHeader()->length())
-                                    .arg(table->viewport()->width())));
+        QTRY_VERIFY2(columnsFit(*table), qPrintable(columnsText(*table)));
         int shown = 0;
         for (int c = 0; c < ConfigTableModel::ColumnCount; ++c) shown += !table->isColumnHidden(c);
         QVERIFY(shown >=
@@ -472,15 +483,9 @@ private slots:
     // read whole too: the table was as wide as their sum and cut "Rank" to "Ran".
     void theTableFitsBeforePredictions() {
         ConfigPanel panel;
-        panel.resize(1366, 340);
-        panel.setGraph(m_layout);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(showOnALaptop(panel));
         QTableView* table = panel.table();
-        QTRY_VERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
-                     qPrintable(QStringLiteral("columns %1 px in a %2-px table")
-                                    .arg(table->horizontalHeader()->length())
-                                    .arg(table->viewport()->width())));
+        QTRY_VERIFY2(columnsFit(*table), qPrintable(columnsText(*table)));
     }
 
     // While a model scores the file (minutes on a 45,000-node or 100,000-configuration one) its
@@ -489,10 +494,7 @@ private slots:
     // Predictions that will not come (failed, cancelled) take the columns away again.
     void predictedColumnsWaitWithAPlaceholder() {
         ConfigPanel panel;
-        panel.resize(1366, 340);
-        panel.setGraph(m_layout);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(showOnALaptop(panel));
         QTableView* table = panel.table();
         const int before = table->width();
         panel.setPredictionsPending(true);
@@ -506,7 +508,7 @@ private slots:
         QCOMPARE(
             panel.model()->headerData(ConfigTableModel::PredictedColumn, Qt::Horizontal).toString(),
             QStringLiteral("Predicted (ns)"));
-        QTRY_VERIFY(table->horizontalHeader()->length() <= table->viewport()->width());
+        QTRY_VERIFY2(columnsFit(*table), qPrintable(columnsText(*table)));
         const int waiting = table->width();
         QVERIFY2(waiting > before + 200,
                  qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(waiting)));
@@ -514,7 +516,7 @@ private slots:
         panel.setPredictions(predictedFile(runner, QStringLiteral("t.npz"), m_layout));
         QVERIFY(panel.model()->index(0, ConfigTableModel::PredictedColumn).data().toString() !=
                 QStringLiteral("…"));
-        QTRY_VERIFY(table->horizontalHeader()->length() <= table->viewport()->width());
+        QTRY_VERIFY2(columnsFit(*table), qPrintable(columnsText(*table)));
         // The width it took while waiting is about the one the numbers take.
         QVERIFY2(std::abs(table->width() - waiting) <= waiting / 10,
                  qPrintable(QStringLiteral("%1 waiting, %2 with the predictions")
