@@ -490,8 +490,8 @@ private slots:
 
     // While a model scores the file (minutes on a 45,000-node or 100,000-configuration one) its
     // columns are shown with "…", so the table has its final width at once: it had opened four
-    // columns wide (330 px) beside an empty pane and widened to 848 px when the predictions came.
-    // Predictions that will not come (failed, cancelled) take the columns away again.
+    // columns wide (about 330 px) beside an empty pane and widened to about 850 px when the
+    // predictions came. Predictions that will not come (failed, cancelled) take the columns away.
     void predictedColumnsWaitWithAPlaceholder() {
         ConfigPanel panel;
         QVERIFY(showOnALaptop(panel));
