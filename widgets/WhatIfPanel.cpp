@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QStandardItemModel>
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolButton>
@@ -44,6 +45,7 @@ namespace {
 constexpr int kSlots = 3;
 constexpr int kTileGroupWidth = 8;  // bounds 0-5, sum, product
 constexpr int kLargestTileCandidate = 4096;  // the largest tile size the compiler tries
+constexpr int kStartBestPredicted = 3;       // "the best predicted" in the start list
 
 QString ns(double v) { return nsText(v, QObject::tr("unknown")); }
 QString change(double now, double reference) { return changeText(now, reference); }
@@ -191,6 +193,7 @@ void WhatIfPanel::buildUi() {
     m_start = new QComboBox(this);
     m_start->addItems({tr("the chosen configuration"), tr("the compiler default"), tr("the best measured"),
                        tr("the best predicted")});
+    updateStartChoices();
     auto* startButton = new QPushButton(tr("Start"), this);
     startButton->setToolTip(tr("Start a what-if session from this configuration (clears the undo history)"));
     connect(startButton, &QPushButton::clicked, this, [this] {
@@ -200,7 +203,11 @@ void WhatIfPanel::buildUi() {
                 break;
             case 1: startFrom(whatif::StartPoint::parse("default")); break;
             case 2: startFrom(whatif::StartPoint::parse("best")); break;
-            default: startFrom(whatif::StartPoint::parse("predicted-best")); break;
+            case kStartBestPredicted:
+                startFrom(whatif::StartPoint::parse("predicted-best"));
+                break;
+            default:
+                break;
         }
     });
     auto* undo = new QToolButton(this);
@@ -397,6 +404,7 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_sweepCandidates.clear();
     m_sweepChart->clear(tr("Sweep a slot: the ⇅ button beside it predicts every value."));
     m_suggestions->setPredictor(nullptr);
+    updateStartChoices();
     m_result->setText(graph.isNull() ? tr("No graph open.")
                                      : tr("Preparing the cost model for this file…"));
     m_modelLabel->clear();
@@ -424,6 +432,7 @@ void WhatIfPanel::setPredictions(const std::shared_ptr<const FilePredictions>& p
     }
     m_predictor = predictions->predictor;
     m_suggestions->rankWith(m_predictor);
+    updateStartChoices();
     rerankRuns();
 }
 
@@ -434,6 +443,7 @@ void WhatIfPanel::usePredictor(std::shared_ptr<whatif::WhatIfPredictor> predicto
     m_modelLabel->setText(shortModelName(modelName));
     m_modelLabel->setToolTip(tr("The model that predicts the runtimes: %1").arg(modelName));
     m_suggestions->setPredictor(m_predictor);
+    updateStartChoices();
     if (isLayoutFile()) {
         if (const std::string why = whatif::layoutEditingUnavailable(m_graph); !why.empty()) {
             m_result->setText(QString::fromStdString(why));
@@ -441,6 +451,17 @@ void WhatIfPanel::usePredictor(std::shared_ptr<whatif::WhatIfPredictor> predicto
         }
     }
     startFromChosen();
+}
+
+void WhatIfPanel::updateStartChoices() {
+    auto* choices = qobject_cast<QStandardItemModel*>(m_start->model());
+    QStandardItem* bestPredicted = choices ? choices->item(kStartBestPredicted) : nullptr;
+    if (!bestPredicted) return;
+    const bool known = ranked();
+    bestPredicted->setEnabled(known);
+    bestPredicted->setToolTip(known ? QString()
+                                    : tr("Known once the file's configurations are scored"));
+    if (!known && m_start->currentIndex() == kStartBestPredicted) m_start->setCurrentIndex(0);
 }
 
 // The runs evaluated before the file was scored, evaluated again for their ranks and runtimes

@@ -80,6 +80,7 @@ public:
     void sweep(int slot);
     SweepChart* sweepChart() const { return m_sweepChart; }
     QTreeWidget* runList() const { return m_runList; }
+    QComboBox* startChoice() const { return m_start; }  // "Start from …"
     SuggestionPanel* suggestions() const { return m_suggestions; }
     // Shows the "Suggest faster configurations" tab.
     void showSuggestions();
@@ -125,6 +126,8 @@ private:
     void rerankRuns();
     void showReranked(const std::vector<whatif::WhatIfReport>& reports);
     void startFromChosen();
+    // "The best predicted" can be chosen once the file is scored.
+    void updateStartChoices();
     bool isLayoutFile() const;
     void showNodeListHeader();
     void refreshNodeList(const QHash<int32_t, QString>& edited);

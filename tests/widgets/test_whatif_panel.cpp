@@ -9,6 +9,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QStyleOptionViewItem>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -76,6 +77,11 @@ class TestWhatIfPanel : public QObject {
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
         panel.setChosenConfig(5);
         panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+    }
+
+    static QStandardItem* bestPredictedChoice(const WhatIfPanel& panel) {
+        auto* choices = qobject_cast<QStandardItemModel*>(panel.startChoice()->model());
+        return choices->item(panel.startChoice()->findText(QStringLiteral("the best predicted")));
     }
 
 private slots:
@@ -213,6 +219,9 @@ private slots:
             WhatIfPredictor::Unranked{});
         panel.setUnranked({file, QStringLiteral("built-in layout model"), unranked});
         QVERIFY(panel.ready() && !panel.ranked());
+        // "Start from the best predicted" waits for the scores (it had failed with a message).
+        QVERIFY(!bestPredictedChoice(panel)->isEnabled());
+        QVERIFY(bestPredictedChoice(panel)->toolTip().contains(QStringLiteral("once the file's")));
         QVERIFY(waitEvaluated(panel));
         QCOMPARE(panel.runs().front().label, QStringLiteral("start: config 5"));
         const int32_t node = nodeWithOutputRank(m_layout, 4);
@@ -254,6 +263,7 @@ private slots:
         QSignalSpy reranked(&panel, &WhatIfPanel::reranked);
         panel.setPredictions(predictions);
         QVERIFY(panel.ranked());
+        QVERIFY(bestPredictedChoice(panel)->isEnabled());
         QVERIFY(reranked.wait(60000));
         QTRY_VERIFY_WITH_TIMEOUT(!panel.busy() && panel.runs().size() == 3, 60000);
         QCOMPARE(panel.undoStack()->count(), 1);  // the session went on: one (merged) edit
