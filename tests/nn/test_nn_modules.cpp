@@ -755,7 +755,7 @@ private slots:
         };
         e.invProducerCount = inverse(e.consumer);
         e.invConsumerCount = inverse(e.producer);
-        for (auto shape : {std::vector<int64_t>{40, 8}, std::vector<int64_t>{40, 3, 8}}) {
+        for (const auto& shape : {std::vector<int64_t>{40, 8}, std::vector<int64_t>{40, 3, 8}}) {
             auto x = torch::randn(shape);
             auto training = conv(x, e);  // grad mode: the concatenation path
             QVERIFY(training.requires_grad());
@@ -1058,6 +1058,7 @@ private slots:
         auto uncached = [&] {  // one config per forward, as scoreRows below
             torch::NoGradGuard noGrad;
             std::vector<double> out;
+            out.reserve(ids.size());
             for (int64_t c : ids)
                 out.push_back(impl.forward(t, impl.batchForConfigs(p, &c, 1)).item<float>());
             return out;
@@ -1069,6 +1070,7 @@ private slots:
         };
         auto viaRows = [&] {  // one config at a time, as the GUI does
             std::vector<double> out;
+            out.reserve(ids.size());
             for (int64_t c : ids)
                 out.push_back(model.scoreRows(g, g.layoutConfigs()->config(c).data(), 1)[0]);
             return out;
@@ -1078,6 +1080,7 @@ private slots:
         QCOMPARE(viaRows(), expected);                        // reuses it: the very same values
         const auto all = model.scoreAll(g);
         std::vector<double> picked;
+        picked.reserve(ids.size());
         for (int64_t c : ids) picked.push_back(all[static_cast<size_t>(c)]);
         QVERIFY(near(picked, expected));
         model.scoreConfigs(other, {0, 1});  // switches the cached graph

@@ -41,7 +41,8 @@ TpuGraph twoDots() {
     b.setRoot(d2);
     TpuGraphData shape = b.take("two_dots", Collection::Layout);
     shape.configFeatureWidth = 18;
-    shape.layoutConfigs = LayoutConfigTable::fromMatrix(CompactMatrix(2 * 18), 2, 18);  // no configs yet
+    shape.layoutConfigs =
+        LayoutConfigTable::fromMatrix(CompactMatrix(int64_t{2} * 18), 2, 18);  // no configs yet
     const TpuGraph structure(std::move(shape));
     // 24 random configurations, timed by the synthetic TPU (as the synthetic datasets are).
     const synth::TpuCostModel tpu(structure);
@@ -218,6 +219,7 @@ private slots:
         QVERIFY(lists.size() >= 2);  // it changed as the search found faster ones
         auto rowsOf = [](const std::vector<tune::TunedConfig>& l) {
             std::vector<std::vector<float>> rows;
+            rows.reserve(l.size());
             for (const tune::TunedConfig& t : l) rows.push_back(t.row);
             return rows;
         };
@@ -264,7 +266,7 @@ private slots:
         tune::TuneOptions zero = options(8, 0);
         zero.budgetSeconds = 0;
         try {
-            tune::ConfigSearch(*m_smallPredictor, zero);
+            const tune::ConfigSearch refused(*m_smallPredictor, zero);
             QFAIL("a budget of 0 was accepted");
         } catch (const FormatError& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("--budget-seconds")), e.what());
