@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QObject>
 #include <QString>
 #include <cmath>
 
@@ -18,6 +19,11 @@ inline QString nsText(double v, const QString& unknown) {
 // (WhatIfReport::beyondFit): the model scored the configuration beyond every measured one.
 inline QString boundPrefix(int beyondFit) {
     return beyondFit < 0 ? QStringLiteral("≤ ") : beyondFit > 0 ? QStringLiteral("≥ ") : QString();
+}
+
+// A report evaluated before the file was scored shows the model's score: "score 8.5914".
+inline QString scoreText(double score) {
+    return QObject::tr("score %1").arg(score, 0, 'f', 4);
 }
 
 // "+12.3%" / "-4.0%": `now` against `reference`; "–" when either is not a runtime.

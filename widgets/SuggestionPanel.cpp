@@ -28,9 +28,10 @@ QString change(double now, double reference) { return changeText(now, reference)
 enum Column { Number, Synth, VsCurrent, Predicted, Rank, Measured, Columns };
 constexpr qint64 kProgressIntervalMs = 100;  // progress posts to the GUI: ten a second
 
-// Found before the file was scored: the network's score, no rank yet (WhatIfReport::rank 0).
-bool unranked(const whatif::WhatIfReport& r) {
-    return r.configs > 0 && r.rank == 0;
+// Found before the file was scored: evaluated (a running search's list is not, configs 0) and
+// without a rank.
+bool foundBeforeRanking(const whatif::WhatIfReport& r) {
+    return r.configs > 0 && r.unranked();
 }
 
 }  // namespace
@@ -174,8 +175,7 @@ QString SuggestionPanel::idleText() const {
 }
 
 void SuggestionPanel::rankWith(std::shared_ptr<const whatif::WhatIfPredictor> ranked) {
-    const bool sameScoring = m_predictor && ranked && !m_predictor->isRanked() &&
-                             ranked->isRanked() && &m_predictor->synthTpu() == &ranked->synthTpu();
+    const bool sameScoring = m_predictor && ranked && ranked->ranks(*m_predictor);
     if (!sameScoring) {
         setPredictor(std::move(ranked));
         return;
@@ -188,7 +188,7 @@ void SuggestionPanel::rankWith(std::shared_ptr<const whatif::WhatIfPredictor> ra
 void SuggestionPanel::rankResults() {
     if (m_job || !m_predictor || !m_predictor->isRanked()) return;
     if (std::none_of(m_results.begin(), m_results.end(),
-                     [](const tune::TunedConfig& t) { return unranked(t.report); }))
+                     [](const tune::TunedConfig& t) { return foundBeforeRanking(t.report); }))
         return;
     std::vector<std::vector<float>> rows;
     rows.reserve(m_results.size());
@@ -292,7 +292,7 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
     m_suggest->setEnabled(m_predictor != nullptr);
     m_stop->setEnabled(false);
     const double best = m_results.empty() ? -1 : m_results.front().report.synthNs;
-    const bool ranksToCome = !m_results.empty() && unranked(m_results.front().report);
+    const bool ranksToCome = !m_results.empty() && foundBeforeRanking(m_results.front().report);
     const QString how = r.cancelled ? tr("Stopped after %1 s").arg(r.seconds, 0, 'f', 1)
                                     : tr("Searched for %1 s").arg(r.seconds, 0, 'f', 1);
     QString text = tr("%1: %2 rounds, %3 candidates scored, %4 measured.")
@@ -323,8 +323,8 @@ void SuggestionPanel::fillList(const std::vector<float>& keepSelected, bool sele
         item->setText(Number, QString::number(i + 1));
         item->setText(Synth, ns(r.synthNs));
         item->setText(VsCurrent, change(r.synthNs, currentNs));
-        if (unranked(r)) {
-            item->setText(Predicted, tr("score %1").arg(r.score, 0, 'f', 4));
+        if (foundBeforeRanking(r)) {
+            item->setText(Predicted, scoreText(r.score));
             item->setText(Rank, tr("…"));
             item->setToolTip(Rank, tr("Ranked once the file's configurations are scored"));
         } else if (r.configs > 0) {

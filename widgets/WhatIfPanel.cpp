@@ -48,10 +48,8 @@ constexpr int kLargestTileCandidate = 4096;  // the largest tile size the compil
 constexpr int kStartBestPredicted = 3;       // "the best predicted" in the start list
 
 QString ns(double v) { return nsText(v, QObject::tr("unknown")); }
-QString change(double now, double reference) { return changeText(now, reference); }
-// Before the file's configurations are scored a report has a score and no rank (rank 0).
-bool unranked(const whatif::WhatIfReport& r) {
-    return r.rank == 0;
+QString change(double now, double reference) {
+    return changeText(now, reference);
 }
 
 QString rankText(int64_t rank) {
@@ -61,7 +59,7 @@ QString rankText(int64_t rank) {
 // A predicted runtime, "≤ " or "≥ " where the fit clamped it (WhatIfReport::beyondFit); unranked,
 // the score.
 QString predictedText(const whatif::WhatIfReport& r) {
-    if (unranked(r)) return QObject::tr("score %1").arg(r.score, 0, 'f', 4);
+    if (r.unranked()) return scoreText(r.score);
     return boundPrefix(r.beyondFit) + ns(r.predictedNs);
 }
 
@@ -69,7 +67,7 @@ QString predictedText(const whatif::WhatIfReport& r) {
 // beyond the fit (clamped there, equal runtimes need not mean equal predictions) or either is
 // unranked (no runtime yet).
 QString predictedChange(const whatif::WhatIfReport& now, const whatif::WhatIfReport& before) {
-    if (unranked(now) || unranked(before)) {
+    if (now.unranked() || before.unranked()) {
         if (now.score == before.score) return QObject::tr("same score");
         return now.score < before.score ? QObject::tr("faster (by score)")
                                         : QObject::tr("slower (by score)");
@@ -203,10 +201,8 @@ void WhatIfPanel::buildUi() {
                 break;
             case 1: startFrom(whatif::StartPoint::parse("default")); break;
             case 2: startFrom(whatif::StartPoint::parse("best")); break;
-            case kStartBestPredicted:
-                startFrom(whatif::StartPoint::parse("predicted-best"));
-                break;
             default:
+                startFrom(whatif::StartPoint::parse("predicted-best"));
                 break;
         }
     });
@@ -424,8 +420,8 @@ void WhatIfPanel::setUnranked(const UnrankedPredictor& unranked) {
 void WhatIfPanel::setPredictions(const std::shared_ptr<const FilePredictions>& predictions) {
     if (!predictions || predictions->file != m_file) return;
     // The same scoring's unranked predictor (one synthetic TPU): the session goes on, ranked.
-    const bool ranksSession = m_predictor && !m_predictor->isRanked() && !m_startRow.empty() &&
-                              &m_predictor->synthTpu() == &predictions->predictor->synthTpu();
+    const bool ranksSession =
+        m_predictor && !m_startRow.empty() && predictions->predictor->ranks(*m_predictor);
     if (!ranksSession) {
         usePredictor(predictions->predictor, predictions->modelName);
         return;
@@ -967,7 +963,7 @@ QString WhatIfPanel::resultText() const {
     QStringList lines;
     const QString vsStart =
         m_startReport ? predictedChange(r, *m_startReport) : QStringLiteral("–");
-    if (unranked(r)) {
+    if (r.unranked()) {
         lines << tr("<b>Score %1</b> (lower is faster) · %2 vs start")
                      .arg(r.score, 0, 'f', 4)
                      .arg(vsStart);
@@ -1032,7 +1028,7 @@ bool WhatIfPanel::saveSession(const QString& path, QString* error) const {
                                 {"score", run.report.score},
                                 {"synthetic_tpu_ns", run.report.synthNs},
                                 {"pinned", run.pinned}};
-        if (!unranked(run.report))
+        if (!run.report.unranked())
             entry["rank"] = run.report.rank;  // evaluated before the file was scored
         if (run.report.predictedNs >= 0) entry["predicted_ns"] = run.report.predictedNs;
         doc["configurations"].push_back(std::move(entry));

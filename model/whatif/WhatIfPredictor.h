@@ -42,6 +42,9 @@ struct WhatIfReport {
     int64_t nearestRow = -1;    // the closest measured configuration...
     int64_t nearestDistance = 0;  // ...differing in this many configurable nodes (tile: bounds)
     bool extrapolating = false;   // further from every measured config than they are from each other
+
+    // Evaluated before the file's configurations were scored: a score and no rank yet.
+    bool unranked() const { return rank == 0; }
 };
 
 // How `now` compares with `before` where their runtimes cannot tell (either lies beyond the fit,
@@ -83,6 +86,11 @@ public:
                                             const nn::CancelToken* cancel = nullptr,
                                             const nn::CostModel::Progress& indexing = {}) const;
     bool isRanked() const { return m_ranked; }
+    // True when this is `unranked` with the file scored (ranked(): one synthetic TPU), so what
+    // was evaluated with `unranked` can be ranked in place rather than started again.
+    bool ranks(const WhatIfPredictor& unranked) const {
+        return m_ranked && !unranked.m_ranked && m_synth == unranked.m_synth;
+    }
 
     const TpuGraph& graph() const { return *m_graph; }
     const nn::CostModel& model() const { return m_model; }

@@ -19,3 +19,15 @@ inline std::shared_ptr<const tpg::FilePredictions> predictedFile(tpg::JobRunner&
     if (!done.wait(120000)) return nullptr;
     return done.takeFirst().at(1).value<std::shared_ptr<const tpg::FilePredictions>>();
 }
+
+// The predictions that rank `unranked` (one synthetic TPU with it), as the model worker hands them
+// over once the file is scored.
+inline std::shared_ptr<tpg::FilePredictions> rankedPredictions(
+    const QString& file, const QString& modelName,
+    const std::shared_ptr<tpg::whatif::WhatIfPredictor>& unranked) {
+    auto predictions = std::make_shared<tpg::FilePredictions>();
+    predictions->file = file;
+    predictions->modelName = modelName;
+    predictions->predictor = unranked->ranked();
+    return predictions;
+}

@@ -95,10 +95,8 @@ private slots:
             QString::fromStdString(explain::nsText(lesson.scenario()->bad.totalNs))));
         QVERIFY(!shown().contains(QStringLiteral("The learned model predicts")));
 
-        auto predictions = std::make_shared<FilePredictions>();
-        predictions->file = file;
-        predictions->modelName = QStringLiteral("built-in layout model");
-        predictions->predictor = unranked->ranked();
+        const auto predictions =
+            rankedPredictions(file, QStringLiteral("built-in layout model"), unranked);
         QSignalSpy reranked(&whatIf, &WhatIfPanel::reranked);
         whatIf.setPredictions(predictions);
         QVERIFY(reranked.wait(60000));

@@ -62,11 +62,8 @@ class TestSuggestionPanel : public QObject {
     // The same scoring's predictions of the file (one synthetic TPU with `unranked`).
     static std::shared_ptr<FilePredictions> scored(
         const std::shared_ptr<whatif::WhatIfPredictor>& unranked) {
-        auto predictions = std::make_shared<FilePredictions>();
-        predictions->file = QStringLiteral("r.npz");
-        predictions->modelName = QStringLiteral("built-in layout model");
-        predictions->predictor = unranked->ranked();
-        return predictions;
+        return rankedPredictions(QStringLiteral("r.npz"), QStringLiteral("built-in layout model"),
+                                 unranked);
     }
 
 private slots:

@@ -253,10 +253,8 @@ private slots:
             QVERIFY(entry.toObject().value(QStringLiteral("synthetic_tpu_ns")).toDouble() > 0);
         }
 
-        auto predictions = std::make_shared<FilePredictions>();
-        predictions->file = file;
-        predictions->modelName = QStringLiteral("built-in layout model");
-        predictions->predictor = unranked->ranked();
+        const auto predictions =
+            rankedPredictions(file, QStringLiteral("built-in layout model"), unranked);
         std::vector<int> other = perm;
         std::swap(other[2], other[3]);
         QVERIFY(panel.setLayout(node, LayoutSlot::Output, other));  // pending as the ranks come
