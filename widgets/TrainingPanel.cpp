@@ -25,8 +25,10 @@
 #include <QThread>
 #include <QVBoxLayout>
 #include <QWheelEvent>
+#include <array>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "CountText.h"
 #include "JobRunner.h"
@@ -202,6 +204,8 @@ QWidget* TrainingPanel::buildDataBox() {
     form->addWidget(m_useFile);
     form->addWidget(m_fileLabel);
     connect(m_useDataset, &QRadioButton::toggled, this, &TrainingPanel::updateButtons);
+    for (QRadioButton* choice : {m_useDataset, m_useFile})
+        connect(choice, &QRadioButton::clicked, this, [this] { m_fileOnlyForWantOfData = false; });
     connect(m_useDataset, &QRadioButton::toggled, this, &TrainingPanel::previewLiveFigures);
     connect(m_collection, &QComboBox::currentIndexChanged, this,
             &TrainingPanel::previewLiveFigures);
@@ -385,7 +389,10 @@ void TrainingPanel::setFormSettings(const nn::TrainSettings& s) {
     m_threads->setValue(s.threads > 0 ? s.threads : std::max(1, QThread::idealThreadCount() - 1));
 }
 
-void TrainingPanel::setThisFileOnly(bool thisFile) { (thisFile ? m_useFile : m_useDataset)->setChecked(true); }
+void TrainingPanel::setThisFileOnly(bool thisFile) {
+    m_fileOnlyForWantOfData = false;
+    (thisFile ? m_useFile : m_useDataset)->setChecked(true);
+}
 
 bool TrainingPanel::thisFileOnly() const { return m_useFile->isChecked(); }
 
@@ -561,9 +568,7 @@ void TrainingPanel::startWith(const nn::TrainSettings& settings, Collection kind
     m_configsPerSecond = 0;
     m_progress->setRange(0, kRunProgressSteps);
     m_progress->setValue(0);
-    const bool startHadFocus = m_start->hasFocus();
     updateButtons();
-    if (startHadFocus) m_stop->setFocus();  // not the first field of the form, selected
     emit runStarted(folder);
 }
 
@@ -586,7 +591,7 @@ void TrainingPanel::stop() {
     m_cancel->cancel();
     m_pauseGate->resume();
     setStatus(tr("Stopping after the current step…"));
-    m_stop->setEnabled(false);
+    updateButtons();
 }
 
 void TrainingPanel::onUpdate(const TrainingUpdate& u) {
@@ -714,19 +719,51 @@ void TrainingPanel::updateButtons() {
     const bool fileOk = !m_graph.isNull() && m_graph.runtimesKnown();
     m_useFile->setEnabled(fileOk && !running);
     if (!running && !fileOk && m_useFile->isChecked()) m_useDataset->setChecked(true);
-    if (!running && fileOk && m_collection->count() == 0) m_useFile->setChecked(true);
+    // With no collection the file is the only choice; it gives way to the dataset once that is
+    // listed (a background scan), unless the user chose it.
+    if (!running && fileOk && m_collection->count() == 0 && !m_useFile->isChecked()) {
+        m_useFile->setChecked(true);
+        m_fileOnlyForWantOfData = true;
+    }
+    if (!running && m_fileOnlyForWantOfData && m_collection->count() > 0) {
+        m_useDataset->setChecked(true);
+        m_fileOnlyForWantOfData = false;
+    }
     m_useDataset->setEnabled(!running);
     m_collection->setEnabled(!running && m_useDataset->isChecked());
     const bool dataOk = m_useFile->isChecked() ? fileOk : m_collection->count() > 0;
-    m_start->setEnabled(!running && dataOk && !m_runsFolder.isEmpty());
-    m_pause->setEnabled(running);
+    setRunButtons(!running && dataOk && !m_runsFolder.isEmpty(), running,
+                  running && m_cancel && !m_cancel->cancelled());
     m_pause->setText(isPaused() ? tr("Resume") : tr("Pause"));
-    m_stop->setEnabled(running && m_cancel && !m_cancel->cancelled());
     const bool hasModel = !bestModelPath().isEmpty();
     m_useBest->setEnabled(hasModel);
     m_saveAs->setEnabled(hasModel);
     const QListWidgetItem* item = m_runList->currentItem();
-    m_resume->setEnabled(!running && item && m_saved[static_cast<size_t>(item->data(kRunIndexRole).toInt())].resumable);
+    const bool resumable =
+        !running && item &&
+        m_saved[static_cast<size_t>(item->data(kRunIndexRole).toInt())].resumable;
+    if (!resumable && m_resume->hasFocus() && m_stop->isEnabled())
+        m_stop->setFocus();  // as setRunButtons
+    m_resume->setEnabled(resumable);
+}
+
+// The buttons that stay enabled are enabled first, and a greyed-out button's focus goes to one of
+// them: Qt would pass it down the form, and the scroll area would follow it, out of the buttons'
+// view (a click on Start scrolled Pause and Stop out of sight).
+void TrainingPanel::setRunButtons(bool start, bool pause, bool stop) {
+    const std::array<std::pair<QPushButton*, bool>, 3> byPreference{
+        {{m_stop, stop}, {m_start, start}, {m_pause, pause}}};
+    QPushButton* heir = nullptr;
+    for (const auto& [button, on] : byPreference)
+        if (on) {
+            button->setEnabled(true);
+            if (!heir) heir = button;
+        }
+    for (const auto& [button, on] : byPreference)
+        if (!on) {
+            if (button->hasFocus() && heir) heir->setFocus();
+            button->setEnabled(false);
+        }
 }
 
 void TrainingPanel::listRuns() {

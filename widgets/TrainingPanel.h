@@ -107,6 +107,7 @@ private:
     void showProgress(const nn::TrainProgress& p);
     void updateComparison();
     void updateButtons();
+    void setRunButtons(bool start, bool pause, bool stop);
     Collection kindOf(const nn::TrainSettings& s) const;
     // Before a run, the validation chart's legend names the figures the form's run would draw.
     void previewLiveFigures();
@@ -132,6 +133,8 @@ private:
     QString m_liveFolder;
     Collection m_liveKind = Collection::Layout;
     bool m_liveFileOnly = false;
+    bool m_fileOnlyForWantOfData =
+        false;  // "this file only" chosen because no collection was listed
     bool m_liveHasBest = false;
     int m_liveBestEpoch = 0;
     double m_liveBestKendall = 0;

@@ -8,6 +8,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -391,6 +392,103 @@ private slots:
         QVERIFY2(message.contains(QStringLiteral("broken.npz")), qPrintable(message));
         QVERIFY(!panel.isRunning());
         QVERIFY(panel.startButton()->isEnabled());
+    }
+
+    // The run controls stay in view as they are clicked: a focused button that is disabled hands
+    // its focus down the form, and the scroll area followed it (at 1366 x 768 a click on Start
+    // scrolled Pause and Stop out of sight).
+    void theRunButtonsStayInViewWhenClicked() {
+        TrainingPanel panel;
+        panel.resize(1366, 300);
+        panel.show();
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        panel.setRunsFolder(runs());
+        panel.setDatasetFolder(data());
+        QVERIFY(waitCollections(panel));
+        QVERIFY(panel.chooseCollection(QStringLiteral("tile:xla")));
+        panel.setFormSettings(quickForm());
+        QScrollBar* scroll = panel.findChild<QScrollArea*>()->verticalScrollBar();
+        QCOMPARE(scroll->value(), 0);
+        // The form's first field after the buttons lies out of view, where the focus went.
+        const QScrollArea* form = panel.findChild<QScrollArea*>();
+        for (QSpinBox* field : panel.findChildren<QSpinBox*>())
+            if (field->maximum() == 512)
+                QVERIFY(field->mapTo(form->viewport(), QPoint(0, 0)).y() >
+                        form->viewport()->height());
+
+        QTest::mouseClick(panel.startButton(), Qt::LeftButton);
+        QVERIFY(panel.isRunning());
+        QCOMPARE(scroll->value(), 0);
+        QVERIFY(panel.stopButton()->hasFocus());
+        QTRY_VERIFY_WITH_TIMEOUT(panel.charts()->liveStepCount() > 0, 60000);
+        QTest::mouseClick(panel.pauseButton(), Qt::LeftButton);
+        QVERIFY(panel.isPaused());
+        QTest::mouseClick(panel.stopButton(), Qt::LeftButton);  // stopping: Stop greys out at once
+        QCOMPARE(scroll->value(), 0);
+        QVERIFY(panel.pauseButton()->hasFocus());
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QSignalSpy listed(&panel, &TrainingPanel::runsListed);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(scroll->value(), 0);  // the run's end greys out Pause
+        QVERIFY(panel.startButton()->hasFocus());
+
+        // Resume, at the form's foot, greys out as the run starts: the view stays there too.
+        QVERIFY(listed.wait(30000));
+        const QString stopped = panel.liveRunFolder();
+        for (int i = 0; i < panel.runList()->count(); ++i)
+            if (panel.savedRuns()[static_cast<size_t>(i)].folder == stopped)
+                panel.runList()->setCurrentRow(i);
+        QPushButton* resume = nullptr;
+        for (QPushButton* b : panel.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Resume selected run")) resume = b;
+        QVERIFY(resume && resume->isEnabled());
+        scroll->setValue(scroll->maximum());
+        QTest::mouseClick(resume, Qt::LeftButton);
+        QVERIFY(panel.isRunning());
+        QCOMPARE(scroll->value(), scroll->maximum());
+        QVERIFY(panel.stopButton()->hasFocus());
+        panel.stop();
+        QVERIFY(finished.wait(30000));
+    }
+
+    // The app sets the open file and the dataset folder, whose collections come from a background
+    // scan: a file set first had "this file only" chosen for good, so the data a run took
+    // depended on which came first. A choice made for want of a collection gives way to one; a
+    // user's stays.
+    void theDatasetIsChosenOnceItsCollectionsAreListed() {
+        const QString file = data() + QStringLiteral("/npz/layout/xla/random/train");
+        const QString path =
+            QDir(file).entryInfoList({QStringLiteral("*.npz")}).value(0).absoluteFilePath();
+        QVERIFY(!path.isEmpty());
+        const TpuGraph graph = loadTpuGraph(path.toStdString());
+        {
+            TrainingPanel panel;
+            panel.setRunsFolder(runs());
+            panel.setCurrentFile(path, graph);
+            QVERIFY(panel.thisFileOnly());  // nothing else to train on yet
+            panel.setDatasetFolder(data());
+            QVERIFY(waitCollections(panel));
+            QVERIFY(!panel.thisFileOnly());
+            QCOMPARE(panel.formSettings().collection,
+                     std::string("layout:xla:random"));  // the file's own
+        }
+        TrainingPanel panel;
+        panel.setRunsFolder(runs());
+        panel.setCurrentFile(path, graph);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QRadioButton* fileOnly = nullptr;
+        for (QRadioButton* b : panel.findChildren<QRadioButton*>())
+            if (b->text() == QStringLiteral("This file only")) fileOnly = b;
+        QVERIFY(fileOnly);
+        // The user's choice, though it was chosen already; on the indicator (the button is the
+        // column's width, its centre beyond the text).
+        QTest::mouseClick(fileOnly, Qt::LeftButton, {}, QPoint(8, fileOnly->height() / 2));
+        QVERIFY(panel.thisFileOnly());
+        panel.setDatasetFolder(data());
+        QVERIFY(waitCollections(panel));
+        QVERIFY(panel.thisFileOnly());
     }
 
     void thisFileOnlyIsComparedWithTheGeneralModel() {
