@@ -233,7 +233,10 @@ QDockWidget* MainWindow::addToolDock(const QString& title, QWidget* widget, int 
         connect(d, &QDockWidget::visibilityChanged, this, [this, d, growToPercent](bool visible) {
             if (!visible || d->property("grown").toBool()) return;
             d->setProperty("grown", true);
-            resizeDocks({d}, {height() * growToPercent / 100}, Qt::Vertical);
+            // Only ever grown: Explain's first show shrank the area Training had grown to 55%,
+            // and a restored arrangement to 45%, moving the tab row from under the mouse.
+            const int share = height() * growToPercent / 100;
+            if (d->height() < share) resizeDocks({d}, {share}, Qt::Vertical);
         });
     d->setObjectName(title.simplified().replace(QLatin1Char(' '), QLatin1Char('_')) +
                      QStringLiteral("Dock"));
@@ -569,6 +572,10 @@ void MainWindow::connectTraining() {
                               QStringLiteral("/runs"));
     connect(m_training, &TrainingPanel::useModelRequested, this,
             [this](const QString& path) { m_models->loadModel(path, m_graph); });
+    // The bar is shared: the run's progress stays in its tab, and the bar says where.
+    connect(m_training, &TrainingPanel::runStarted, this, [this] {
+        setStatus(tr("Training: run started · its progress is in the Training tab"));
+    });
     connect(m_training, &TrainingPanel::runFinished, this,
             [this] { setStatus(tr("Training: %1").arg(m_training->statusText())); });
     connect(m_training, &TrainingPanel::runFailed, this,

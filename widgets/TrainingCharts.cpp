@@ -433,15 +433,20 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), m_live(std::m
     m_slowdownY->setTitleText(tr("slowdown (%)"));
     m_slowdownY->setVisible(false);  // until a tile run's slowdowns are drawn
 
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_lossView);
-    splitter->addWidget(m_validationView);
-    splitter->setChildrenCollapsible(false);
+    m_chartSplit = new QSplitter(Qt::Vertical);
+    m_chartSplit->addWidget(m_lossView);
+    m_chartSplit->addWidget(m_validationView);
+    m_chartSplit->setChildrenCollapsible(false);
+    m_toolbar = makeToolbar();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(makeToolbar());
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_toolbar);
+    layout->addWidget(m_chartSplit, 1);
+    // One chart's height, whichever way they stand (resizeEvent turns them side by side when
+    // short).
+    setMinimumHeight(m_toolbar->sizeHint().height() + layout->spacing() +
+                     widgetlimits::kChartMinHeight);
 
     createLossSeries(*m_live);
     createValidationSeries(*m_live);
@@ -449,6 +454,22 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), m_live(std::m
 }
 
 TrainingCharts::~TrainingCharts() = default;
+
+void TrainingCharts::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const int chartsHeight = height() - m_toolbar->height() - layout()->spacing();
+    const Qt::Orientation fits =
+        chartsHeight >= 2 * widgetlimits::kStackedChartMinHeight + m_chartSplit->handleWidth()
+            ? Qt::Vertical
+            : Qt::Horizontal;
+    if (fits == m_chartSplit->orientation()) return;
+    m_chartSplit->setOrientation(fits);
+    m_chartSplit->setSizes({1, 1});  // halves, as at first
+}
+
+Qt::Orientation TrainingCharts::chartOrientation() const {
+    return m_chartSplit->orientation();
+}
 
 std::vector<double> TrainingCharts::smoothed(const std::vector<double>& values, double weight) {
     Ema ema(weight);
@@ -513,7 +534,7 @@ QChartView* TrainingCharts::makeChartView(QChart* chart) {
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
     view->setRubberBand(QChartView::RectangleRubberBand);
-    view->setMinimumHeight(150);
+    view->setMinimumHeight(widgetlimits::kChartMinHeight);
     return view;
 }
 

@@ -22,6 +22,7 @@ class QLegendMarker;
 class QLineSeries;
 class QScatterSeries;
 class QSlider;
+class QSplitter;
 class QTimer;
 class QValueAxis;
 class QXYSeries;
@@ -75,6 +76,9 @@ public:
     // The tooltip for the data point of `series` nearest to `at` (chart value coordinates).
     QString hoverText(QXYSeries* series, const QPointF& at) const;
 
+    // Vertical: the two charts one above the other; horizontal: side by side (a short dock).
+    Qt::Orientation chartOrientation() const;
+
     // Both return false when the file cannot be written.
     bool exportPng(const QString& path, Which chart);
     // Every value of every series (not the drawn subset): run,series,x,y.
@@ -89,6 +93,9 @@ public:
     QScatterSeries* liveBestMarker() const;
     size_t liveStepCount() const;
     int liveEpochCount() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Run;
@@ -133,6 +140,8 @@ private:
 
     QChart* m_lossChart = nullptr;
     QChart* m_validationChart = nullptr;
+    QWidget* m_toolbar = nullptr;
+    QSplitter* m_chartSplit = nullptr;
     QChartView* m_lossView = nullptr;
     QChartView* m_validationView = nullptr;
     QValueAxis* m_lossX = nullptr;

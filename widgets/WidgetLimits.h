@@ -54,6 +54,12 @@ constexpr size_t kMaxEpochDots = 60;
 // Training charts: a value axis' labels this many pixels apart at least; closer, Qt Charts elides
 // them all to "..." (a short dock on a laptop's screen), so a short chart gets fewer ticks.
 constexpr double kMinTickSpacingPx = 28;
+// Training charts: a chart is never shorter than this (title, plot, axis, legend); they stand one
+// above the other only where each gets kStackedChartMinHeight, else side by side, so the Training
+// tab needs no more height than the tabs beside it (a 1366 x 768 window's raised Training tab had
+// grown the docks 43 px, moving the tab row from under the mouse and shrinking the graph).
+constexpr int kChartMinHeight = 150;
+constexpr int kStackedChartMinHeight = 200;
 // Search results: the list at most this tall, and at most this share of the graph panel, so the
 // drawing keeps most of the room on a short screen.
 constexpr int kResultsMaxHeight = 160;

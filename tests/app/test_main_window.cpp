@@ -43,6 +43,7 @@
 #include "SampleLocator.h"
 #include "StallWatch.h"
 #include "SyntheticHloGraph.h"
+#include "TrainingCharts.h"
 #include "TrainingPanel.h"
 #include "VizLimits.h"
 #include "WhatIfPanel.h"
@@ -942,6 +943,42 @@ private slots:
         QVERIFY(w.graphPanel()->view()->height() >= 120);
     }
 
+    // The tab row stays where it is as the tabs are raised, once each has been shown: at 1366 x
+    // 768 Explain's first show shrank the area that Training's had grown, and the Training tab,
+    // needing two stacked charts' height, grew an area a user had made shorter.
+    void theTabRowStaysAsTheTabsAreRaised() {
+        QSettings().clear();
+        MainWindow w;
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QDockWidget* config = w.findChild<QDockWidget*>(QStringLiteral("configDock"));
+        QDockWidget* training = w.trainingDock();
+        auto raiseAndSettle = [&w](QDockWidget* d) {
+            d->raise();
+            QTest::qWaitFor([d] { return !d->visibleRegion().isEmpty(); });
+            QTest::qWait(50);  // a first show's growth is queued
+            return d->isVisible() ? d->height() : -1;
+        };
+        const int first = config->height();
+        const int grown = raiseAndSettle(training);  // to 55% of the window, its tab bar included
+        QVERIFY2(grown > first + 50, qPrintable(QStringLiteral("%1 -> %2").arg(first).arg(grown)));
+        for (const QString& title : {QStringLiteral("What-if"), QStringLiteral("Explain")})
+            for (QDockWidget* d : w.findChildren<QDockWidget*>())
+                if (d->windowTitle() == title)
+                    QCOMPARE(raiseAndSettle(d), grown);  // not shrunk to 45%
+        QCOMPARE(raiseAndSettle(config), grown);
+
+        // A user drags the area as short as the configurations allow: every tab then keeps that
+        // height, Training's too.
+        w.resizeDocks({config}, {200}, Qt::Vertical);
+        QTRY_VERIFY(config->height() < grown);
+        const int dragged = config->height();
+        QCOMPARE(raiseAndSettle(training), dragged);
+        QCOMPARE(w.trainingPanel()->charts()->chartOrientation(), Qt::Horizontal);
+        QCOMPARE(raiseAndSettle(config), dragged);
+    }
+
     // View › Reset Window Layout: a dock closed, floated or moved (which the saved arrangement
     // kept in every later session) is back where a first launch puts it.
     void resetWindowLayoutBringsEveryDockBack() {
@@ -1057,6 +1094,30 @@ private slots:
         QVERIFY(QFileInfo::exists(RunFiles::model(folder)));
         QVERIFY(QFileInfo::exists(RunFiles::state(folder)));
         QCOMPARE(nn::readTrainingLog(RunFiles::log(folder).toStdString()).endReason, std::string("cancelled"));
+    }
+
+    // The status bar follows a run from its start: it had kept the last run's end ("Training: Run
+    // stopped after 2,721 steps") beside the next run's live figures.
+    void theStatusBarFollowsARunFromItsStart() {
+        MainWindow w;
+        TrainingPanel* panel = w.trainingPanel();
+        panel->setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
+        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
+        w.openDataset(synthDir(), synthLayoutFile());
+        QVERIFY(ready.count() > 0 || ready.wait(60000));  // the file's own messages are over
+        QTRY_VERIFY_WITH_TIMEOUT(panel->chooseCollection(QStringLiteral("layout:xla:random")),
+                                 30000);
+        panel->setFormSettings(quickTraining());
+        QSignalSpy finished(panel, &TrainingPanel::runFinished);
+        for (int run = 0; run < 2; ++run) {
+            panel->start();
+            QVERIFY2(w.statusText().startsWith(QStringLiteral("Training: run started")),
+                     qPrintable(w.statusText()));
+            panel->stop();
+            QVERIFY(finished.wait(30000));
+            QVERIFY2(w.statusText().startsWith(QStringLiteral("Training: Run stopped")),
+                     qPrintable(w.statusText()));
+        }
     }
 
     void fileInTheDatasetTreeListsItsDataset() {

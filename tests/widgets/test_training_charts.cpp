@@ -581,7 +581,7 @@ private slots:
         h.steps = stepRecords(1, 200);
         for (int e = 1; e <= 8; ++e) h.epochs.push_back(epochRecord(e, 0.1 * e, e == 8));
         charts.showHistory(QStringLiteral("run"), h);
-        charts.resize(900, 330);
+        charts.resize(900, 200);
         charts.show();
         QVERIFY(QTest::qWaitForWindowExposed(&charts));
         for (QChart* chart : {charts.lossChart(), charts.validationChart()}) {
@@ -597,6 +597,39 @@ private slots:
             QTRY_VERIFY2(ticks(y) >= 4, qPrintable(QStringLiteral("%1 ticks on %2 px")
                                                        .arg(ticks(y))
                                                        .arg(chart->plotArea().height())));
+        }
+    }
+
+    // Short, the charts stand side by side; tall enough for two readable charts, one above the
+    // other. Stacked, the Training tab needed more height than the tabs beside it, and raising it
+    // grew the docks (the tab row moved from under the mouse).
+    void shortChartsStandSideBySide() {
+        TrainingCharts charts;
+        charts.resize(1000, 300);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        QVERIFY(charts.minimumHeight() < 2 * widgetlimits::kChartMinHeight);
+        const auto onCharts =
+            [&charts](QChart* chart) {  // the chart's view, in the widget's coordinates
+                const QWidget* view = chart->scene()->views().value(0);
+                return QRect(view->mapTo(&charts, QPoint(0, 0)), view->size());
+            };
+        for (const int height : {300, 700, 300}) {
+            charts.resize(1000, height);
+            const Qt::Orientation expected = height == 700 ? Qt::Vertical : Qt::Horizontal;
+            QTRY_COMPARE(charts.chartOrientation(), expected);
+            const QRect loss = onCharts(charts.lossChart());
+            const QRect validation = onCharts(charts.validationChart());
+            const int least = height == 700 ? widgetlimits::kStackedChartMinHeight
+                                            : widgetlimits::kChartMinHeight;
+            for (const QRect& r : {loss, validation})
+                QVERIFY2(r.height() >= least && r.bottom() < charts.height(),
+                         qPrintable(
+                             QStringLiteral("%1 px tall, to %2").arg(r.height()).arg(r.bottom())));
+            if (expected == Qt::Horizontal)
+                QVERIFY(loss.top() == validation.top() && loss.right() < validation.left());
+            else
+                QVERIFY(loss.left() == validation.left() && loss.bottom() < validation.top());
         }
     }
 
