@@ -70,8 +70,13 @@ constexpr int kWindowStateVersion = 4;
 constexpr QSize kDefaultWindowSize(1500, 950);
 // The graph panel keeps at least this height when the window shrinks or a bottom dock grows (its
 // toolbar, legend and hint take ~75 px); the docks give way first. With the tallest dock's
-// minimum (Training's) the window still fits a 768-pixel-high screen.
+// minimum the window still fits a 768-pixel-high screen.
 constexpr int kGraphPanelMinHeight = 240;
+// The bottom docks' share of the window's height on a first launch, and what a tool tab grows them
+// to the first time it is shown (never shrinking them): on a 1366 x 768 screen the what-if editor
+// fits without scrolling and Explain's comparison keeps its chart's axis labels (at 45% they read
+// "..."), and the graph keeps the other half.
+constexpr int kBottomAreaPercent = 50;
 
 }  // namespace
 
@@ -96,15 +101,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_whatIf = new WhatIfPanel(new JobRunner(QStringLiteral("whatif"), this), this);
     createDocks();
     createMenus();
-    // Tool panels want room: the first time one is shown, the bottom area grows to a share of
-    // the window.
-    addToolDock(tr("What-if"), m_whatIf, 45);
+    addToolDock(tr("What-if"), m_whatIf);
     connectWhatIf();
     m_explain = new ExplainPanel(this);
-    addToolDock(tr("Explain"), m_explain, 45);
+    addToolDock(tr("Explain"), m_explain);
     connectExplain();
     m_training = new TrainingPanel(this);
-    m_trainingDock = addToolDock(tr("Training"), m_training, 55);
+    m_trainingDock = addToolDock(tr("Training"), m_training);
     m_configDock->raise();
     connectTraining();
     createLesson();
@@ -227,17 +230,16 @@ void MainWindow::createDocks() {
     resizeDocks({m_configDock}, {240}, Qt::Vertical);
 }
 
-QDockWidget* MainWindow::addToolDock(const QString& title, QWidget* widget, int growToPercent) {
+QDockWidget* MainWindow::addToolDock(const QString& title, QWidget* widget) {
     auto* d = new QDockWidget(title, this);
-    if (growToPercent > 0)
-        connect(d, &QDockWidget::visibilityChanged, this, [this, d, growToPercent](bool visible) {
-            if (!visible || d->property("grown").toBool()) return;
-            d->setProperty("grown", true);
-            // Only ever grown: Explain's first show shrank the area Training had grown to 55%,
-            // and a restored arrangement to 45%, moving the tab row from under the mouse.
-            const int share = height() * growToPercent / 100;
-            if (d->height() < share) resizeDocks({d}, {share}, Qt::Vertical);
-        });
+    connect(d, &QDockWidget::visibilityChanged, this, [this, d](bool visible) {
+        if (!visible || d->property("grown").toBool()) return;
+        d->setProperty("grown", true);
+        // Only ever grown: Explain's first show had shrunk the area that Training's had grown to
+        // 55%, moving the tab row from under the mouse.
+        const int share = height() * kBottomAreaPercent / 100;
+        if (d->height() < share) resizeDocks({d}, {share}, Qt::Vertical);
+    });
     d->setObjectName(title.simplified().replace(QLatin1Char(' '), QLatin1Char('_')) +
                      QStringLiteral("Dock"));
     d->setWidget(widget);
@@ -930,7 +932,7 @@ void MainWindow::showEvent(QShowEvent* event) {
 void MainWindow::sizeDefaultDocks() {
     resizeDocks({m_browserDock, m_inspectorDock}, {std::max(300, width() / 5), std::max(380, width() / 4)},
                 Qt::Horizontal);
-    resizeDocks({m_configDock}, {height() * 3 / 10}, Qt::Vertical);
+    resizeDocks({m_configDock}, {height() * kBottomAreaPercent / 100}, Qt::Vertical);
 }
 
 // Every dock back where a first launch puts it, docked and shown (the lesson only while it runs):

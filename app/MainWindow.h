@@ -62,8 +62,8 @@ public:
     void setSampleCandidates(const QStringList& candidates) { m_sampleCandidates = candidates; }
 
     // A panel tabbed beside the configurations; the first time it is shown the bottom area grows
-    // to `growToPercent` of the window where it is smaller (0: left as it is).
-    QDockWidget* addToolDock(const QString& title, QWidget* widget, int growToPercent = 0);
+    // to kBottomAreaPercent of the window where it is smaller.
+    QDockWidget* addToolDock(const QString& title, QWidget* widget);
 
     const TpuGraph& graph() const { return m_graph; }
     QString currentFile() const { return m_currentFile; }

@@ -10,8 +10,8 @@ OUT=${2:-$ROOT/resources/screenshots/lesson.png}
 FILE=$BUILD/resources/sample/npz/layout/xla/default/train/resnet_001.npz
 bash "$ROOT/packaging/explorer-shot.sh" "$BUILD" "$OUT" "$FILE" "
     xdotool mousemove 189 8 click 1; sleep 1; xdotool mousemove 300 29 click 1; sleep 6  # Help › Learn
-    xdotool mousemove 321 540 click 1; sleep 3   # 1: Show me selects the convolution
-    xdotool mousemove 408 540 click 1; sleep 2   # Next (the What-if tab grows)
-    xdotool mousemove 321 470 click 1; sleep 3   # 2: Show me changes its output layout
-    xdotool mousemove 408 470 click 1; sleep 4   # Next: 3, watch the copy
+    xdotool mousemove 321 445 click 1; sleep 3   # 1: Show me selects the convolution
+    xdotool mousemove 408 445 click 1; sleep 2   # Next (the What-if tab grows)
+    xdotool mousemove 321 419 click 1; sleep 3   # 2: Show me changes its output layout
+    xdotool mousemove 408 419 click 1; sleep 4   # Next: 3, watch the copy
 "

@@ -13,5 +13,5 @@ trap 'rm -rf "$DATA"' EXIT
     --min-nodes 40000 --max-nodes 45000 --collections layout:xla:random --quiet
 bash "$ROOT/packaging/explorer-shot.sh" "$BUILD" "$OUT" "$DATA/npz/layout/xla/random/train/resnet_000.npz" "
     sleep 3
-    xdotool mousemove 760 119 click --repeat 2 --delay 80 1; sleep 3   # the first range of blocks
+    xdotool mousemove 759 103 click --repeat 2 --delay 80 1; sleep 3   # the first range of blocks
 "

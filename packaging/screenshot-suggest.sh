@@ -9,7 +9,7 @@ BUILD=${1:-$ROOT/build}
 OUT=${2:-$ROOT/resources/screenshots/suggest.png}
 FILE=$BUILD/resources/sample/npz/layout/xla/random/train/resnet_001.npz
 bash "$ROOT/packaging/explorer-shot.sh" "$BUILD" "$OUT" "$FILE" "
-    xdotool mousemove 146 607 click 1; sleep 2   # the What-if tab
-    xdotool mousemove 604 675 click 1; sleep 1   # its Suggest page
-    xdotool mousemove 550 697 click 1; sleep 34  # Suggest faster configurations (30 s budget)
+    xdotool mousemove 146 511 click 1; sleep 2   # the What-if tab
+    xdotool mousemove 826 625 click 1; sleep 1   # its Suggest page
+    xdotool mousemove 765 648 click 1; sleep 34  # Suggest faster configurations (30 s budget)
 " --config 0

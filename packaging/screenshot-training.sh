@@ -10,7 +10,7 @@ BUILD=${1:-$ROOT/build}
 OUT=${2:-$ROOT/resources/screenshots/training.png}
 FILE=$BUILD/resources/sample/npz/layout/xla/random/train/resnet_001.npz
 bash "$ROOT/packaging/explorer-shot.sh" "$BUILD" "$OUT" "$FILE" "
-    xdotool mousemove 285 607 click 1; sleep 2   # the Training tab
-    xdotool mousemove 22 742 click 1; sleep 1    # This file only
-    xdotool mousemove 61 510 click 1; sleep 14   # Start
+    xdotool mousemove 285 511 click 1; sleep 2   # the Training tab
+    xdotool mousemove 22 808 click 1; sleep 1    # This file only
+    xdotool mousemove 69 560 click 1; sleep 14   # Start
 "

@@ -9,8 +9,8 @@ BUILD=${1:-$ROOT/build}
 OUT=${2:-$ROOT/resources/screenshots/whatif.png}
 FILE=$BUILD/resources/sample/npz/layout/xla/random/train/resnet_001.npz
 bash "$ROOT/packaging/explorer-shot.sh" "$BUILD" "$OUT" "$FILE" "
-    xdotool mousemove 146 607 click 1; sleep 2   # the What-if tab
-    xdotool mousemove 536 681 click 1; sleep 1   # the input layout list
+    xdotool mousemove 146 511 click 1; sleep 2   # the What-if tab
+    xdotool mousemove 680 634 click 1; sleep 1   # the input layout list
     xdotool key Down Down Down Return; sleep 2   # a permutation three down
-    xdotool mousemove 587 653 click 1; sleep 3   # sweep the output layout
+    xdotool mousemove 773 604 click 1; sleep 3   # sweep the output layout
 " --node 391 --config 0

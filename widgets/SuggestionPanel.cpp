@@ -16,6 +16,7 @@
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "RuntimeText.h"
+#include "WidgetLimits.h"
 #include "tune/TuneLimits.h"
 
 namespace tpg {
@@ -144,6 +145,9 @@ void SuggestionPanel::buildUi() {
     layout->addWidget(m_status);
     layout->addWidget(m_list, 1);
     layout->addLayout(actions);
+    m_list->setMinimumHeight(m_list->header()->sizeHint().height() + 2 * m_list->frameWidth() +
+                             widgetlimits::kSuggestionListMinRows *
+                                 (m_list->fontMetrics().height() + 4));
 }
 
 void SuggestionPanel::setPredictor(std::shared_ptr<const whatif::WhatIfPredictor> predictor) {

@@ -17,11 +17,9 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStyle>
 #include <QThread>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -34,6 +32,7 @@
 #include "JobRunner.h"
 #include "NnLimits.h"
 #include "TrainingCharts.h"
+#include "VerticalScrollArea.h"
 #include "graph/DatasetIndex.h"
 
 Q_DECLARE_METATYPE(std::vector<tpg::DatasetFile>)
@@ -106,12 +105,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     sideLayout->addWidget(buildDataBox());
     sideLayout->addWidget(buildSettingsBox());
     sideLayout->addWidget(buildRunsBox(), 1);
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(side);
-    scroll->setWidgetResizable(true);
-    m_scroll = scroll;
-    side->installEventFilter(this);
-    fitFormColumn();
+    m_scroll = new VerticalScrollArea(side);
     // Scrolling the form must not change the setting under the mouse: fields take the wheel
     // only once focused.
     for (QWidget* field : side->findChildren<QWidget*>())
@@ -121,7 +115,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
         }
 
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(scroll);
+    split->addWidget(m_scroll);
     split->addWidget(m_charts);
     split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
@@ -148,19 +142,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     updateButtons();
 }
 
-// The column is as wide as the form's fields need beside a vertical scroll bar, so it never
-// scrolls sideways (a scroll area's size hint leaves that bar out).
-void TrainingPanel::fitFormColumn() {
-    const int bar = m_scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_scroll);
-    m_scroll->setMinimumWidth(m_scroll->widget()->minimumSizeHint().width() + bar +
-                              2 * m_scroll->frameWidth());
-}
-
 bool TrainingPanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_scroll->widget()) {
-        if (event->type() == QEvent::LayoutRequest) fitFormColumn();
-        return QWidget::eventFilter(watched, event);
-    }
     auto* field = qobject_cast<QWidget*>(watched);
     if (event->type() == QEvent::Wheel && field && !field->hasFocus()) {
         QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);

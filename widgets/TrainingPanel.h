@@ -113,7 +113,6 @@ private:
     void previewLiveFigures();
     void showDatasetLine();  // the chosen collection's graphs and the folder
     void showAutoChoices(Collection kind);
-    void fitFormColumn();
     void listRuns();
     void fillCollections(const std::vector<DatasetFile>& files);
     void fillRunList();

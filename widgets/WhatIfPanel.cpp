@@ -28,6 +28,7 @@
 #include "RuntimeText.h"
 #include "SuggestionPanel.h"
 #include "SweepChart.h"
+#include "VerticalScrollArea.h"
 #include "WidgetLimits.h"
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
@@ -41,6 +42,15 @@ Q_DECLARE_METATYPE(std::vector<tpg::SweepChart::Point>)
 namespace tpg {
 
 namespace {
+
+// A tab widget as tall as its tallest page's minimum. QTabWidget takes its pages' preferred
+// heights for its width as its minimum once a page wraps text (the Suggest page's summary), so
+// the search results' 192-px list hint made the What-if panel too tall for half a 768-px window.
+class ShrinkingTabWidget : public QTabWidget {
+public:
+    using QTabWidget::QTabWidget;
+    bool hasHeightForWidth() const override { return false; }
+};
 
 constexpr int kSlots = 3;
 constexpr int kTileGroupWidth = 8;  // bounds 0-5, sum, product
@@ -336,7 +346,7 @@ void WhatIfPanel::buildUi() {
     connect(m_suggestions, &SuggestionPanel::loadRequested, this,
             [this](const std::vector<float>& row, const QString& label) { pushEdit(row, label, -1); });
     connect(m_suggestions, &SuggestionPanel::compareRequested, this, &WhatIfPanel::compareRequested);
-    m_tabs = new QTabWidget(this);
+    m_tabs = new ShrinkingTabWidget(this);
     m_tabs->addTab(runs, tr("Runs"));
     m_tabs->addTab(m_sweepChart, tr("Sweep"));
     m_tabs->addTab(m_suggestions, tr("Suggest"));
@@ -349,7 +359,11 @@ void WhatIfPanel::buildUi() {
     m_split = new FittingSplitter(this);
     m_split->addWidget(m_nodes);
     m_split->addWidget(editor);
-    m_split->addWidget(right);
+    // In a scroll area: a report or a search summary of more lines would otherwise grow the
+    // panel's minimum height, and with it the docks (the tab row moved from under the mouse).
+    auto* rightScroll = new VerticalScrollArea(right, this);
+    rightScroll->setFrameShape(QFrame::NoFrame);
+    m_split->addWidget(rightScroll);
     m_split->setWantedWidth(
         0,
         [this] {

@@ -60,6 +60,9 @@ constexpr double kMinTickSpacingPx = 28;
 // grown the docks 43 px, moving the tab row from under the mouse and shrinking the graph).
 constexpr int kChartMinHeight = 150;
 constexpr int kStackedChartMinHeight = 200;
+// What-if's Suggest page: its list may shrink to this many rows (a tree's own minimum is about
+// four), so the What-if tab fits half a 1366 x 768 window without scrolling.
+constexpr int kSuggestionListMinRows = 2;
 // Search results: the list at most this tall, and at most this share of the graph panel, so the
 // drawing keeps most of the room on a short screen.
 constexpr int kResultsMaxHeight = 160;

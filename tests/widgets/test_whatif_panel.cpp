@@ -6,11 +6,14 @@
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QStyleOptionViewItem>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -684,6 +687,44 @@ private slots:
         panel.resize(1300, 340);
         QTRY_COMPARE(split->width(), 1300 - 8);
         QCOMPARE(list->width(), dragged);
+    }
+
+    // More lines of report or search summary do not raise the panel's minimum height: they grew
+    // the docks, and the tab row moved from under the mouse (16 px at 1366 x 768 when a search's
+    // summary took a second line). The report and the runs scroll instead.
+    void longerTextDoesNotRaiseThePanelsMinimumHeight() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.resize(1366, 300);  // the tab's height in 45% of a 1366 x 768 window
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        startOnConfig5(runner, panel);
+        QVERIFY(waitEvaluated(panel));
+        QLabel* report = nullptr;
+        for (QLabel* l : panel.findChildren<QLabel*>())
+            if (l->text().contains(QStringLiteral("Predicted"))) report = l;
+        QVERIFY(report);
+        auto* scroll =
+            qobject_cast<QScrollArea*>(report->parentWidget()->parentWidget()->parentWidget());
+        QVERIFY(scroll);  // content -> viewport -> scroll area
+        QTRY_COMPARE(scroll->verticalScrollBar()->maximum(), 0);  // there, all of it in view
+        // ...with a node's slots in the editor beside it, on each tab (the Suggest page's list
+        // had asked its 192-px hint, and pushed the page's buttons out of view).
+        panel.selectNode(nodeWithOutputRank(m_layout, 4));
+        for (int page = 0; page < 3; ++page) {
+            panel.findChild<QTabWidget*>()->setCurrentIndex(page);
+            QTRY_COMPARE(scroll->verticalScrollBar()->maximum(), 0);
+        }
+        QCoreApplication::processEvents();  // the editor's layout, for its node's slots
+        const int before = panel.minimumSizeHint().height();
+        report->setText(report->text() +
+                        QStringLiteral("<br>a longer report than any so far").repeated(12));
+        QCoreApplication::processEvents();
+        QVERIFY2(panel.minimumSizeHint().height() <= before,
+                 qPrintable(
+                     QStringLiteral("%1 -> %2").arg(before).arg(panel.minimumSizeHint().height())));
+        QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0);  // the whole report a scroll away
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
     }
 
     // A chosen bound's value box shows its value whole in a laptop screen's editor column: its
