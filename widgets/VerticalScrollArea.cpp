@@ -2,7 +2,6 @@
 
 #include <QEvent>
 #include <QLayout>
-#include <QScrollBar>
 #include <QStyle>
 #include <algorithm>
 
