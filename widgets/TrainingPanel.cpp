@@ -714,8 +714,6 @@ void TrainingPanel::updateButtons() {
     m_useDataset->setEnabled(!running);
     m_collection->setEnabled(!running && m_useDataset->isChecked());
     const bool dataOk = m_useFile->isChecked() ? fileOk : m_collection->count() > 0;
-    setRunButtons(!running && dataOk && !m_runsFolder.isEmpty(), running,
-                  running && m_cancel && !m_cancel->cancelled());
     m_pause->setText(isPaused() ? tr("Resume") : tr("Pause"));
     const bool hasModel = !bestModelPath().isEmpty();
     m_useBest->setEnabled(hasModel);
@@ -724,17 +722,17 @@ void TrainingPanel::updateButtons() {
     const bool resumable =
         !running && item &&
         m_saved[static_cast<size_t>(item->data(kRunIndexRole).toInt())].resumable;
-    if (!resumable && m_resume->hasFocus() && m_stop->isEnabled())
-        m_stop->setFocus();  // as setRunButtons
-    m_resume->setEnabled(resumable);
+    setRunButtons({{{m_stop, running && m_cancel && !m_cancel->cancelled()},
+                    {m_start, !running && dataOk && !m_runsFolder.isEmpty()},
+                    {m_pause, running},
+                    {m_resume, resumable}}});
 }
 
 // The buttons that stay enabled are enabled first, and a greyed-out button's focus goes to one of
 // them: Qt would pass it down the form, and the scroll area would follow it, out of the buttons'
 // view (a click on Start scrolled Pause and Stop out of sight).
-void TrainingPanel::setRunButtons(bool start, bool pause, bool stop) {
-    const std::array<std::pair<QPushButton*, bool>, 3> byPreference{
-        {{m_stop, stop}, {m_start, start}, {m_pause, pause}}};
+void TrainingPanel::setRunButtons(
+    const std::array<std::pair<QPushButton*, bool>, 4>& byPreference) {
     QPushButton* heir = nullptr;
     for (const auto& [button, on] : byPreference)
         if (on) {

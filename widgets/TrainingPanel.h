@@ -2,8 +2,10 @@
 
 #include <QString>
 #include <QWidget>
+#include <array>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "CostModel.h"
@@ -107,7 +109,9 @@ private:
     void showProgress(const nn::TrainProgress& p);
     void updateComparison();
     void updateButtons();
-    void setRunButtons(bool start, bool pause, bool stop);
+    // Each run button and whether it is enabled, in the order a greyed-out one's focus goes to
+    // the others.
+    void setRunButtons(const std::array<std::pair<QPushButton*, bool>, 4>& byPreference);
     Collection kindOf(const nn::TrainSettings& s) const;
     // Before a run, the validation chart's legend names the figures the form's run would draw.
     void previewLiveFigures();
@@ -132,8 +136,8 @@ private:
     QString m_liveFolder;
     Collection m_liveKind = Collection::Layout;
     bool m_liveFileOnly = false;
-    bool m_fileOnlyForWantOfData =
-        false;  // "this file only" chosen because no collection was listed
+    // "This file only" chosen because no collection was listed (not by the user).
+    bool m_fileOnlyForWantOfData = false;
     bool m_liveHasBest = false;
     int m_liveBestEpoch = 0;
     double m_liveBestKendall = 0;
