@@ -610,6 +610,11 @@ void MainWindow::showFileWarnings() {
     for (const auto& w : m_graph.warnings())
         lines << QStringLiteral("• ") + QString::fromStdString(w);
     if (lines.isEmpty()) return;
+    if (m_warningsBox) {
+        m_warningsBox->raise();
+        m_warningsBox->activateWindow();
+        return;
+    }
     auto* box = new QMessageBox(
         QMessageBox::Information, tr("Warnings"),
         tr("%1 opened with these warnings:\n\n%2")
@@ -620,6 +625,7 @@ void MainWindow::showFileWarnings() {
     box->setModal(false);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
     box->show();
+    m_warningsBox = box;
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
@@ -686,6 +692,7 @@ void MainWindow::openFile(const QString& pathIn) {
 }
 
 void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
+    if (m_warningsBox) m_warningsBox->close();
     m_graph = graph;
     m_currentFile = path;
     // The panels' resets announce "no node, no configuration": not the user's choice, so the saved

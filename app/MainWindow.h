@@ -158,6 +158,7 @@ private:
     QLabel* m_warningLabel;
     QProgressBar* m_progress;
     QPointer<QMessageBox> m_errorBox;
+    QPointer<QMessageBox> m_warningsBox;  // the open file's warnings, closed when another opens
 
     TpuGraph m_graph;
     QString m_currentFile;

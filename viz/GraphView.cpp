@@ -174,7 +174,8 @@ void GraphView::fitReadable() {
     }
     if (fitted < vizlimits::kLabelMinScale * vizlimits::kReadableFitMinShare) return;
     setZoom(vizlimits::kLabelMinScale);
-    centerOn(drawing.center());
+    // From the top, where the program starts: centred, the first row of boxes was cut in half.
+    centerOn(drawing.center().x(), drawing.top() + view.height() / zoom() / 2);
 }
 
 void GraphView::actualSize() {

@@ -42,7 +42,8 @@ public:
     void zoomBy(double factor);
     void fitAll();
     // fitAll, but a drawing that fits only a little below the label scale is shown at that scale,
-    // centred, so a small graph opens with its labels (a short scroll) rather than blank boxes;
+    // centred across and from its top, so a small graph opens with its labels (a short scroll)
+    // rather than blank boxes;
     // and a long strip fills the view across, from its start, rather than a hairline.
     void fitReadable();
     void actualSize();

@@ -127,6 +127,7 @@ void ConfigPanel::setGraph(const TpuGraph& graph) {
     m_filter->clear();
     m_filter->blockSignals(false);
     m_model->setGraph(graph);
+    m_table->scrollToTop();  // a reset keeps the last file's scroll position, meaningless here
     if (graph.isNull())
         m_histogram->clear();
     else

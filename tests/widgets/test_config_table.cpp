@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTableView>
@@ -446,6 +447,24 @@ private slots:
         QVERIFY2(inView(), qPrintable(QStringLiteral("row at y %1, view %2 high")
                                           .arg(table->visualRect(table->currentIndex()).y())
                                           .arg(table->viewport()->height())));
+    }
+
+    // Another file opens with its table at its first rows: it had kept the last file's scroll
+    // position (the rows around that file's chosen configuration, which means nothing here).
+    void anotherFileOpensAtItsFirstRows() {
+        ConfigPanel panel;
+        QVERIFY(showOnALaptop(panel));
+        QTableView* table = panel.table();
+        panel.chooseConfig(m_layout.numConfigs() - 5);
+        QTRY_VERIFY(table->verticalScrollBar()->value() > 0);
+        const TpuGraph other = synth::makeLayoutGraph(
+            synth::Recipe::Mlp, 5, 200, m_layout.numConfigs(), synth::LayoutSearch::Default, "m");
+        panel.setGraph(other);
+        QCOMPARE(table->verticalScrollBar()->value(), 0);
+        QVERIFY(!table->currentIndex().isValid());
+        // A configuration chosen in the new file is brought into view as before.
+        panel.chooseConfig(other.numConfigs() - 3);
+        QTRY_VERIFY(table->viewport()->rect().contains(table->visualRect(table->currentIndex())));
     }
 
     // On a laptop's screen the table shows every column once predictions add theirs, and the
