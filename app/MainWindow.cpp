@@ -890,8 +890,8 @@ void MainWindow::rebuildRecentMenu() {
 QString MainWindow::viewCaption() const {
     if (m_graph.isNull()) return {};
     if (!m_whatIf->editedNodes().isEmpty())
-        return tr("Configuration: the what-if edit (%n node(s) changed from its start)", nullptr,
-                  static_cast<int>(m_whatIf->editedNodes().size()));
+        return tr("Configuration: the what-if edit (%1 changed from its start)")
+            .arg(countOf(m_whatIf->editedNodes().size(), tr("node"), tr("nodes")));
     const qint64 chosen = m_configPanel->chosenConfig();
     if (chosen < 0) return tr("No configuration chosen: the file's default layouts");
     QString text = tr("Configuration %1").arg(chosen);

@@ -424,10 +424,13 @@ ViewGraph groupsView(const TpuGraph& g, const ViewSpec& spec) {
     v.scopeNodes = g.numNodes();
     const auto closedForBudget = static_cast<int64_t>(spec.open.size() - v.open.size());
     if (closedForBudget > 0)
-        v.note = QStringLiteral("%1 group(s) opened earlier were closed to keep this drawing within %2 items; "
-                                "every node is drawn or inside a box (double-click a box to open it).")
-                     .arg(closedForBudget)
-                     .arg(vizlimits::kMaxGroupViewItems);
+        v.note =
+            QStringLiteral(
+                "%1 opened earlier %2 closed to keep this drawing within %3 items; "
+                "every node is drawn or inside a box (double-click a box to open it).")
+                .arg(countOf(closedForBudget, QStringLiteral("group"), QStringLiteral("groups")),
+                     closedForBudget == 1 ? QStringLiteral("was") : QStringLiteral("were"))
+                .arg(vizlimits::kMaxGroupViewItems);
     return std::move(v);
 }
 

@@ -390,10 +390,10 @@ QString LessonPanel::stepBody(Step step) const {
                       "<b><tt>%2</tt></b> "
                       "(it is <tt>%3</tt> now).</p><p>The compiler passes a layout on through "
                       "elementwise ops: "
-                      "%4 node(s) after #%1 will follow it. #%5 asks for <tt>%3</tt>.</p>")
+                      "%4 after #%1 will follow it. #%5 asks for <tt>%3</tt>.</p>")
                 .arg(s.producer)
                 .arg(to, from)
-                .arg(countText(static_cast<int64_t>(s.propagatedTo.size())))
+                .arg(countOf(static_cast<int64_t>(s.propagatedTo.size()), tr("node"), tr("nodes")))
                 .arg(s.consumer());
         case Step::WatchCopy: return watchText();
         case Step::FixConsumer:

@@ -603,6 +603,11 @@ bool WhatIfPanel::pushEdit(const std::vector<float>& after, const QString& text,
     return true;
 }
 
+QString WhatIfPanel::differingText(int64_t count) const {
+    return isLayoutFile() ? countOf(count, tr("node differs"), tr("nodes differ"))
+                          : countOf(count, tr("bound differs"), tr("bounds differ"));
+}
+
 QString WhatIfPanel::describeLayoutEdit(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& m) const {
     return tr("#%1 %2 %3").arg(node).arg(QLatin1String(whatif::slotName(slot)), QString::fromStdString(whatif::layoutText(m)));
 }
@@ -1017,9 +1022,9 @@ QString WhatIfPanel::resultText() const {
                      .arg(r.nearestDistance)
                      .arg(isLayoutFile() ? tr("nodes") : tr("bounds"));
     else
-        lines << (isLayoutFile() ? tr("Nearest measured config: %1 (%n node(s) differ)", nullptr, static_cast<int>(r.nearestDistance))
-                                 : tr("Nearest measured config: %1 (%n bound(s) differ)", nullptr, static_cast<int>(r.nearestDistance)))
-                     .arg(r.nearestRow);
+        lines << tr("Nearest measured config: %1 (%2)")
+                     .arg(r.nearestRow)
+                     .arg(differingText(r.nearestDistance));
     return lines.join(QStringLiteral("<br>"));
 }
 

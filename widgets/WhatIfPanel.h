@@ -142,6 +142,7 @@ private:
     void addRun(const whatif::WhatIfReport& r, const std::vector<float>& row, const QString& label);
     bool pushEdit(const std::vector<float>& after, const QString& text, int mergeKey);
     QString describeLayoutEdit(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& m) const;
+    QString differingText(int64_t count) const;  // "1 node differs", "3 bounds differ"
 
     JobRunner* m_runner;
     TpuGraph m_graph;

@@ -188,11 +188,16 @@ std::string rowAsEdits(const TpuGraph& g, const std::vector<float>& row) {
             }
         return out;
     }
-    for (size_t col = 0; col < row.size() && col < static_cast<size_t>(schema::kTileConfigWidth); ++col) {
-        const bool bound = col % (schema::kTileConfigWidth / 3) < static_cast<size_t>(schema::kMaxRank);
-        if (bound && row[col] != 0.0f) add(TileEdit{static_cast<int>(col), row[col]}.text());
-    }
+    for (size_t col = 0; col < row.size() && col < static_cast<size_t>(schema::kTileConfigWidth);
+         ++col)
+        if (isTileBoundColumn(g, static_cast<int64_t>(col)) && row[col] != 0.0f)
+            add(TileEdit{static_cast<int>(col), row[col]}.text());
     return out;
+}
+
+bool isTileBoundColumn(const TpuGraph& g, int64_t column) {
+    if (g.configFeatureWidth() != schema::kTileConfigWidth) return true;
+    return static_cast<size_t>(column) % kTileGroupWidth < kTileBoundsPerGroup;
 }
 
 std::string TileEdit::text() const {

@@ -53,6 +53,9 @@ struct TileEdit {
 TileEdit parseTileEdit(const TpuGraph& g, const std::string& text);
 // Writes the bound and re-derives its group's sum and product.
 void applyTileEdit(std::vector<float>& row, const TileEdit& edit);
+// Whether a column of a tile row is a bound a user sets, not a derived sum or product (every
+// column of a file whose rows are not 24 wide counts).
+bool isTileBoundColumn(const TpuGraph& g, int64_t column);
 
 // A whole configuration row as edits, one per set slot or bound, space-separated ("44.output=3,0,2,1
 // 45.input=1,0" or "kernel_bounds_0=4 output_bounds_1=128"): what the explorer copies, and what

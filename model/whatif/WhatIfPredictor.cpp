@@ -8,6 +8,7 @@
 #include "explain/CostExplanation.h"
 #include "io/Error.h"
 #include "synth/TpuCostModel.h"
+#include "whatif/ConfigEdit.h"
 #include "whatif/WhatIfLimits.h"
 
 namespace tpg::whatif {
@@ -200,7 +201,9 @@ int64_t WhatIfPredictor::distance(const float* a, const float* b) const {
         for (int64_t k = 0; k < g.numConfigurable(); ++k)
             d += std::memcmp(a + k * w, b + k * w, static_cast<size_t>(w) * sizeof(float)) != 0;
     } else {
-        for (int64_t i = 0; i < g.configFeatureWidth(); ++i) d += a[i] != b[i];
+        // A bound changed counts once, not again for its group's derived sum and product.
+        for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
+            d += a[i] != b[i] && isTileBoundColumn(g, i);
     }
     return d;
 }
@@ -235,7 +238,9 @@ const std::vector<int64_t>& WhatIfPredictor::distancesTo(const std::vector<float
     std::vector<int64_t> changed;
     if (m_lastRow.size() == row.size())
         for (int64_t k = 0; k < units; ++k)
-            if (std::memcmp(row.data() + k * unit, m_lastRow.data() + k * unit, static_cast<size_t>(unit) * sizeof(float)) != 0)
+            if ((g.isLayout() || isTileBoundColumn(g, k)) &&
+                std::memcmp(row.data() + k * unit, m_lastRow.data() + k * unit,
+                            static_cast<size_t>(unit) * sizeof(float)) != 0)
                 changed.push_back(k);
     if (m_lastRow.size() != row.size() || static_cast<int64_t>(changed.size()) > limits::kIncrementalUnits) {
         m_lastDistances.assign(static_cast<size_t>(g.numConfigs()), 0);

@@ -257,6 +257,9 @@ private slots:
             std::swap(perm[0], perm[1]);
         QVERIFY(w.whatIfPanel()->setLayout(node, whatif::LayoutSlot::Output, perm));
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("the what-if edit")), 30000);
+        // The exported picture's caption counts in English ("node(s)" had shown as is).
+        QCOMPARE(w.viewCaption(),
+                 QStringLiteral("Configuration: the what-if edit (1 node changed from its start)"));
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->explanation() &&
                                      w.explainPanel()->explanation()->breakdownA.nodes[static_cast<size_t>(node)].outputLayout == perm,
                                  30000);

@@ -81,6 +81,11 @@ private slots:
         QVERIFY(static_cast<int>(capped.items.size()) <= vizlimits::kMaxGroupViewItems);
         QCOMPARE(coveredNodes(capped), m_big.numNodes());
         QVERIFY(capped.note.contains(QStringLiteral("closed")));
+        QVERIFY2(
+            !capped.note.contains(QStringLiteral("(s)")) &&
+                capped.note.contains(QRegularExpression(QStringLiteral(
+                    "^(1 group opened earlier was|[0-9,]+ groups opened earlier were) closed"))),
+            qPrintable(capped.note));
         QVERIFY(!capped.open.empty() && capped.open.back() == many.back());
     }
 

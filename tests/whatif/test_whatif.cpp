@@ -292,6 +292,20 @@ private slots:
         QVERIFY(same.matchingRow >= 0);
         applyTileEdit(row, parseTileEdit(*m_tile, "output_bounds_0=1"));
         const WhatIfReport r = p.evaluate(row);
+        // One bound edited is one bound from the row it was made from, not three (its group's
+        // derived sum and product had counted too), on the incremental path and a full scan alike.
+        std::vector<float>
+            novel;  // row 3 with one bound set to a size no row of the file has there
+        for (const char* edit : {"kernel_bounds_0=3", "output_bounds_0=3", "input_bounds_0=3"}) {
+            novel = p.row(3);
+            applyTileEdit(novel, parseTileEdit(*m_tile, edit));
+            if (p.evaluate(novel).matchingRow < 0) break;
+        }
+        const WhatIfReport one = p.evaluate(novel);
+        QCOMPARE(one.matchingRow, int64_t{-1});
+        QCOMPARE(one.nearestDistance, int64_t{1});
+        const WhatIfPredictor fresh(m_tile, nn::defaultModel(Collection::Tile));
+        QCOMPARE(fresh.evaluate(novel).nearestDistance, int64_t{1});
         QCOMPARE(r.synthNs, synth::TpuCostModel(*m_tile).tileRuntime(row.data()));
         // Unranked, a tile edit and a row of the file get the network's own score and no rank.
         const WhatIfPredictor early(m_tile, nn::defaultModel(Collection::Tile), WhatIfPredictor::Unranked{});

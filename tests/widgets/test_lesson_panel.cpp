@@ -127,6 +127,12 @@ private slots:
         QCOMPARE(lesson.step(), LessonPanel::Step::ChangeOutput);
         QCOMPARE(panels.last().at(0).toString(), QStringLiteral("What-if"));
         QVERIFY(lesson.bodyText().contains(QString::fromStdString(explain::layoutText(s.badLayout))));
+        // The count of nodes that follow the layout reads as English ("node(s)" had shown as is).
+        const auto n = static_cast<int>(s.propagatedTo.size());
+        const QString follow =
+            (n == 1 ? QStringLiteral("1 node") : QStringLiteral("%1 nodes").arg(n)) +
+            QStringLiteral(" after #%1 will follow it").arg(s.producer);
+        QVERIFY2(lesson.bodyText().contains(follow), qPrintable(lesson.bodyText()));
         QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
         QVERIFY(settle(lesson, whatIf));
         QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));

@@ -588,8 +588,14 @@ private slots:
         QVERIFY(panel.setTileBound(8, bound));
         QVERIFY(waitEvaluated(panel));
         QCOMPARE(panel.currentRow()[8], bound);
+        // The nearest measured row is one bound away, said in words ("bound(s)" had shown as is,
+        // and counted the group's derived sum and product: "3 bound(s) differ").
+        QVERIFY(panel.setTileBound(8, 3));  // a size no row of the file has
+        QVERIFY(waitEvaluated(panel));
+        QVERIFY2(panel.resultText().contains(QStringLiteral("(1 bound differs)")),
+                 qPrintable(panel.resultText()));
         QVERIFY(!panel.setTileBound(14, 3));  // a sum is derived, not edited
-        QCOMPARE(panel.runs().size(), size_t{2});
+        QCOMPARE(panel.runs().size(), size_t{3});
         QSignalSpy swept(&panel, &WhatIfPanel::swept);
         panel.selectNode(8);  // no effect on a tile file: the bound is chosen in the list
         panel.sweep(0);       // nothing selected yet: no sweep
