@@ -289,7 +289,10 @@ void MainWindow::createMenus() {
     model->addAction(tr("Use &Built-in Model"), this, [this] {
         m_models->useBuiltIn(m_graph.isNull() ? Collection::Layout : m_graph.collection(), m_currentFile, m_graph);
     });
-    model->addAction(tr("&Cancel Prediction"), m_models, &ModelSession::cancel);
+    QAction* cancel = model->addAction(tr("&Cancel Prediction"), m_models, &ModelSession::cancel);
+    cancel->setObjectName(QStringLiteral("cancelPredictionAction"));
+    cancel->setEnabled(m_models->busy());  // greyed out while nothing is being predicted
+    connect(m_models, &ModelSession::busyChanged, cancel, &QAction::setEnabled);
     QAction* ties = model->addAction(tr("Configurations of One &Program Share a Score"));
     ties->setObjectName(QStringLiteral("programTiesAction"));
     ties->setCheckable(true);

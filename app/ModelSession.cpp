@@ -42,7 +42,7 @@ ModelSession::ModelSession(QObject* parent) : QObject(parent) {
     });
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id == m_job) {
-            m_job = 0;
+            setJob(0);
             m_predictions = result.value<std::shared_ptr<const FilePredictions>>();
             if (m_predictions) emit predictionsReady(m_predictions);
         } else if (id == m_loadJob) {
@@ -55,7 +55,7 @@ ModelSession::ModelSession(QObject* parent) : QObject(parent) {
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
         if (id == m_job) {
-            m_job = 0;
+            setJob(0);
             emit predictionFailed(message);
         } else if (id == m_loadJob) {
             m_loadJob = 0;
@@ -64,7 +64,7 @@ ModelSession::ModelSession(QObject* parent) : QObject(parent) {
     });
     connect(m_runner, &JobRunner::cancelled, this, [this](quint64 id) {
         if (id != m_job) return;
-        m_job = 0;
+        setJob(0);
         emit predictionCancelled();
     });
 }
@@ -96,10 +96,17 @@ void ModelSession::predict(const QString& file, const TpuGraph& graph) {
     // with the other program rule, is made on the worker.
     const auto it = m_loaded.find(kind);
     const nn::CostModel chosen = it != m_loaded.end() ? it->second : nn::CostModel();
-    m_job = m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen, ties = m_programTies](JobControl& control) {
+    setJob(m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen,
+                                                        ties = m_programTies](JobControl& control) {
         const nn::CostModel model = sessionModel(chosen, kind, file, ties);
         return QVariant::fromValue(std::shared_ptr<const FilePredictions>(predictFile(file, shared, model, control)));
-    });
+    }));
+}
+
+void ModelSession::setJob(quint64 job) {
+    const bool was = m_job != 0;
+    m_job = job;
+    if (was != (job != 0)) emit busyChanged(job != 0);
 }
 
 void ModelSession::cancel() {

@@ -49,11 +49,15 @@ signals:
     void progressed(double fraction, const QString& what);
     void predictionFailed(const QString& message);
     void predictionCancelled();
+    void busyChanged(
+        bool busy);  // a prediction began or ended (Model › Cancel Prediction follows it)
     // The model for files of `kind` is now `name` (another kind's file may be open).
     void modelChanged(tpg::Collection kind, const QString& name);
     void modelRejected(const QString& message);
 
 private:
+    void setJob(quint64 job);  // the running prediction (0: none), announcing busyChanged
+
     JobRunner* m_runner;
     std::map<Collection, nn::CostModel> m_loaded;  // user-chosen models by kind
     std::shared_ptr<const FilePredictions> m_predictions;

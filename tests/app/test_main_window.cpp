@@ -1,3 +1,4 @@
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
@@ -600,7 +601,12 @@ private slots:
         QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
         QSignalSpy cancelled(w.modelSession(), &ModelSession::predictionCancelled);
         ConfigTableModel* table = w.configPanel()->model();
-        bool shownWhileScoring = false, cancelIssued = false;
+        // Model › Cancel Prediction is offered only while something is being predicted (it had
+        // stayed enabled with nothing to cancel).
+        auto* cancelAction = w.findChild<QAction*>(QStringLiteral("cancelPredictionAction"));
+        QVERIFY(cancelAction != nullptr);
+        QVERIFY(!cancelAction->isEnabled());
+        bool shownWhileScoring = false, cancelIssued = false, offeredWhileScoring = false;
         connect(w.modelSession(), &ModelSession::unrankedReady, &w,
                 [&](const UnrankedPredictor& unranked) {
                     if (unranked.file != m_layoutFile || cancelIssued) return;
@@ -608,13 +614,16 @@ private slots:
                         table->isColumnShown(ConfigTableModel::PredictedColumn) &&
                         table->index(0, ConfigTableModel::PredictedRankColumn).data().toString() ==
                             QStringLiteral("…");
+                    offeredWhileScoring = cancelAction->isEnabled();
                     cancelIssued = true;
-                    w.modelSession()->cancel();
+                    cancelAction->trigger();
                 });
         w.openFile(m_layoutFile);
         QVERIFY(cancelled.wait(60000));
         QVERIFY(cancelIssued);
         QVERIFY(shownWhileScoring);
+        QVERIFY(offeredWhileScoring);
+        QVERIFY(!cancelAction->isEnabled());
         QVERIFY(!table->isColumnShown(ConfigTableModel::PredictedColumn));
         QVERIFY(!table->isColumnShown(ConfigTableModel::ViolationColumn));
         QCOMPARE(ready.count(), 0);
@@ -626,6 +635,7 @@ private slots:
         w.openFile(m_layoutFile);
         QVERIFY(waitLoaded(w, m_layoutFile));
         QVERIFY(ready.count() > 0 || ready.wait(60000));  // may already be in
+        QVERIFY(!w.findChild<QAction*>(QStringLiteral("cancelPredictionAction"))->isEnabled());
         const auto p = w.configPanel()->model()->predictions();
         QVERIFY(p != nullptr);
         QCOMPARE(static_cast<int64_t>(p->predictedRank.size()), w.graph().numConfigs());
