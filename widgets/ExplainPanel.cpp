@@ -330,17 +330,19 @@ void ExplainPanel::showTexts(const Explanation& e) {
 void ExplainPanel::showExplanation(const Explanation& e) {
     m_explanation = e;
     showTexts(e);
-    QString details = (e.summaryA.copies == 1 ? tr("1 copy") : tr("%1 copies").arg(e.summaryA.copies)) +
-                      tr(" (%1 through the transpose unit)").arg(e.summaryA.transposingCopies);
+    QString details;
     if (m_graph.isLayout())
-        details += tr(" · violation ratio %1 (share of configurable nodes whose largest dimension is not most minor)")
-                       .arg(e.summaryA.violationRatio, 0, 'f', 3);
-    else
-        details += tr(" · %1 tiles · utilisation %2 · working set %3 MiB of 16 MiB on-chip%4")
-                       .arg(e.breakdownA.tile.numTiles)
-                       .arg(e.breakdownA.tile.utilisation, 0, 'f', 3)
-                       .arg(e.breakdownA.tile.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
-                       .arg(e.breakdownA.tile.spills ? tr(" — it SPILLS") : tr(", fits"));
+        details = countOf(e.summaryA.copies, tr("copy"), tr("copies")) +
+                  tr(" (%1 through the transpose unit)").arg(e.summaryA.transposingCopies) +
+                  tr(" · violation ratio %1 (share of configurable nodes whose largest dimension "
+                     "is not most minor)")
+                      .arg(e.summaryA.violationRatio, 0, 'f', 3);
+    else  // a tile kernel has no layouts to reconcile, so no copies to count
+        details = tr("%1 · utilisation %2 · working set %3 MiB of 16 MiB on-chip%4")
+                      .arg(countOf(e.breakdownA.tile.numTiles, tr("tile"), tr("tiles")))
+                      .arg(e.breakdownA.tile.utilisation, 0, 'f', 3)
+                      .arg(e.breakdownA.tile.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
+                      .arg(e.breakdownA.tile.spills ? tr(" — it SPILLS") : tr(", fits"));
     m_details->setText(details);
     QHash<int32_t, QString> differing;
     if (e.comparison)
@@ -488,6 +490,9 @@ QString ExplainPanel::whyText() const {
 }
 
 QString ExplainPanel::headerText() const { return m_header->text(); }
+QString ExplainPanel::detailsText() const {
+    return m_details->text();
+}
 
 QString ExplainPanel::comparisonText() const { return m_comparison->text(); }
 

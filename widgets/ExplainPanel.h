@@ -63,6 +63,7 @@ public:
     bool busy() const { return m_job != 0; }
     const std::optional<Explanation>& explanation() const { return m_explanation; }
     QString headerText() const;
+    QString detailsText() const;  // the line under the header: copies, or a tile kernel's tiles
     QString comparisonText() const;
     // The selected row's reason in full, above the memory picture ("" when none).
     QString whyText() const;

@@ -383,6 +383,15 @@ private slots:
                      ->titleText()
                      .startsWith(QStringLiteral("ms")));
         QVERIFY(panel.explanation()->overlay.isEmpty());  // no layouts or copies on a tile graph
+        // Its line counts tiles in English and no copies ("0 copies · 1 tiles" had read so).
+        const int64_t tiles = panel.explanation()->breakdownA.tile.numTiles;
+        QVERIFY2(
+            panel.detailsText().startsWith(
+                tiles == 1
+                    ? QStringLiteral("1 tile · ")
+                    : QStringLiteral("%1 tiles · ").arg(QLocale(QLocale::English).toString(tiles))),
+            qPrintable(panel.detailsText()));
+        QVERIFY(!panel.detailsText().contains(QStringLiteral("cop")));
         QVERIFY(panel.copyList()->isHidden());
         QVERIFY(panel.nodeList()->isColumnHidden(3));  // Layout
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
