@@ -714,11 +714,12 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_configPanel->setPredictionsPending(!graph.isNull());
     m_browser->selectFile(path);
     setWindowTitle(tr("%1 — TpuGraphs Explorer").arg(QString::fromStdString(graph.name())));
-    QString summary =
-        tr("%1 · %2 · %3 nodes · %4 edges · %5 configs")
-            .arg(QString::fromStdString(graph.name()),
-                 QLatin1String(collectionName(graph.collection())), countText(graph.numNodes()),
-                 countText(graph.numEdges()), countText(graph.numConfigs()));
+    QString summary = tr("%1 · %2 · %3 · %4 · %5")
+                          .arg(QString::fromStdString(graph.name()),
+                               QLatin1String(collectionName(graph.collection())),
+                               countOf(graph.numNodes(), tr("node"), tr("nodes")),
+                               countOf(graph.numEdges(), tr("edge"), tr("edges")),
+                               countOf(graph.numConfigs(), tr("config"), tr("configs")));
     if (graph.isLayout())
         summary += tr(" · %1 configurable").arg(countText(graph.numConfigurable()));
     m_graphLabel->setText(summary);

@@ -145,7 +145,7 @@ std::vector<int> NodeHierarchy::pathTo(int32_t node) const {
 
 QString NodeHierarchy::describe(int id) const {
     const NodeGroup& g = group(id);
-    QString text = QStringLiteral("%1 nodes").arg(countText(g.size()));
+    QString text = countOf(g.size(), QStringLiteral("node"), QStringLiteral("nodes"));
     if (g.configurable) text += QStringLiteral(" · %1 configurable").arg(countText(g.configurable));
     if (g.isBlock() && g.alike > 1) text += QStringLiteral(" · ×%1 alike").arg(g.alike);
     return text;

@@ -173,7 +173,7 @@ ViewGraph computationsView(const TpuGraph& g, const ViewSpec& spec) {
         for (int64_t n = c.first; n < c.end; ++n)
             if (g.isLayout() && g.isConfigurable(n)) ++it.configurable;
         it.title = QStringLiteral("computation %1").arg(c.index);
-        it.subtitle = QStringLiteral("%1 nodes").arg(countText(it.count));
+        it.subtitle = countOf(it.count, QStringLiteral("node"), QStringLiteral("nodes"));
         if (it.configurable)
             it.subtitle += QStringLiteral(" · %1 configurable").arg(countText(it.configurable));
         it.node = static_cast<int32_t>(c.first);

@@ -319,10 +319,11 @@ void ExplainPanel::showTexts(const Explanation& e) {
     m_header->setText(tr("<b>A = %1: %2</b> — %3").arg(e.aLabel, ms(e.summaryA.totalNs), trust));
     m_comparison->setText(
         e.comparison
-            ? tr("B = %1: %2. %3 configurable nodes lay out differently. %4")
+            ? tr("B = %1: %2. %3 differently. %4")
                   .arg(e.bLabel)
                   .arg(QString::fromStdString(e.comparison->sentence))
-                  .arg(countText(static_cast<int64_t>(e.comparison->differingNodes.size())))
+                  .arg(countOf(static_cast<int64_t>(e.comparison->differingNodes.size()),
+                               tr("configurable node lays out"), tr("configurable nodes lay out")))
                   .arg(modelSays(e))
             : QString());
 }

@@ -405,17 +405,20 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
     }
     if (!m_matches.isEmpty()) m_scene->setSearchMatches(m_scene->findNodes(m_search->text()));
     refreshResultsInView();
-    QString status = tr("%1: %2 nodes, %3 edges drawn")
-                         .arg(m_spec.describe(), countText(v.nodeCount()),
-                              countText(static_cast<int64_t>(v.edges.size())));
+    QString status =
+        tr("%1: %2, %3 drawn")
+            .arg(m_spec.describe(), countOf(v.nodeCount(), tr("node"), tr("nodes")),
+                 countOf(static_cast<int64_t>(v.edges.size()), tr("edge"), tr("edges")));
     if (v.spec.mode == ViewMode::Computations)
         status = tr("%1: %2 computations")
                      .arg(m_spec.describe(), countText(static_cast<int64_t>(v.items.size())));
     if (v.spec.mode == ViewMode::Groups)
-        status = tr("%1: %2 groups and %3 nodes drawn, every node of %4 drawn or inside a group")
+        status = tr("%1: %2 and %3 drawn, every node of %4 drawn or inside a group")
                      .arg(m_spec.describe(),
-                          countText(static_cast<int64_t>(v.items.size()) - v.nodeCount()),
-                          countText(v.nodeCount()), countText(m_graph.numNodes()));
+                          countOf(static_cast<int64_t>(v.items.size()) - v.nodeCount(), tr("group"),
+                                  tr("groups")),
+                          countOf(v.nodeCount(), tr("node"), tr("nodes")),
+                          countText(m_graph.numNodes()));
     status += tr(" · layout %1 ms").arg(static_cast<int>(layout->layoutMs));
     emit statusMessage(status);
     emit layoutReady();

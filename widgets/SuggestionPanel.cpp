@@ -299,9 +299,11 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
     const bool ranksToCome = !m_results.empty() && foundBeforeRanking(m_results.front().report);
     const QString how = r.cancelled ? tr("Stopped after %1 s").arg(r.seconds, 0, 'f', 1)
                                     : tr("Searched for %1 s").arg(r.seconds, 0, 'f', 1);
-    QString text = tr("%1: %2 rounds, %3 candidates scored, %4 measured.")
-                       .arg(how, countText(static_cast<int64_t>(r.rounds.size())),
-                            countText(r.candidatesScored), countText(r.measured));
+    QString text =
+        tr("%1: %2, %3 scored, %4 measured.")
+            .arg(how, countOf(static_cast<int64_t>(r.rounds.size()), tr("round"), tr("rounds")),
+                 countOf(r.candidatesScored, tr("candidate"), tr("candidates")),
+                 countText(r.measured));
     if (best >= 0)
         text += best < m_startNs ? tr(" The best is %1% faster than the current configuration by the synthetic TPU%2.")
                                        .arg(100.0 * (1.0 - best / m_startNs), 0, 'f', 1)

@@ -648,9 +648,9 @@ void TrainingPanel::onFinished(const nn::TrainResult& r) {
     const QString folder = m_liveFolder;
     const QString reason = r.cancelled ? tr("stopped") : r.timedOut ? tr("time budget reached")
                                        : r.earlyStopped ? tr("stopped early (no validation gain)") : tr("done");
-    setStatus(tr("Run %1 after %2 steps (%3). %4")
+    setStatus(tr("Run %1 after %2 (%3). %4")
                   .arg(reason)
-                  .arg(countText(r.steps))
+                  .arg(countOf(r.steps, tr("step"), tr("steps")))
                   .arg(clock(r.seconds))
                   .arg(r.saved || m_liveHasBest ? tr("Best model kept.")
                                                 : tr("No epoch finished: no model yet.")));

@@ -1,9 +1,10 @@
 #include <QTest>
 #include <vector>
 
-#include "graph/Schema.h"
+#include "CountText.h"
 #include "MemoryTiling.h"
 #include "TensorText.h"
+#include "graph/Schema.h"
 
 using namespace tpg;
 
@@ -20,6 +21,16 @@ class TestTensorText : public QObject {
     }
 
 private slots:
+    // Counts read as English whatever the number: the explorer had shown "1 tiles", "1 configurable
+    // nodes lay out differently" and, through tr's untranslated %n, "node(s)".
+    void countsReadAsEnglish() {
+        const QString node = QStringLiteral("node"), nodes = QStringLiteral("nodes");
+        QCOMPARE(countOf(0, node, nodes), QStringLiteral("0 nodes"));
+        QCOMPARE(countOf(1, node, nodes), QStringLiteral("1 node"));
+        QCOMPARE(countOf(2, node, nodes), QStringLiteral("2 nodes"));
+        QCOMPARE(countOf(44941, node, nodes), QStringLiteral("44,941 nodes"));
+    }
+
     void printsLikeXla() {
         auto f = row(13, {64, 128, 56, 56}, {1, 0, 3, 2});
         QCOMPARE(tensorString(f.data(), 140), QStringLiteral("f32[64,128,56,56]{1,0,3,2}"));

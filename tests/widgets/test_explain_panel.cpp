@@ -11,6 +11,7 @@
 #include <QValueAxis>
 #include <QtTest>
 #include <cmath>
+#include <numeric>
 
 #include "DefaultModels.h"
 #include "ExplainPanel.h"
@@ -22,7 +23,10 @@
 #include "RuntimeText.h"
 #include "ScreenFonts.h"
 #include "TensorText.h"
+#include "explain/CostExplanation.h"
 #include "synth/SyntheticDataset.h"
+#include "synth/TpuCostModel.h"
+#include "whatif/ConfigEdit.h"
 
 using namespace tpg;
 
@@ -200,6 +204,36 @@ private slots:
         QVERIFY2(panel.comparisonText().startsWith(QStringLiteral("B = suggestion 2")),
                  qPrintable(panel.comparisonText()));
         QCOMPARE(bBox->text(), QStringLiteral("—"));
+        // B one node's layout away from A reads in the singular ("1 configurable nodes lay out
+        // differently" had read so): an edit of a node whose layout the compiler passes on to no
+        // other configurable node.
+        const synth::TpuCostModel tpu(m_layout);
+        std::vector<float> bestRow(static_cast<size_t>(table.rowSize()));
+        table.read(best, 1, bestRow.data());
+        const synth::CostBreakdown bestCost = tpu.explainLayout(bestRow.data());
+        std::vector<float> oneAway;
+        for (int32_t n : m_layout.configurableNodes()) {
+            const int rank = whatif::slotTensor(m_layout, n, whatif::LayoutSlot::Output).rank();
+            if (rank < 2) continue;
+            std::vector<int> perm(static_cast<size_t>(rank));
+            std::iota(perm.begin(), perm.end(), 0);
+            if (whatif::layoutOf(m_layout, bestRow, n, whatif::LayoutSlot::Output) == perm)
+                std::swap(perm[0], perm[1]);
+            std::vector<float> edited = bestRow;
+            whatif::applyLayoutEdit(m_layout, edited, {n, whatif::LayoutSlot::Output, perm});
+            if (explain::compare(m_layout, bestCost, tpu.explainLayout(edited.data()), 1)
+                    .differingNodes.size() == 1) {
+                oneAway = edited;
+                break;
+            }
+        }
+        QVERIFY(!oneAway.empty());
+        explained.clear();
+        panel.compareWithRow(oneAway, QStringLiteral("one node changed"));
+        QVERIFY(explained.wait(30000));
+        QVERIFY2(panel.comparisonText().contains(
+                     QStringLiteral(" 1 configurable node lays out differently. ")),
+                 qPrintable(panel.comparisonText()));
         explained.clear();
         panel.compareWith(-1);
         QVERIFY(explained.wait(30000));
