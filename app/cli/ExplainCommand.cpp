@@ -90,7 +90,9 @@ void printBreakdown(const TpuGraph& g, const Explained& e, int top) {
         if (c.ns == 0 && c.name.rfind("tile", 0) == 0) continue;
         std::printf("  %-18s %12s %6.1f%%", c.name.c_str(), explain::nsText(c.ns).c_str(),
                     b.totalNs > 0 ? 100.0 * c.ns / b.totalNs : 0.0);
-        if (c.name == "copies") std::printf("  (%d copies, %d through the transpose unit)", s.copies, s.transposingCopies);
+        if (c.name == "copies")
+            std::printf("  (%s, %d through the transpose unit)",
+                        countOf(s.copies, "copy", "copies").c_str(), s.transposingCopies);
         std::printf("\n");
     }
     std::printf("  %-18s %12s\n", "total", explain::nsText(s.totalNs).c_str());
@@ -109,9 +111,9 @@ void printBreakdown(const TpuGraph& g, const Explained& e, int top) {
                     explain::layoutText(c->fromLayout).c_str(), explain::layoutText(c->toLayout).c_str(), c->reason.c_str());
     if (!g.isLayout()) {
         const synth::TileCost& t = b.tile;
-        std::printf("tile: %s tiles, utilisation %.3f, working set %.2f MiB of 16 MiB on-chip%s\n",
-                    withCommas(t.numTiles).c_str(), t.utilisation, t.workingSetBytes / (1024.0 * 1024.0),
-                    t.spills ? ", SPILLS" : ", fits");
+        std::printf("tile: %s, utilisation %.3f, working set %.2f MiB of 16 MiB on-chip%s\n",
+                    countOf(t.numTiles, "tile", "tiles").c_str(), t.utilisation,
+                    t.workingSetBytes / (1024.0 * 1024.0), t.spills ? ", SPILLS" : ", fits");
     }
     for (const auto& note : b.notes) std::printf("note: %s\n", note.c_str());
 }
@@ -174,7 +176,11 @@ void run(const ExplainOptions& o) {
     printBreakdown(g, *b, o.top);
     const explain::Comparison c = explain::compare(g, a.breakdown, b->breakdown, static_cast<size_t>(o.top));
     std::printf("\nA = %s, B = %s: %s\n", a.label.c_str(), b->label.c_str(), c.sentence.c_str());
-    if (g.isLayout()) std::printf("  %zu configurable nodes have different output layouts\n", c.differingNodes.size());
+    if (g.isLayout())
+        std::printf("  %s different output layouts\n",
+                    countOf(static_cast<int64_t>(c.differingNodes.size()), "configurable node has",
+                            "configurable nodes have")
+                        .c_str());
     for (const auto& d : c.categoryDeltas)
         if (std::abs(d.ns) >= 0.5) std::printf("  %-18s %s\n", d.name.c_str(), ((d.ns >= 0 ? "+" : "-") + explain::nsText(std::abs(d.ns))).c_str());
 }

@@ -10,6 +10,10 @@ std::string withCommas(int64_t v) {
     return s;
 }
 
+std::string countOf(int64_t n, const std::string& one, const std::string& many) {
+    return withCommas(n) + " " + (n == 1 ? one : many);
+}
+
 std::string percentChange(double now, double reference, const std::string& unknown) {
     if (now < 0 || reference <= 0) return unknown;
     char buf[32];

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`tpugraphs explain` from the outside, on the embedded sample: the breakdown's parts sum to the
 total (layout and tile), best against worst is explained by copies and layouts, a what-if session's
-configuration explains like the file's own row, and bad input gets one line and exit 1.
+configuration explains like the file's own row, counts read as English ("1 tile", "1 copy"), and bad
+input gets one line and exit 1.
 Usage: explain_cli_test.py TPUGRAPHS_BINARY SAMPLE_DIR WORK_DIR"""
 import glob
 import json
@@ -56,6 +57,29 @@ t = json.loads(run([tile, "--config", "3", "--json"]).stdout)
 sums_to_total(t["a"], "tile")
 if "tile" not in t["a"] or t["a"]["tile"]["tiles"] <= 0:
     failures.append("tile terms missing: %r" % t["a"].get("tile"))
+
+# The text counts in English: a configuration of one tile, or with one copy, had printed "1 tiles"
+# and "1 copies". The sample's first such configurations are found through the JSON.
+def first_config(path, configs, has_one):
+    for c in range(configs):
+        k = json.loads(run([path, "--config", str(c), "--json"]).stdout)
+        if has_one(k["a"]):
+            return c
+    return None
+
+
+def counted_in_text(path, has_one, want, configs=200):
+    c = first_config(path, configs, has_one)
+    if c is None:
+        failures.append("%s: no configuration among the first %d to test %r with" % (path, configs, want))
+    elif want not in run([path, "--config", str(c)]).stdout:
+        failures.append("%s config %d: text lacks %r" % (path, c, want))
+
+
+one_tile = sorted(glob.glob(os.path.join(sample, "npz/tile/xla/*/dot_fusion_*.npz")))[0]
+counted_in_text(one_tile, lambda a: a["tile"]["tiles"] == 1, "tile: 1 tile,")
+few_copies = os.path.join(sample, "npz/layout/xla/default/train/resnet_001.npz")  # a default search
+counted_in_text(few_copies, lambda a: len(a["copies"]) == 1, "(1 copy,")
 
 text = run([layout, "--config", "7", "--top", "3"]).stdout
 for needle in ["config 7: synthetic TPU", "compute", "padding", "layout preference", "copies", "total",
