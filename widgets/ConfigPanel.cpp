@@ -91,9 +91,13 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     m_split = new FittingSplitter(this);
     m_split->addWidget(top);
     m_split->addWidget(m_details);
-    m_split->setWantedWidth(
-        0, [this] { return widthForColumns(*m_table, m_tableColumnsWidth); },
-        widgetlimits::kConfigTableMaxShare);
+    m_split->setWantedWidth(0, [this] {
+        const double share = m_graph.isNull() || m_graph.isLayout()
+                                 ? widgetlimits::kConfigTableMaxShare
+                                 : widgetlimits::kTileConfigTableMaxShare;
+        return std::min(widthForColumns(*m_table, m_tableColumnsWidth),
+                        static_cast<int>(share * m_split->width()));
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_split);

@@ -29,6 +29,9 @@ constexpr double kWhatIfNodeListMaxShare = 0.4;
 // Configurations: the table takes the width of its columns up to this share of the panel; the
 // chosen configuration's layouts keep the rest.
 constexpr double kConfigTableMaxShare = 0.65;
+// ... on a tile file, whose two more columns would be cut at 65% on a 1366-px screen, beside
+// details of 24 short name-value rows.
+constexpr double kTileConfigTableMaxShare = 0.8;
 // Graph toolbar: the search box keeps room for this many characters ("Find node: id" of its
 // hint), and the view and colour boxes give way down to this many, in a narrow graph panel.
 constexpr int kSearchBoxMinChars = 14;
