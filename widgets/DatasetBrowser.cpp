@@ -80,6 +80,7 @@ DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
         m_proxy->setFilterFixedString(text);
         labelGroups();
         if (!text.isEmpty()) m_view->expandAll();
+        showOpenFileAfterFilter();
     });
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -307,7 +308,19 @@ void DatasetBrowser::applyCounts(const QVariant& value) {
     }
 }
 
+void DatasetBrowser::showOpenFileAfterFilter() {
+    QStandardItem* item = m_rowOfPath.value(m_selectedFile);
+    const QModelIndex index = item ? m_proxy->mapFromSource(item->index()) : QModelIndex();
+    if (index.isValid()) {
+        selectFile(m_selectedFile);
+        return;
+    }
+    m_view->selectionModel()->clear();
+    m_view->scrollToTop();
+}
+
 void DatasetBrowser::selectFile(const QString& path) {
+    m_selectedFile = path;
     QStandardItem* item = m_rowOfPath.value(path);
     if (!item) return;
     const QModelIndex index = m_proxy->mapFromSource(item->index());

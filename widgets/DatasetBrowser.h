@@ -30,7 +30,8 @@ public:
     QString folder() const { return m_folder; }
     const std::vector<DatasetFile>& files() const { return m_files; }
     bool isBusy() const;
-    // Highlights the row of `path` (when listed) without emitting fileActivated.
+    // Highlights the row of `path` (when listed) without emitting fileActivated; the filter
+    // keeps it highlighted while it matches.
     void selectFile(const QString& path);
     QTreeView* view() const { return m_view; }
     QLineEdit* filterEdit() const { return m_filterEdit; }
@@ -55,10 +56,15 @@ private:
     void applyCounts(const QVariant& batch);
     void labelGroups();
     void fitCountColumns();
+    // After a filter change: the open file's row highlighted and in view if it matches, else no
+    // row highlighted (Qt had moved the highlight to a file not open) and the first matches in
+    // view.
+    void showOpenFileAfterFilter();
     std::pair<int, int> labelGroup(QStandardItem* item, const QString& filter);  // (matching, all) graphs
 
     JobRunner* m_runner;
     QString m_folder;
+    QString m_selectedFile;  // the open file, as selectFile last named it
     std::vector<DatasetFile> m_files;
     QHash<QString, QStandardItem*> m_rowOfPath;  // name item of each file row
     quint64 m_scanJob = 0;

@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
@@ -148,6 +149,50 @@ private slots:
         emit browser.view()->activated(browser.view()->currentIndex());
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.at(0).at(0).toString(), t);
+    }
+
+    // Filtering keeps the open file highlighted while it matches; when it does not, no other file
+    // looks open (Qt had moved the highlight to a neighbour) and the first matches are in view
+    // (the list had kept its scroll position, showing matches from the middle).
+    void browserFilterKeepsTheOpenFileHighlighted() {
+        QTemporaryDir dir;
+        QString open;
+        for (int i = 0; i < 60; ++i) {
+            const QString path = dir.filePath(
+                QStringLiteral("npz/tile/xla/train/k_%1.npz").arg(i, 3, 10, QLatin1Char('0')));
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            saveTpuGraph(testing::makeHloGraph({12, 1, 3, 5, Collection::Tile}), path.toStdString(),
+                         false);
+            if (i == 55) open = path;
+        }
+        JobRunner runner(QStringLiteral("io"));
+        DatasetBrowser browser(&runner);
+        browser.resize(300, 260);
+        browser.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&browser));
+        QSignalSpy loaded(&browser, &DatasetBrowser::countsLoaded);
+        browser.openFolder(dir.path());
+        QVERIFY(loaded.wait(20000));
+        browser.selectFile(open);
+        QTreeView* view = browser.view();
+        QTRY_VERIFY(view->verticalScrollBar()->value() > 0);
+        const auto selectedPaths = [view] {
+            QStringList paths;
+            for (const QModelIndex& i : view->selectionModel()->selectedRows())
+                paths << i.data(Qt::UserRole + 1).toString();
+            return paths;
+        };
+        QCOMPARE(selectedPaths().size(), 1);
+        browser.filterEdit()->setText(QStringLiteral("k_01"));  // the open k_055 does not match
+        QVERIFY2(view->selectionModel()->selectedRows().isEmpty(),
+                 qPrintable(selectedPaths().join(QLatin1Char(','))));
+        QCOMPARE(view->verticalScrollBar()->value(), 0);
+        browser.filterEdit()->setText(QStringLiteral("k_05"));  // it matches again
+        QCOMPARE(view->selectionModel()->selectedRows().size(), qsizetype{1});
+        QCOMPARE(view->currentIndex().data().toString(), QFileInfo(open).completeBaseName());
+        browser.filterEdit()->clear();
+        QCOMPARE(view->currentIndex().data().toString(), QFileInfo(open).completeBaseName());
+        QVERIFY(view->viewport()->rect().contains(view->visualRect(view->currentIndex())));
     }
 
     void browserReportsAMissingFolder() {
