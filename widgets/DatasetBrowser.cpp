@@ -1,6 +1,7 @@
 #include "DatasetBrowser.h"
 
 #include <QClipboard>
+#include <QCollator>
 #include <QDesktopServices>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -14,6 +15,7 @@
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -146,6 +148,26 @@ void DatasetBrowser::openFolder(const QString& dir) {
     });
 }
 
+namespace {
+// The files as the tree lists them: by collection and split, then by name with numbers read as
+// numbers ("dot_fusion_123" before "dot_fusion_1203", as a file manager orders them).
+std::vector<const DatasetFile*> inListOrder(const std::vector<DatasetFile>& files) {
+    std::vector<const DatasetFile*> out;
+    out.reserve(files.size());
+    for (const DatasetFile& f : files) out.push_back(&f);
+    QCollator numeric{QLocale(QLocale::English)};
+    numeric.setNumericMode(true);
+    std::stable_sort(out.begin(), out.end(),
+                     [&numeric](const DatasetFile* a, const DatasetFile* b) {
+                         if (a->collection != b->collection) return a->collection < b->collection;
+                         if (a->split != b->split) return a->split < b->split;
+                         return numeric.compare(QString::fromStdString(a->name),
+                                                QString::fromStdString(b->name)) < 0;
+                     });
+    return out;
+}
+}  // namespace
+
 void DatasetBrowser::populate() {
     m_model->removeRows(0, m_model->rowCount());
     m_rowOfPath.clear();
@@ -156,7 +178,8 @@ void DatasetBrowser::populate() {
     };
     std::map<QString, QStandardItem*> collections;
     std::map<QString, QStandardItem*> splits;
-    for (const DatasetFile& f : m_files) {
+    for (const DatasetFile* file : inListOrder(m_files)) {
+        const DatasetFile& f = *file;
         const QString coll = QString::fromStdString(f.collection);
         QStandardItem*& c = collections[coll];
         if (!c) {

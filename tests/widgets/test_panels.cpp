@@ -195,6 +195,30 @@ private slots:
         QVERIFY(view->viewport()->rect().contains(view->visualRect(view->currentIndex())));
     }
 
+    // Names with numbers list as a file manager lists them: "k_2" before "k_10" (they had been
+    // listed as text, "dot_fusion_123" between "dot_fusion_1229" and "dot_fusion_1233").
+    void browserListsNumbersInOrder() {
+        QTemporaryDir dir;
+        for (const char* name : {"k_10", "k_2", "k_123", "k_1203", "k_1"}) {
+            const QString path =
+                dir.filePath(QStringLiteral("npz/tile/xla/train/%1.npz").arg(QLatin1String(name)));
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            saveTpuGraph(testing::makeHloGraph({12, 1, 3, 5, Collection::Tile}), path.toStdString(),
+                         false);
+        }
+        JobRunner runner(QStringLiteral("io"));
+        DatasetBrowser browser(&runner);
+        QSignalSpy scanned(&browser, &DatasetBrowser::scanned);
+        browser.openFolder(dir.path());
+        QVERIFY(scanned.wait(20000));
+        const QStandardItem* train = browser.model()->item(0)->child(0);
+        QStringList names;
+        for (int r = 0; r < train->rowCount(); ++r) names << train->child(r)->text();
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("k_1"), QStringLiteral("k_2"), QStringLiteral("k_10"),
+                              QStringLiteral("k_123"), QStringLiteral("k_1203")}));
+    }
+
     void browserReportsAMissingFolder() {
         JobRunner runner(QStringLiteral("io"));
         DatasetBrowser browser(&runner);
