@@ -61,10 +61,10 @@ class TestConfigTable : public QObject {
     Q_OBJECT
     TpuGraph m_layout, m_tile;
 
-    // `panel` on the generated layout file, shown as wide as a 1366-px screen's dock.
-    bool showOnALaptop(ConfigPanel& panel) const {
+    // `panel` on `graph` (the generated layout file), shown as wide as a 1366-px screen's dock.
+    bool showOnALaptop(ConfigPanel& panel, const TpuGraph* graph = nullptr) const {
         panel.resize(1366, 340);
-        panel.setGraph(m_layout);
+        panel.setGraph(graph ? *graph : m_layout);
         panel.show();
         return QTest::qWaitForWindowExposed(&panel);
     }
@@ -503,10 +503,7 @@ private slots:
     // column: it had been cut at "Synthetic TP…" beside a details pane of mostly empty space.
     void aTileTableShowsEveryColumnOnALaptopScreen() {
         ConfigPanel panel;
-        panel.resize(1366, 340);
-        panel.setGraph(m_tile);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(showOnALaptop(panel, &m_tile));
         JobRunner runner(QStringLiteral("model"));
         panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), m_tile));
         panel.chooseConfig(3);
