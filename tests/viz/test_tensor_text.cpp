@@ -52,7 +52,7 @@ private slots:
         QCOMPARE(good.second, int64_t{7});
         QCOMPARE(good.tilesAcross, int64_t{2});
         QCOMPARE(good.tilesDown, int64_t{1});
-        QCOMPARE(good.planes, int64_t{7 * 16});
+        QCOMPARE(good.planes, int64_t{7} * 16);
         QCOMPARE(good.paddedRatio, 8.0 / 7.0);
         QVERIFY(!good.smallerTile);
         QCOMPARE(good.usedBytes, 16.0 * 256 * 7 * 7 * 2);
