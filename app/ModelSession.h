@@ -49,8 +49,8 @@ signals:
     void progressed(double fraction, const QString& what);
     void predictionFailed(const QString& message);
     void predictionCancelled();
-    void busyChanged(
-        bool busy);  // a prediction began or ended (Model › Cancel Prediction follows it)
+    // A prediction began or ended (Model › Cancel Prediction follows it).
+    void busyChanged(bool busy);
     // The model for files of `kind` is now `name` (another kind's file may be open).
     void modelChanged(tpg::Collection kind, const QString& name);
     void modelRejected(const QString& message);

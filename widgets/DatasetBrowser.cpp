@@ -39,6 +39,24 @@ struct FileCounts {
     QString error;
 };
 
+// The files as the tree lists them: by collection and split, then by name with numbers read as
+// numbers ("dot_fusion_123" before "dot_fusion_1203", as a file manager orders them).
+std::vector<const DatasetFile*> inListOrder(const std::vector<DatasetFile>& files) {
+    std::vector<const DatasetFile*> out;
+    out.reserve(files.size());
+    for (const DatasetFile& f : files) out.push_back(&f);
+    QCollator numeric{QLocale(QLocale::English)};
+    numeric.setNumericMode(true);
+    std::stable_sort(out.begin(), out.end(),
+                     [&numeric](const DatasetFile* a, const DatasetFile* b) {
+                         if (a->collection != b->collection) return a->collection < b->collection;
+                         if (a->split != b->split) return a->split < b->split;
+                         return numeric.compare(QString::fromStdString(a->name),
+                                                QString::fromStdString(b->name)) < 0;
+                     });
+    return out;
+}
+
 }  // namespace
 
 }  // namespace tpg
@@ -147,26 +165,6 @@ void DatasetBrowser::openFolder(const QString& dir) {
         return QVariant::fromValue(scanDataset(path));
     });
 }
-
-namespace {
-// The files as the tree lists them: by collection and split, then by name with numbers read as
-// numbers ("dot_fusion_123" before "dot_fusion_1203", as a file manager orders them).
-std::vector<const DatasetFile*> inListOrder(const std::vector<DatasetFile>& files) {
-    std::vector<const DatasetFile*> out;
-    out.reserve(files.size());
-    for (const DatasetFile& f : files) out.push_back(&f);
-    QCollator numeric{QLocale(QLocale::English)};
-    numeric.setNumericMode(true);
-    std::stable_sort(out.begin(), out.end(),
-                     [&numeric](const DatasetFile* a, const DatasetFile* b) {
-                         if (a->collection != b->collection) return a->collection < b->collection;
-                         if (a->split != b->split) return a->split < b->split;
-                         return numeric.compare(QString::fromStdString(a->name),
-                                                QString::fromStdString(b->name)) < 0;
-                     });
-    return out;
-}
-}  // namespace
 
 void DatasetBrowser::populate() {
     m_model->removeRows(0, m_model->rowCount());
