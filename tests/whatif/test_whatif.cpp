@@ -294,8 +294,8 @@ private slots:
         const WhatIfReport r = p.evaluate(row);
         // One bound edited is one bound from the row it was made from, not three (its group's
         // derived sum and product had counted too), on the incremental path and a full scan alike.
-        std::vector<float>
-            novel;  // row 3 with one bound set to a size no row of the file has there
+        // Row 3 with one bound set to a size no row of the file has there.
+        std::vector<float> novel;
         for (const char* edit : {"kernel_bounds_0=3", "output_bounds_0=3", "input_bounds_0=3"}) {
             novel = p.row(3);
             applyTileEdit(novel, parseTileEdit(*m_tile, edit));
