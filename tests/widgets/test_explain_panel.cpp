@@ -417,15 +417,27 @@ private slots:
                      ->titleText()
                      .startsWith(QStringLiteral("ms")));
         QVERIFY(panel.explanation()->overlay.isEmpty());  // no layouts or copies on a tile graph
-        // Its line counts tiles in English and no copies ("0 copies · 1 tiles" had read so).
+        // Its line counts tiles in English ("· 1 tiles ·" had read so), after its copies.
         const int64_t tiles = panel.explanation()->breakdownA.tile.numTiles;
-        QVERIFY2(
-            panel.detailsText().startsWith(
-                tiles == 1
-                    ? QStringLiteral("1 tile · ")
-                    : QStringLiteral("%1 tiles · ").arg(QLocale(QLocale::English).toString(tiles))),
-            qPrintable(panel.detailsText()));
-        QVERIFY(!panel.detailsText().contains(QStringLiteral("cop")));
+        const QString tileText =
+            tiles == 1
+                ? QStringLiteral(" · 1 tile · ")
+                : QStringLiteral(" · %1 tiles · ").arg(QLocale(QLocale::English).toString(tiles));
+        QVERIFY2(panel.detailsText().contains(tileText), qPrintable(panel.detailsText()));
+        QVERIFY2(panel.detailsText().startsWith(
+                     QStringLiteral("%1 cop").arg(panel.explanation()->summaryA.copies)),
+                 qPrintable(panel.detailsText()));
+        // A configuration of one tile (the whole kernel at once) says so in the singular.
+        const synth::TpuCostModel tpu(m_tile);
+        int64_t oneTile = -1;
+        for (int64_t c = 0; c < m_tile.numConfigs() && oneTile < 0; ++c)
+            if (tpu.explainTile(m_tile.tileConfig(c)).tile.numTiles == 1) oneTile = c;
+        QVERIFY(oneTile >= 0);
+        explained.clear();
+        panel.setChosenConfig(oneTile);
+        QVERIFY(explained.wait(30000));
+        QVERIFY2(panel.detailsText().contains(QStringLiteral(" · 1 tile · ")),
+                 qPrintable(panel.detailsText()));
         QVERIFY(panel.copyList()->isHidden());
         QVERIFY(panel.nodeList()->isColumnHidden(3));  // Layout
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
