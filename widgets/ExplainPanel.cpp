@@ -224,7 +224,8 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_compareBox->setValue(-1);
     m_bestButton->setEnabled(graph.runtimesKnown());
     m_worstButton->setEnabled(graph.runtimesKnown());
-    m_copies->setVisible(graph.isLayout());  // a tile kernel has no layouts, so no copies
+    // A tile kernel's layouts are the file's: the list shows only when they disagree (fillLists).
+    m_copies->setVisible(graph.isLayout());
     m_nodes->setColumnHidden(kNodeLayoutColumn, !graph.isLayout());
     m_header->setText(tr("Choose a configuration to see why it is fast or slow."));
     m_details->clear();
@@ -430,6 +431,7 @@ void ExplainPanel::fillLists(const Explanation& e) {
         for (int column = 0; column < m_copies->columnCount(); ++column)
             item->setToolTip(column, QString::fromStdString(c->reason));
     }
+    m_copies->setVisible(m_graph.isLayout() || m_copies->topLevelItemCount() > 0);
     // Short columns as wide as their text, so the costs show in a narrow pane; the reason last.
     for (QTreeWidget* list : {m_nodes, m_copies})
         for (int column = 0; column + 1 < list->columnCount(); ++column)

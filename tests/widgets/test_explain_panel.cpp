@@ -416,7 +416,7 @@ private slots:
                      .front()
                      ->titleText()
                      .startsWith(QStringLiteral("ms")));
-        QVERIFY(panel.explanation()->overlay.isEmpty());  // no layouts or copies on a tile graph
+        QVERIFY(panel.explanation()->overlay.isEmpty());  // this kernel's layouts agree: no copies
         // Its line counts tiles in English ("· 1 tiles ·" had read so), after its copies.
         const int64_t tiles = panel.explanation()->breakdownA.tile.numTiles;
         const QString tileText =
@@ -438,8 +438,28 @@ private slots:
         QVERIFY(explained.wait(30000));
         QVERIFY2(panel.detailsText().contains(QStringLiteral(" · 1 tile · ")),
                  qPrintable(panel.detailsText()));
-        QVERIFY(panel.copyList()->isHidden());
+        QVERIFY(panel.copyList()->isHidden());         // no copies here
         QVERIFY(panel.nodeList()->isColumnHidden(3));  // Layout
+        // A kernel whose fixed layouts disagree has a copy, listed as a layout file's are (the
+        // list had been hidden on every tile file, and its details had counted no copies).
+        TpuGraph withCopy;
+        for (uint64_t seed = 1; seed <= 40 && withCopy.isNull(); ++seed) {
+            const TpuGraph k = synth::makeTileGraph(synth::Recipe::ConvKernel, seed, 4, "c");
+            if (!synth::TpuCostModel(k).explainTile(k.tileConfig(0)).copies.empty()) withCopy = k;
+        }
+        QVERIFY(!withCopy.isNull());
+        panel.setGraph(withCopy, QStringLiteral("c.npz"));
+        explained.clear();
+        panel.setChosenConfig(0);
+        QVERIFY(explained.wait(30000));
+        const int copies = panel.explanation()->summaryA.copies;
+        QVERIFY(copies > 0);
+        QVERIFY2(
+            panel.detailsText().startsWith(copies == 1 ? QStringLiteral("1 copy (")
+                                                       : QStringLiteral("%1 copies (").arg(copies)),
+            qPrintable(panel.detailsText()));
+        QVERIFY(!panel.copyList()->isHidden());
+        QCOMPARE(panel.copyList()->topLevelItemCount(), copies);
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
         QVERIFY(!panel.copyList()->isHidden());
         QVERIFY(!panel.nodeList()->isColumnHidden(3));
