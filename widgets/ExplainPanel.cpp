@@ -26,6 +26,7 @@
 #include "TensorText.h"
 #include "WidgetLimits.h"
 #include "synth/TpuCostModel.h"
+#include "whatif/ConfigEdit.h"
 
 Q_DECLARE_METATYPE(tpg::ExplainPanel::Explanation)
 
@@ -70,6 +71,18 @@ synth::CostBreakdown explainRowOf(const TpuGraph& g, const synth::TpuCostModel& 
     return g.isLayout() ? tpu.explainLayout(row.data()) : tpu.explainTile(row.data());
 }
 
+// The bounds a tile configuration row `b` sets otherwise than `a` (its derived sums and products
+// left out); configurations are given by index when their row is empty.
+int differingBounds(const TpuGraph& g, int64_t a, const std::vector<float>& aRow, int64_t b,
+                    const std::vector<float>& bRow) {
+    const float* x = aRow.empty() ? g.tileConfig(a) : aRow.data();
+    const float* y = bRow.empty() ? g.tileConfig(b) : bRow.data();
+    int n = 0;
+    for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
+        n += x[i] != y[i] && whatif::isTileBoundColumn(g, i);
+    return n;
+}
+
 // A (a configuration or, when `row` is given, that row) and, when asked, B (configuration `b` or `bRow`).
 ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t a,
                                          const std::vector<float>& row, const QString& rowLabel, int64_t b,
@@ -88,6 +101,7 @@ ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCost
         e.breakdownB = bRow.empty() ? tpu.explain(b) : explainRowOf(g, tpu, bRow);
         e.summaryB = explain::summarize(g, e.breakdownB);
         e.comparison = explain::compare(g, e.breakdownA, e.breakdownB);
+        if (!g.isLayout()) e.differingBounds = differingBounds(g, a, row, b, bRow);
     }
     return e;
 }
@@ -320,11 +334,15 @@ void ExplainPanel::showTexts(const Explanation& e) {
     m_header->setText(tr("<b>A = %1: %2</b> — %3").arg(e.aLabel, ms(e.summaryA.totalNs), trust));
     m_comparison->setText(
         e.comparison
-            ? tr("B = %1: %2. %3 differently. %4")
+            ? tr("B = %1: %2. %3. %4")
                   .arg(e.bLabel)
                   .arg(QString::fromStdString(e.comparison->sentence))
-                  .arg(countOf(static_cast<int64_t>(e.comparison->differingNodes.size()),
-                               tr("configurable node lays out"), tr("configurable nodes lay out")))
+                  .arg(m_graph.isLayout()
+                           ? countOf(static_cast<int64_t>(e.comparison->differingNodes.size()),
+                                     tr("configurable node lays out differently"),
+                                     tr("configurable nodes lay out differently"))
+                           : countOf(e.differingBounds, tr("tile bound differs"),
+                                     tr("tile bounds differ")))
                   .arg(modelSays(e))
             : QString());
 }

@@ -440,6 +440,22 @@ private slots:
                  qPrintable(panel.detailsText()));
         QVERIFY(panel.copyList()->isHidden());         // no copies here
         QVERIFY(panel.nodeList()->isColumnHidden(3));  // Layout
+        // B against A on a tile file counts the bounds that differ ("0 configurable nodes lay out
+        // differently" had been said of every tile comparison).
+        const int64_t other = oneTile == 0 ? 1 : 0;
+        int bounds = 0;
+        for (int64_t i = 0; i < m_tile.configFeatureWidth(); ++i)
+            bounds += m_tile.tileConfig(oneTile)[i] != m_tile.tileConfig(other)[i] &&
+                      whatif::isTileBoundColumn(m_tile, i);
+        QVERIFY(bounds > 0);
+        explained.clear();
+        panel.compareWith(other);
+        QVERIFY(explained.wait(30000));
+        const QString says = bounds == 1 ? QStringLiteral(". 1 tile bound differs. ")
+                                         : QStringLiteral(". %1 tile bounds differ. ").arg(bounds);
+        QVERIFY2(panel.comparisonText().contains(says) &&
+                     !panel.comparisonText().contains(QStringLiteral("configurable")),
+                 qPrintable(panel.comparisonText()));
         // A kernel whose fixed layouts disagree has a copy, listed as a layout file's are (the
         // list had been hidden on every tile file, and its details had counted no copies).
         TpuGraph withCopy;
