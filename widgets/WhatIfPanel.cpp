@@ -43,6 +43,10 @@ namespace tpg {
 
 namespace {
 
+QString sweepToolTip() {
+    return WhatIfPanel::tr("Sweep: predict every value of this slot, everything else fixed");
+}
+
 // A tab widget as tall as its tallest page's minimum. QTabWidget takes its pages' preferred
 // heights for its width as its minimum once a page wraps text (the Suggest page's summary), so
 // the search results' 192-px list hint made the What-if panel too tall for half a 768-px window.
@@ -256,7 +260,6 @@ void WhatIfPanel::buildUi() {
         grid->addWidget(m_slotLabels[s], 1 + s, 0);
         grid->addWidget(m_slotBoxes[s], 1 + s, 1);
         m_sweepButtons[s] = new QPushButton(QStringLiteral("⇅"), editor);
-        m_sweepButtons[s]->setToolTip(tr("Sweep: predict every value of this slot, everything else fixed"));
         m_sweepButtons[s]->setMaximumWidth(32);
         grid->addWidget(m_sweepButtons[s], 1 + s, 2);
         connect(m_sweepButtons[s], &QPushButton::clicked, this, [this, s] { sweep(s); });
@@ -886,7 +889,10 @@ void WhatIfPanel::fillEditor() {
         m_slotLabels[0]->show();
         m_slotBoxes[0]->show();
         m_sweepButtons[0]->show();
-        m_sweepButtons[0]->setEnabled(true);
+        // Sweeping a bound that changes nothing would chart one value.
+        m_sweepButtons[0]->setEnabled(dimension >= 0);
+        m_sweepButtons[0]->setToolTip(
+            dimension < 0 ? tr("Nothing to sweep: the bound changes nothing") : sweepToolTip());
         for (int s = 1; s < kSlots; ++s) {
             m_slotLabels[s]->hide();
             m_slotBoxes[s]->hide();
@@ -909,6 +915,7 @@ void WhatIfPanel::fillEditor() {
         box->setEnabled(t.usable);
         m_sweepButtons[s]->show();
         m_sweepButtons[s]->setEnabled(t.usable);
+        m_sweepButtons[s]->setToolTip(sweepToolTip());
         box->setToolTip(t.usable ? tr("Only permutations of this tensor's %1 dimensions").arg(t.rank())
                                  : QString::fromStdString(t.why));
         m_slotLabels[s]->show();

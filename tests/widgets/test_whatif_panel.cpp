@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -795,6 +796,7 @@ private slots:
         const synth::TpuCostModel::TileTensors t = predictions->predictor->synthTpu().tileTensors();
         const auto& names = schema::tileConfigFeatureNames();
         int limited = 0, absent = 0;
+        QString absentName, presentName;
         for (int column = 0; column < static_cast<int>(names.size()); ++column) {
             const std::string& name = names[static_cast<size_t>(column)];
             const size_t dim = name.back() - '0';
@@ -814,8 +816,10 @@ private slots:
                 QCOMPARE(panel.tileBoundDimension(column), int64_t{-1});
                 QVERIFY(sizes.size() <= 2);
                 ++absent;
+                absentName = QString::fromStdString(name);
                 continue;
             }
+            presentName = QString::fromStdString(name);
             QCOMPARE(panel.tileBoundDimension(column), dims[dim]);
             const int largest =
                 std::max(current, static_cast<int>(std::min<int64_t>(dims[dim], 4096)));
@@ -823,6 +827,21 @@ private slots:
             if (dims[dim] < 4096) ++limited;
         }
         QVERIFY(limited > 0 && absent > 0);
+        // A bound that changes nothing has nothing to sweep: its sweep had charted one value.
+        auto* list = panel.findChild<QTreeWidget*>();
+        QPushButton* sweepButton = nullptr;
+        for (QPushButton* b : panel.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("⇅") && !sweepButton) sweepButton = b;
+        QVERIFY(list && sweepButton);
+        const auto choose = [list](const QString& name) {
+            const QList<QTreeWidgetItem*> rows = list->findItems(name, Qt::MatchExactly);
+            if (!rows.isEmpty()) list->setCurrentItem(rows.front());
+            return !rows.isEmpty();
+        };
+        QVERIFY(choose(absentName));
+        QVERIFY(!sweepButton->isEnabled());
+        QVERIFY(choose(presentName));
+        QVERIFY(sweepButton->isEnabled());
     }
 };
 
