@@ -126,6 +126,11 @@ void run(TuneCommandOptions& o) {
                 static_cast<long long>(r.rounds.size()), withCommas(r.candidatesScored).c_str(),
                 withCommas(r.measured).c_str(), r.seconds, withCommas(g.numConfigs()).c_str(), scoringSeconds,
                 static_cast<long long>(r.coordinates), r.log10SpaceSize);
+    if (r.exhausted)
+        std::printf(
+            "ended before the budget: %s rounds in a row found no configuration not scored "
+            "before\n",
+            withCommas(tune::limits::kRoundsWithoutNewToStop).c_str());
     printResult(r, p);
 
     nlohmann::json doc =
@@ -137,6 +142,7 @@ void run(TuneCommandOptions& o) {
                    {"rounds", r.rounds.size()},
                    {"candidates_scored", r.candidatesScored},
                    {"measured", r.measured},
+                   {"exhausted", r.exhausted},
                    {"measure_per_round", o.search.measurePerRound},
                    {"fine_tune", o.search.fineTune},
                    {"seed", o.search.seed},

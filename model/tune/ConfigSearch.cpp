@@ -354,7 +354,9 @@ TuneResult ConfigSearch::run(const Progress& progressCallback, const nn::CancelT
     const std::vector<float> startRow =
         m_options.startRow.empty() ? m_predictor.startRow(m_options.start) : m_options.startRow;
     s.seed(startRow);
+    int64_t roundsWithoutNew = 0;
     while (!s.shouldStop() && (m_options.maxRounds == 0 || s.progress.round < m_options.maxRounds)) {
+        const int64_t scoredBefore = s.progress.candidatesScored;
         s.round();
         if (s.measuring() && !s.stopped) s.fineTune();
         if (s.stopped) break;
@@ -362,6 +364,11 @@ TuneResult ConfigSearch::run(const Progress& progressCallback, const nn::CancelT
         s.report(progressCallback);
         result.rounds.push_back(s.progress);
         result.rounds.back().fastestMeasured.reset();
+        roundsWithoutNew = s.progress.candidatesScored > scoredBefore ? 0 : roundsWithoutNew + 1;
+        if (roundsWithoutNew >= limits::kRoundsWithoutNewToStop) {
+            result.exhausted = true;
+            break;
+        }
     }
     result.cancelled = cancel && cancel->cancelled();
 

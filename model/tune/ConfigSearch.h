@@ -56,6 +56,8 @@ struct TuneResult {
     int64_t candidatesScored = 0, measured = 0;
     double seconds = 0;
     bool cancelled = false;
+    // Stopped before the budget: limits::kRoundsWithoutNewToStop rounds in a row found nothing new.
+    bool exhausted = false;
     double log10SpaceSize = 0;
     int64_t coordinates = 0;
 };

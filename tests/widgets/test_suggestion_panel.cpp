@@ -245,6 +245,24 @@ private slots:
 
     // Counts are grouped as everywhere else in the explorer: a 30 s search read "20,171
     // candidates scored, 1743 measured".
+    // A search that has scored everything it can reach ends and says so: on a tile kernel it had
+    // spun to its budget through millions of rounds that found nothing new.
+    void aSearchThatRunsOutOfConfigurationsSaysSo() {
+        // A fused softmax whose bounds span about 225 configurations.
+        const TpuGraph tile = synth::makeTileGraph(synth::Recipe::SoftmaxKernel, 7, 20, "k");
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(tile, QStringLiteral("k.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), tile));
+        QVERIFY(waitEvaluated(panel));
+        QSignalSpy done(panel.suggestions(), &SuggestionPanel::finished);
+        SuggestionPanel* s = startLongSearch(panel);
+        QVERIFY(done.wait(300000));
+        QVERIFY2(s->statusText().startsWith(QStringLiteral("Searched for")) &&
+                     s->statusText().contains(QStringLiteral("It ended before its budget")),
+                 qPrintable(s->statusText()));
+    }
+
     void progressCountsAreGrouped() {
         tune::TuneProgress p;
         p.round = 1204;
