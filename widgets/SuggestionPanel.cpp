@@ -305,10 +305,7 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
                  countOf(r.candidatesScored, tr("candidate"), tr("candidates")),
                  countText(r.measured));
     if (r.exhausted)
-        text +=
-            tr(" It ended before its budget: %1 rounds in a row found no configuration it had not "
-               "scored, so it had searched what it could reach.")
-                .arg(countText(tune::limits::kRoundsWithoutNewToStop));
+        text += tr(" It had scored all it could reach, so it ended before its budget.");
     if (best >= 0)
         text += best < m_startNs ? tr(" The best is %1% faster than the current configuration by the synthetic TPU%2.")
                                        .arg(100.0 * (1.0 - best / m_startNs), 0, 'f', 1)

@@ -259,7 +259,7 @@ private slots:
         SuggestionPanel* s = startLongSearch(panel);
         QVERIFY(done.wait(300000));
         QVERIFY2(s->statusText().startsWith(QStringLiteral("Searched for")) &&
-                     s->statusText().contains(QStringLiteral("It ended before its budget")),
+                     s->statusText().contains(QStringLiteral("so it ended before its budget")),
                  qPrintable(s->statusText()));
     }
 
