@@ -31,10 +31,16 @@ class TestSuggestionPanel : public QObject {
     Q_OBJECT
     TpuGraph m_layout;
 
+    // `graph` open in `panel` (as r.npz), its predictions ready, the editor evaluated.
+    static bool openPredicted(WhatIfPanel& panel, JobRunner& runner, const TpuGraph& graph) {
+        panel.setGraph(graph, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), graph));
+        return waitEvaluated(panel);
+    }
+
     // The generated program open in `panel`, its predictions ready, the editor at `start`.
     bool openAt(WhatIfPanel& panel, JobRunner& runner, const char* start) {
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        if (!openPredicted(panel, runner, m_layout)) return false;
         panel.startFrom(whatif::StartPoint::parse(start));
         return waitEvaluated(panel);
     }
@@ -243,8 +249,6 @@ private slots:
         QVERIFY(list->topLevelItem(0)->text(4).contains(QStringLiteral(" of ")));
     }
 
-    // Counts are grouped as everywhere else in the explorer: a 30 s search read "20,171
-    // candidates scored, 1743 measured".
     // A search that has scored everything it can reach ends and says so: on a tile kernel it had
     // spun to its budget through millions of rounds that found nothing new.
     void aSearchThatRunsOutOfConfigurationsSaysSo() {
@@ -252,9 +256,7 @@ private slots:
         const TpuGraph tile = synth::makeTileGraph(synth::Recipe::SoftmaxKernel, 7, 20, "k");
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(tile, QStringLiteral("k.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), tile));
-        QVERIFY(waitEvaluated(panel));
+        QVERIFY(openPredicted(panel, runner, tile));
         QSignalSpy done(panel.suggestions(), &SuggestionPanel::finished);
         SuggestionPanel* s = startLongSearch(panel);
         QVERIFY(done.wait(300000));
@@ -263,6 +265,8 @@ private slots:
                  qPrintable(s->statusText()));
     }
 
+    // Counts are grouped as everywhere else in the explorer: a 30 s search read "20,171
+    // candidates scored, 1743 measured".
     void progressCountsAreGrouped() {
         tune::TuneProgress p;
         p.round = 1204;
