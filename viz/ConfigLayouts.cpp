@@ -60,22 +60,22 @@ ConfigOverlay configOverlay(const TpuGraph& g, const synth::CostBreakdown& b) {
     ConfigOverlay o;
     o.layouts = configLayouts(g, b);
     o.runtimeNs = b.totalNs;
-    if (g.isLayout()) {
-        const auto n = static_cast<size_t>(g.numNodes());
-        o.totalNs.assign(n, 0);
-        o.paddingNs.assign(n, 0);
-        o.layoutNs.assign(n, 0);
-        o.copiesNs.assign(n, 0);
-        for (const synth::NodeCost& c : b.nodes) {
-            const auto i = static_cast<size_t>(c.node);
-            o.totalNs[i] += c.totalNs();
-            o.paddingNs[i] = c.paddingNs;
-            o.layoutNs[i] = c.layoutNs;
-        }
-        for (const synth::EdgeCost& e : b.copies) {
-            o.totalNs[static_cast<size_t>(e.consumer)] += e.copyNs;
-            o.copiesNs[static_cast<size_t>(e.consumer)] += e.copyNs;
-        }
+    // Tile kernels too: their nodes' compute and padding, and copies where the file's layouts
+    // disagree (a tile's own launch and traffic terms belong to no node).
+    const auto n = static_cast<size_t>(g.numNodes());
+    o.totalNs.assign(n, 0);
+    o.paddingNs.assign(n, 0);
+    o.layoutNs.assign(n, 0);
+    o.copiesNs.assign(n, 0);
+    for (const synth::NodeCost& c : b.nodes) {
+        const auto i = static_cast<size_t>(c.node);
+        o.totalNs[i] += c.totalNs();
+        o.paddingNs[i] = c.paddingNs;
+        o.layoutNs[i] = c.layoutNs;
+    }
+    for (const synth::EdgeCost& e : b.copies) {
+        o.totalNs[static_cast<size_t>(e.consumer)] += e.copyNs;
+        o.copiesNs[static_cast<size_t>(e.consumer)] += e.copyNs;
     }
     double most = 0;
     for (const synth::EdgeCost& e : b.copies) most = std::max(most, e.copyNs);

@@ -42,7 +42,7 @@ struct ConfigOverlay {
     ConfigLayoutsByNode layouts;
     CopyNotesByEdge copies;
     // Per node (by id): its own cost plus the copies into it, its padding, its layout-preference
-    // penalty, the copies into it (ns). Empty for tile files.
+    // penalty, the copies into it (ns).
     std::vector<double> totalNs, paddingNs, layoutNs, copiesNs;
     double runtimeNs = 0;
     bool isEmpty() const { return layouts.isEmpty() && copies.isEmpty() && totalNs.empty(); }

@@ -416,7 +416,17 @@ private slots:
                      .front()
                      ->titleText()
                      .startsWith(QStringLiteral("ms")));
-        QVERIFY(panel.explanation()->overlay.isEmpty());  // this kernel's layouts agree: no copies
+        // The graph's cost colours get the kernel's nodes (the overlay had been empty on tile
+        // files, so every *Colour:* measure read "0 → 0 ns"); this kernel's layouts agree: no
+        // copies.
+        const ConfigOverlay& overlay = panel.explanation()->overlay;
+        QVERIFY(overlay.copies.isEmpty());
+        QCOMPARE(static_cast<int64_t>(overlay.totalNs.size()), m_tile.numNodes());
+        const double padding =
+            std::accumulate(overlay.paddingNs.begin(), overlay.paddingNs.end(), 0.0);
+        QVERIFY(std::abs(padding - panel.explanation()->summaryA.categoryNs("padding")) <=
+                1e-6 * (1 + padding));
+        QVERIFY(*std::max_element(overlay.totalNs.begin(), overlay.totalNs.end()) > 0);
         // Its line counts tiles in English ("· 1 tiles ·" had read so), after its copies.
         const int64_t tiles = panel.explanation()->breakdownA.tile.numTiles;
         const QString tileText =
