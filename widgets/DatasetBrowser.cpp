@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <utility>
 
 #include "CountText.h"
 #include "JobRunner.h"
@@ -42,18 +43,21 @@ struct FileCounts {
 // The files as the tree lists them: by collection and split, then by name with numbers read as
 // numbers ("dot_fusion_123" before "dot_fusion_1203", as a file manager orders them).
 std::vector<const DatasetFile*> inListOrder(const std::vector<DatasetFile>& files) {
-    std::vector<const DatasetFile*> out;
-    out.reserve(files.size());
-    for (const DatasetFile& f : files) out.push_back(&f);
+    // Each name converted once, not at every comparison.
+    std::vector<std::pair<const DatasetFile*, QString>> named;
+    named.reserve(files.size());
+    for (const DatasetFile& f : files) named.emplace_back(&f, QString::fromStdString(f.name));
     QCollator numeric{QLocale(QLocale::English)};
     numeric.setNumericMode(true);
-    std::stable_sort(out.begin(), out.end(),
-                     [&numeric](const DatasetFile* a, const DatasetFile* b) {
-                         if (a->collection != b->collection) return a->collection < b->collection;
-                         if (a->split != b->split) return a->split < b->split;
-                         return numeric.compare(QString::fromStdString(a->name),
-                                                QString::fromStdString(b->name)) < 0;
-                     });
+    std::stable_sort(named.begin(), named.end(), [&numeric](const auto& a, const auto& b) {
+        if (a.first->collection != b.first->collection)
+            return a.first->collection < b.first->collection;
+        if (a.first->split != b.first->split) return a.first->split < b.first->split;
+        return numeric.compare(a.second, b.second) < 0;
+    });
+    std::vector<const DatasetFile*> out;
+    out.reserve(named.size());
+    for (const auto& [file, name] : named) out.push_back(file);
     return out;
 }
 

@@ -71,18 +71,6 @@ synth::CostBreakdown explainRowOf(const TpuGraph& g, const synth::TpuCostModel& 
     return g.isLayout() ? tpu.explainLayout(row.data()) : tpu.explainTile(row.data());
 }
 
-// The bounds a tile configuration row `b` sets otherwise than `a` (its derived sums and products
-// left out); configurations are given by index when their row is empty.
-int differingBounds(const TpuGraph& g, int64_t a, const std::vector<float>& aRow, int64_t b,
-                    const std::vector<float>& bRow) {
-    const float* x = aRow.empty() ? g.tileConfig(a) : aRow.data();
-    const float* y = bRow.empty() ? g.tileConfig(b) : bRow.data();
-    int n = 0;
-    for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
-        n += x[i] != y[i] && whatif::isTileBoundColumn(g, i);
-    return n;
-}
-
 // A (a configuration or, when `row` is given, that row) and, when asked, B (configuration `b` or `bRow`).
 ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCostModel& tpu, int64_t a,
                                          const std::vector<float>& row, const QString& rowLabel, int64_t b,
@@ -101,7 +89,10 @@ ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCost
         e.breakdownB = bRow.empty() ? tpu.explain(b) : explainRowOf(g, tpu, bRow);
         e.summaryB = explain::summarize(g, e.breakdownB);
         e.comparison = explain::compare(g, e.breakdownA, e.breakdownB);
-        if (!g.isLayout()) e.differingBounds = differingBounds(g, a, row, b, bRow);
+        if (!g.isLayout())
+            e.differingBounds =
+                whatif::differingTileBounds(g, row.empty() ? g.tileConfig(a) : row.data(),
+                                            bRow.empty() ? g.tileConfig(b) : bRow.data());
     }
     return e;
 }

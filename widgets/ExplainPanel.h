@@ -42,7 +42,8 @@ public:
         synth::CostBreakdown breakdownA, breakdownB;
         explain::CostSummary summaryA, summaryB;
         std::optional<explain::Comparison> comparison;
-        int differingBounds = 0;  // tile files: bounds B sets otherwise than A (in a comparison)
+        int64_t differingBounds =
+            0;                  // tile files: bounds B sets otherwise than A (in a comparison)
         ConfigOverlay overlay;  // of A
         bool synthIsGroundTruth = false;  // the file was timed by the synthetic TPU
     };

@@ -57,7 +57,6 @@ public:
 };
 
 constexpr int kSlots = 3;
-constexpr int kTileGroupWidth = 8;  // bounds 0-5, sum, product
 constexpr int kLargestTileCandidate = 4096;  // the largest tile size the compiler tries
 constexpr int kStartBestPredicted = 3;       // "the best predicted" in the start list
 
@@ -124,8 +123,6 @@ std::vector<int> tileSizes(int current, int64_t dimension) {
     s.erase(std::unique(s.begin(), s.end()), s.end());
     return s;
 }
-
-bool isTileBound(int column) { return column % kTileGroupWidth < schema::kMaxRank; }
 
 // One edit: the whole row before and after, so undo and redo are exact; consecutive edits of
 // one node (or one tile bound) merge into one step.
@@ -645,7 +642,7 @@ std::vector<int> WhatIfPanel::tileSizeChoices(int column) const {
 
 bool WhatIfPanel::setTileBound(int column, float value) {
     if (!m_predictor || isLayoutFile() || column < 0 || column >= static_cast<int>(m_row.size()) ||
-        !isTileBound(column) || value < 0) {
+        !whatif::isTileBoundPosition(column) || value < 0) {
         m_error = tr("Not a tile bound of this file.");
         return false;
     }
@@ -673,7 +670,7 @@ void WhatIfPanel::sweep(int slot) {
         }
         m_sweepLabel = tr("#%1 %2").arg(m_node).arg(QLatin1String(whatif::slotName(s)));
     } else {
-        if (!isTileBound(m_node)) return;
+        if (!whatif::isTileBoundPosition(m_node)) return;
         for (int v : tileSizeChoices(m_node)) {
             std::vector<float> row = m_row;
             whatif::applyTileEdit(row, {m_node, static_cast<float>(v)});
@@ -770,7 +767,7 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
         } else {
             const auto& names = schema::tileConfigFeatureNames();
             for (int c = 0; c < static_cast<int>(names.size()); ++c)
-                if (isTileBound(c)) {
+                if (whatif::isTileBoundPosition(c)) {
                     auto* item = new QTreeWidgetItem(m_nodes, {QString::fromStdString(names[static_cast<size_t>(c)])});
                     item->setData(0, Qt::UserRole, c);
                 }

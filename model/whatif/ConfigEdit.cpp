@@ -190,14 +190,24 @@ std::string rowAsEdits(const TpuGraph& g, const std::vector<float>& row) {
     }
     for (size_t col = 0; col < row.size() && col < static_cast<size_t>(schema::kTileConfigWidth);
          ++col)
-        if (isTileBoundColumn(g, static_cast<int64_t>(col)) && row[col] != 0.0f)
+        if (isTileBoundPosition(static_cast<int64_t>(col)) && row[col] != 0.0f)
             add(TileEdit{static_cast<int>(col), row[col]}.text());
     return out;
 }
 
-bool isTileBoundColumn(const TpuGraph& g, int64_t column) {
-    if (g.configFeatureWidth() != schema::kTileConfigWidth) return true;
+bool isTileBoundPosition(int64_t column) {
     return static_cast<size_t>(column) % kTileGroupWidth < kTileBoundsPerGroup;
+}
+
+bool isTileBoundColumn(const TpuGraph& g, int64_t column) {
+    return g.configFeatureWidth() != schema::kTileConfigWidth || isTileBoundPosition(column);
+}
+
+int64_t differingTileBounds(const TpuGraph& g, const float* a, const float* b) {
+    int64_t n = 0;
+    for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
+        n += a[i] != b[i] && isTileBoundColumn(g, i);
+    return n;
 }
 
 std::string TileEdit::text() const {
@@ -216,7 +226,7 @@ TileEdit parseTileEdit(const TpuGraph& g, const std::string& text) {
     const std::string name = text.substr(0, eq);
     const auto& names = schema::tileConfigFeatureNames();
     const auto it = std::find(names.begin(), names.end(), name);
-    if (it == names.end() || static_cast<size_t>((it - names.begin()) % kTileGroupWidth) >= kTileBoundsPerGroup)
+    if (it == names.end() || !isTileBoundPosition(it - names.begin()))
         fail(text, "expected kernel_, output_ or input_bounds_0..5, got '" + name + "' (sums and products are derived)");
     TileEdit e;
     e.column = static_cast<int>(it - names.begin());

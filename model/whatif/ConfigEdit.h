@@ -53,9 +53,15 @@ struct TileEdit {
 TileEdit parseTileEdit(const TpuGraph& g, const std::string& text);
 // Writes the bound and re-derives its group's sum and product.
 void applyTileEdit(std::vector<float>& row, const TileEdit& edit);
-// Whether a column of a tile row is a bound a user sets, not a derived sum or product (every
-// column of a file whose rows are not 24 wide counts).
+// Whether a column of the 24-column tile schema is a bound a user sets (bounds 0-5 of each group
+// of eight), not a derived sum or product.
+bool isTileBoundPosition(int64_t column);
+// The same for a column of `g`'s tile rows: every column of a file whose rows are not 24 wide
+// counts, its columns' meaning being unknown.
 bool isTileBoundColumn(const TpuGraph& g, int64_t column);
+// The bounds two tile rows of `g` set differently (a changed bound counts once, not again for its
+// group's derived sum and product).
+int64_t differingTileBounds(const TpuGraph& g, const float* a, const float* b);
 
 // A whole configuration row as edits, one per set slot or bound, space-separated ("44.output=3,0,2,1
 // 45.input=1,0" or "kernel_bounds_0=4 output_bounds_1=128"): what the explorer copies, and what

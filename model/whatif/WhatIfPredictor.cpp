@@ -201,9 +201,7 @@ int64_t WhatIfPredictor::distance(const float* a, const float* b) const {
         for (int64_t k = 0; k < g.numConfigurable(); ++k)
             d += std::memcmp(a + k * w, b + k * w, static_cast<size_t>(w) * sizeof(float)) != 0;
     } else {
-        // A bound changed counts once, not again for its group's derived sum and product.
-        for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
-            d += a[i] != b[i] && isTileBoundColumn(g, i);
+        d = differingTileBounds(g, a, b);
     }
     return d;
 }

@@ -122,6 +122,19 @@ private slots:
         for (const QString& e : QString::fromStdString(rowAsEdits(t, tileRow)).split(QLatin1Char(' '), Qt::SkipEmptyParts))
             applyTileEdit(tileBack, parseTileEdit(t, e.toStdString()));
         QCOMPARE(tileBack, tileRow);
+        // A trimmed copy's row (20 columns) is copied by the schema's positions too, never as a
+        // derived sum or product (counting every column of such a file as a bound, as distances
+        // do, had leaked into the copy).
+        TpuGraphData d = t.data();
+        d.configFeatureWidth = 20;
+        d.tileConfigFeatures.assign(d.runtimes.size() * 20, 7.0f);
+        const TpuGraph trimmed(std::move(d));
+        const std::vector<float> trimmedRow(trimmed.tileConfig(0), trimmed.tileConfig(0) + 20);
+        const QString copied = QString::fromStdString(rowAsEdits(trimmed, trimmedRow));
+        QVERIFY2(copied.contains(QStringLiteral("kernel_bounds_0=7")) &&
+                     !copied.contains(QStringLiteral("_sum")) &&
+                     !copied.contains(QStringLiteral("_product")),
+                 qPrintable(copied));
     }
 
     void trimmedFilesRefuseSlotEdits() {
