@@ -168,6 +168,9 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     m_searchRunner = new JobRunner(QStringLiteral("search"), this);
     m_resultsBox = new QWidget(this);
     m_resultsLabel = new QLabel(m_resultsBox);
+    // Wrapped: one line of "19 matches for … click one to show it …" set the panel's minimum
+    // width, and in the window both docks gave way to it for good.
+    m_resultsLabel->setWordWrap(true);
     auto* closeResults = toolButton(m_resultsBox, QStringLiteral("×"), tr("Close the search results"));
     m_results = new QTreeWidget(m_resultsBox);
     m_results->setHeaderLabels({tr("Node"), tr("Label"), tr("In view")});

@@ -458,6 +458,27 @@ private slots:
                                 .arg(drawing.top())));
     }
 
+    // The results' caption ("19 matches for … click one to show it …") was one unbreakable line
+    // that set the panel's minimum width: in the window both docks gave way to it, for good.
+    void searchResultsKeepThePanelNarrow() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        QVERIFY(showLaidOut(panel, QSize(560, 500), testing::makeHloGraph({3000, 6}),
+                            QStringLiteral("memory:narrow"), ready));
+        const int before = panel.minimumSizeHint().width();
+        QSignalSpy searched(&panel, &GraphPanel::searchFinished);
+        panel.search(QStringLiteral("convolution"));
+        QVERIFY(searched.wait(10000));
+        QVERIFY(panel.searchResults()->isVisibleTo(&panel));
+        QVERIFY2(panel.fontMetrics().horizontalAdvance(panel.searchResultsText()) > 560,
+                 qPrintable(panel.searchResultsText()));
+        QVERIFY2(
+            panel.minimumSizeHint().width() <= before,
+            qPrintable(QStringLiteral("%1 > %2").arg(panel.minimumSizeHint().width()).arg(before)));
+        QCOMPARE(panel.width(), 560);
+    }
+
     void searchFindsEveryNodeDrawnOrNot() {
         JobRunner runner(QStringLiteral("graphviz"));
         GraphPanel panel(&runner);
