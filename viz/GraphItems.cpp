@@ -264,6 +264,30 @@ void GraphNodeItem::drawFarLabel(QPainter* painter, double lod) const {
     painter->drawText(m_rect, Qt::AlignCenter, QFontMetricsF(f).elidedText(text, Qt::ElideRight, m_rect.width()));
 }
 
+namespace {
+QFont edgeLabelFont() {
+    QFont f;
+    f.setPointSizeF(7);
+    return f;
+}
+
+// A label of `size` beside `path`'s midpoint without touching the line: above a horizontal-ish
+// edge, centred; right of a vertical-ish one. Drawn at the midpoint plus (4, 4), a count on a
+// horizontal edge had the line through its middle.
+QRectF besideMidpoint(const QPainterPath& path, QSizeF size) {
+    constexpr double kGap = 3;
+    const QPointF mid = path.pointAtPercent(0.5);
+    const QPointF d = path.pointAtPercent(0.55) - path.pointAtPercent(0.45);
+    const double dx = std::abs(d.x()), dy = std::abs(d.y());
+    if (dx >= dy) {  // the line rises at most dy/dx per unit across the label's half width
+        const double lift = kGap + (dx > 0 ? size.width() / 2 * dy / dx : 0);
+        return {QPointF(mid.x() - size.width() / 2, mid.y() - lift - size.height()), size};
+    }
+    const double shift = kGap + size.height() / 2 * dx / dy;
+    return {QPointF(mid.x() + shift, mid.y() - size.height() / 2), size};
+}
+}  // namespace
+
 GraphEdgeItem::GraphEdgeItem(const ViewEdge& edge, int index, const std::vector<QPointF>& pts,
                              const QPointF& tip, bool routedByDot)
     : m_edge(edge), m_index(index), m_routedByDot(routedByDot) {
@@ -289,7 +313,13 @@ GraphEdgeItem::GraphEdgeItem(const ViewEdge& edge, int index, const std::vector<
         m_label = QStringLiteral("×%1").arg(countText(edge.count));
     m_labelPos = m_path.pointAtPercent(0.5);
     m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 4, 4);
-    if (!m_label.isEmpty()) m_bounds = m_bounds.united(QRectF(m_labelPos, QSizeF(60, 14)));
+    if (!m_label.isEmpty()) {
+        const QFontMetricsF metrics(edgeLabelFont());
+        m_countLabelRect =
+            besideMidpoint(m_path, QSizeF(metrics.horizontalAdvance(m_label), metrics.height()));
+        m_countLabelAscent = metrics.ascent();
+        m_bounds = m_bounds.united(m_countLabelRect);
+    }
     updateToolTip();
 }
 
@@ -300,14 +330,6 @@ void GraphEdgeItem::updateToolTip() {
     if (m_copy) tip = m_copy->label + QLatin1Char('\n') + m_copy->reason + (tip.isEmpty() ? QString() : QLatin1Char('\n') + tip);
     setToolTip(tip);
 }
-
-namespace {
-QFont edgeLabelFont() {
-    QFont f;
-    f.setPointSizeF(7);
-    return f;
-}
-}  // namespace
 
 void GraphEdgeItem::setCopy(const CopyNote* copy) {
     if (!copy && !m_copy) return;
@@ -388,7 +410,9 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
             painter->fillRect(mapRectFromScene(copyLabelRect()).adjusted(-1, 0, 1, 0),
                               QColor(255, 255, 255, 225));
         painter->setPen(m_copy ? c.darker(130) : QColor(0x44, 0x44, 0x44));
-        painter->drawText(m_labelPos + QPointF(4, 4 + (m_copy ? m_copyLabelShift : 0)), label);
+        painter->drawText(m_copy ? m_labelPos + QPointF(4, 4 + m_copyLabelShift)
+                                 : m_countLabelRect.topLeft() + QPointF(0, m_countLabelAscent),
+                          label);
     }
 }
 

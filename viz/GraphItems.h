@@ -97,6 +97,9 @@ public:
     // Where the copy's label is drawn (scene coordinates; empty without a copy), and a move of it
     // by `dy` down from its place beside the edge's midpoint, so labels clear each other.
     QRectF copyLabelRect() const;
+    // Where the count ("×3") or collapsed-path ("12 ops") label is drawn, in scene coordinates
+    // (empty without one): beside the edge's midpoint, clear of the line.
+    QRectF countLabelRect() const { return mapRectToScene(m_countLabelRect); }
     void setCopyLabelShift(double dy);
     double copyLabelShift() const { return m_copyLabelShift; }
 
@@ -108,6 +111,8 @@ private:
     QPainterPath m_path;
     QPolygonF m_arrow;
     QPointF m_labelPos;
+    QRectF m_countLabelRect;  // item coordinates
+    double m_countLabelAscent = 0;
     double m_copyLabelShift = 0;
     QSizeF m_copyLabelSize;        // the copy's label as drawn
     double m_copyLabelAscent = 0;  // of its font: drawText places the baseline

@@ -245,6 +245,42 @@ private slots:
         }
     }
 
+    // A count ("×3") or collapsed-path label sits beside its edge's midpoint without the line
+    // through it: drawn at the midpoint plus (4, 4), a horizontal edge struck its count out.
+    void countLabelsClearTheirEdge() {
+        ViewEdge merged;
+        merged.count = 3;
+        ViewEdge collapsed;
+        collapsed.collapsedNodes = 12;
+        const QPointF start(100, 100);
+        for (const QPointF& end : {QPointF(10, 100), QPointF(200, 100), QPointF(100, 220),
+                                   QPointF(160, 40), QPointF(130, 200), QPointF(220, 150)}) {
+            for (const ViewEdge& edge : {merged, collapsed}) {
+                const GraphEdgeItem item(edge, 0, {start, end}, end, true);
+                const QRectF label = item.countLabelRect();
+                QPainterPath line(start);
+                line.lineTo(end);
+                const QPointF mid = (start + end) / 2;
+                const auto where = QStringLiteral("edge to (%1, %2): label at (%3, %4) %5 x %6")
+                                       .arg(end.x())
+                                       .arg(end.y())
+                                       .arg(label.x())
+                                       .arg(label.y())
+                                       .arg(label.width())
+                                       .arg(label.height());
+                QVERIFY2(label.width() > 5 && label.height() > 5, qPrintable(where));
+                QVERIFY2(!line.intersects(label), qPrintable(where));
+                const QPointF gap = label.center() - mid;
+                QVERIFY2(std::hypot(gap.x(), gap.y()) < label.width() + label.height(),
+                         qPrintable(where));
+                QVERIFY2(item.boundingRect().contains(label), qPrintable(where));
+            }
+        }
+        const GraphEdgeItem plain(ViewEdge{}, 0, {start, QPointF(200, 100)}, QPointF(200, 100),
+                                  true);
+        QVERIFY(plain.countLabelRect().isEmpty());
+    }
+
     void viewZoomsAndFits() {
         ShownScene shown(m_graph, m_layout);
         GraphView& view = shown.view;
