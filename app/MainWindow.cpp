@@ -33,6 +33,7 @@
 #include "DatasetBrowser.h"
 #include "ElidingStatusBar.h"
 #include "ExplainPanel.h"
+#include "FileKind.h"
 #include "FilePredictions.h"
 #include "GraphPanel.h"
 #include "GraphView.h"
@@ -595,8 +596,7 @@ void MainWindow::updateMarks() {
 }
 
 void MainWindow::loadModelFromDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Load Cost Model"), QString(),
-                                                      tr("Cost models (*.tpgm);;All files (*)"));
+    const QString path = chooseFileToOpen(this, tr("Load Cost Model"), costModelFileKind());
     if (!path.isEmpty()) m_models->loadModel(path, m_graph);
 }
 
@@ -909,13 +909,16 @@ void MainWindow::exportView(bool svg, bool visibleOnly) {
         setStatus(tr("Nothing to export: no graph open"));
         return;
     }
-    const QString suggested =
-        QFileInfo(m_currentFile).completeBaseName() + QLatin1Char('-') +
-        m_graphPanel->currentSpec().key().replace(QLatin1Char(':'), QLatin1Char('-')) +
-        (svg ? QStringLiteral(".svg") : QStringLiteral(".png"));
-    const QString path = QFileDialog::getSaveFileName(
-        this, svg ? tr("Export view as SVG") : tr("Export view as PNG"), suggested,
-        svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    // Both formats share a folder: a user exporting a picture both ways wants them side by side.
+    const FileKind kind = svg ? FileKind{QStringLiteral("view-export"), tr("SVG images (*.svg)"),
+                                         QStringLiteral("svg")}
+                              : FileKind{QStringLiteral("view-export"), tr("PNG images (*.png)"),
+                                         QStringLiteral("png")};
+    const QString suggested = QFileInfo(m_currentFile).completeBaseName() + QLatin1Char('-') +
+                              m_graphPanel->currentSpec().fileStem() + QLatin1Char('.') +
+                              kind.suffix;
+    const QString path = chooseFileToSave(
+        this, svg ? tr("Export view as SVG") : tr("Export view as PNG"), kind, suggested);
     if (path.isEmpty()) return;
     const QString error = svg ? m_graphPanel->exportSvg(path, visibleOnly, viewCaption())
                               : m_graphPanel->exportPng(path, visibleOnly, viewCaption());

@@ -470,7 +470,29 @@ QString ViewSpec::describe() const {
         case ViewMode::Skeleton:
             return QStringLiteral("Configurable skeleton");
         case ViewMode::Groups:
-            return open.empty() ? QStringLiteral("Program") : QStringLiteral("Program (%1 open)").arg(open.size());
+            return open.empty()
+                       ? QStringLiteral("Program")
+                       : QStringLiteral("Program (%1 open)")
+                             .arg(countOf(static_cast<int64_t>(open.size()),
+                                          QStringLiteral("group"), QStringLiteral("groups")));
+    }
+    return {};
+}
+
+QString ViewSpec::fileStem() const {
+    switch (mode) {
+        case ViewMode::Whole:
+            return QStringLiteral("whole");
+        case ViewMode::Computations:
+            return QStringLiteral("computations");
+        case ViewMode::Computation:
+            return QStringLiteral("computation-%1").arg(computation);
+        case ViewMode::Neighbourhood:
+            return QStringLiteral("node-%1-%2-hops").arg(center).arg(hops);
+        case ViewMode::Skeleton:
+            return QStringLiteral("skeleton");
+        case ViewMode::Groups:
+            return QStringLiteral("program");
     }
     return {};
 }

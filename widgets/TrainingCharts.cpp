@@ -4,8 +4,6 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QCursor>
-#include <QDir>
-#include <QFileDialog>
 #include <QFontMetrics>
 #include <QGraphicsLayout>
 #include <QHBoxLayout>
@@ -38,6 +36,7 @@
 #include <utility>
 
 #include "CountText.h"
+#include "FileKind.h"
 #include "WidgetLimits.h"
 
 namespace tpg {
@@ -57,6 +56,8 @@ const char* const kTargetTicksProperty = "targetTicks";
 constexpr double kMinRelativeTick = 1e-9;
 // Hidden series keep a faint legend entry, still visible enough to click again.
 constexpr double kHiddenMarkerAlpha = 0.25;
+// Both charts' pictures and the CSV go to one folder, remembered between runs.
+const QString kChartExportKey = QStringLiteral("chart-export");
 // The raw loss is context for the smoothed curve, so it is drawn faint.
 constexpr int kRawLossAlpha = 60;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
@@ -1089,18 +1090,18 @@ bool TrainingCharts::exportCsv(const QString& path) const {
 }
 
 void TrainingCharts::exportPngDialog(Which chart) {
-    const QString suggested = QDir::home().filePath(
+    const QString path = chooseFileToSave(
+        this, tr("Export chart"),
+        {kChartExportKey, tr("PNG images (*.png)"), QStringLiteral("png")},
         chart == Loss ? QStringLiteral("training-loss.png") : QStringLiteral("validation.png"));
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export chart"), suggested, tr("PNG images (*.png)"));
     if (!path.isEmpty() && !exportPng(path, chart))
         QMessageBox::warning(this, tr("Export chart"), tr("Could not write %1.").arg(path));
 }
 
 void TrainingCharts::exportCsvDialog() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export CSV"), QDir::home().filePath(QStringLiteral("training.csv")),
-        tr("CSV files (*.csv)"));
+    const QString path = chooseFileToSave(
+        this, tr("Export CSV"), {kChartExportKey, tr("CSV files (*.csv)"), QStringLiteral("csv")},
+        QStringLiteral("training.csv"));
     if (!path.isEmpty() && !exportCsv(path))
         QMessageBox::warning(this, tr("Export CSV"), tr("Could not write %1.").arg(path));
 }

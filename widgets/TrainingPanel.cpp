@@ -7,7 +7,6 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -29,6 +28,7 @@
 #include <utility>
 
 #include "CountText.h"
+#include "FileKind.h"
 #include "JobRunner.h"
 #include "NnLimits.h"
 #include "TrainingCharts.h"
@@ -690,7 +690,9 @@ void TrainingPanel::useBestModel() {
 void TrainingPanel::saveModelAs() {
     const QString from = bestModelPath();
     if (from.isEmpty()) return;
-    const QString to = QFileDialog::getSaveFileName(this, tr("Save Cost Model"), QString(), tr("Cost models (*.tpgm)"));
+    const QString to = chooseFileToSave(
+        this, tr("Save Cost Model"), costModelFileKind(),
+        QFileInfo(from).dir().dirName() + QStringLiteral(".tpgm"));  // the run's name
     if (to.isEmpty()) return;
     QFile::remove(to);
     setStatus(QFile::copy(from, to) ? tr("Saved %1").arg(to) : tr("Could not write %1").arg(to));

@@ -1,7 +1,8 @@
 #include "WhatIfPanel.h"
 
 #include <QComboBox>
-#include <QFileDialog>
+#include <QDir>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -21,6 +22,7 @@
 #include <numeric>
 
 #include "CountText.h"
+#include "FileKind.h"
 #include "FilePredictions.h"
 #include "FittingSplitter.h"
 #include "JobRunner.h"
@@ -314,13 +316,32 @@ void WhatIfPanel::buildUi() {
     save->setToolTip(tr("Save this session's configurations as JSON"));
     exportButton->setToolTip(tr("Write the evaluated configurations as an .npz that `tpugraphs predict` scores"));
     auto fileAction = [this](bool saving, bool npz) {
-        const QString filter = npz ? tr("TpuGraphs files (*.npz)") : tr("What-if sessions (*.json)");
-        const QString path = saving ? QFileDialog::getSaveFileName(this, tr("Save"), QString(), filter)
-                                    : QFileDialog::getOpenFileName(this, tr("Load"), QString(), filter);
+        const FileKind kind =
+            npz ? FileKind{QStringLiteral("whatif-npz"), tr("TpuGraphs files (*.npz)"),
+                           QStringLiteral("npz")}
+                : FileKind{QStringLiteral("whatif-session"), tr("What-if sessions (*.json)"),
+                           QStringLiteral("json")};
+        // Not beside the open file: an .npz exported into a dataset's split would be listed, and
+        // trained on, as one of its graphs.
+        const QString suggested =
+            QFileInfo(m_file).completeBaseName() + QStringLiteral("-whatif.") + kind.suffix;
+        const QString path =
+            saving ? chooseFileToSave(this, npz ? tr("Export .npz") : tr("Save Session"), kind,
+                                      suggested)
+                   : chooseFileToOpen(this, tr("Load Session"), kind);
         if (path.isEmpty()) return;
         QString error;
         const bool ok = npz ? exportNpz(path, &error) : saving ? saveSession(path, &error) : loadSession(path, &error);
-        if (!ok) m_result->setText(error);
+        if (!ok) {
+            m_result->setText(error);
+            return;
+        }
+        if (!saving) return;  // the loaded runs show themselves
+        const QString runs =
+            countOf(static_cast<int64_t>(m_runs.size()), tr("configuration"), tr("configurations"));
+        m_fileNote->setText((npz ? tr("Exported %1 to %2") : tr("Saved %1 to %2"))
+                                .arg(runs, QFileInfo(path).fileName()));
+        m_fileNote->setToolTip(QDir::toNativeSeparators(path));
     };
     connect(save, &QPushButton::clicked, this, [fileAction] { fileAction(true, false); });
     connect(load, &QPushButton::clicked, this, [fileAction] { fileAction(false, false); });
@@ -329,7 +350,11 @@ void WhatIfPanel::buildUi() {
     files->addWidget(save);
     files->addWidget(load);
     files->addWidget(exportButton);
-    files->addStretch(1);
+    // What was last saved, by its file name (the whole path is its tooltip); Ignored, so that a
+    // long name is cut rather than widening the panel.
+    m_fileNote = new QLabel(this);
+    m_fileNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    files->addWidget(m_fileNote, 1);
 
     auto* runs = new QWidget(this);
     auto* runsLayout = new QVBoxLayout(runs);
@@ -392,6 +417,8 @@ bool WhatIfPanel::isLayoutFile() const { return !m_graph.isNull() && m_graph.isL
 void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_graph = graph;
     m_file = file;
+    m_fileNote->clear();
+    m_fileNote->setToolTip({});
     m_predictor.reset();
     m_modelName.clear();
     m_runner->cancelLane(QStringLiteral("whatif"));
@@ -1036,6 +1063,10 @@ void WhatIfPanel::setPinned(int run, bool pinned) {
     if (run < 0 || run >= static_cast<int>(m_runs.size())) return;
     m_runs[static_cast<size_t>(run)].pinned = pinned;
     if (auto* item = m_runList->topLevelItem(run)) item->setCheckState(5, pinned ? Qt::Checked : Qt::Unchecked);
+}
+
+QString WhatIfPanel::fileNote() const {
+    return m_fileNote->text();
 }
 
 bool WhatIfPanel::saveSession(const QString& path, QString* error) const {

@@ -97,6 +97,7 @@ public:
     bool busy() const { return m_pendingJob != 0; }
     QString resultText() const;
     QString shownResult() const;  // the result line as shown (after a load: its note first)
+    QString fileNote() const;     // what Save or Export last wrote, for this file
     QString lastError() const { return m_error; }
     // Nodes whose layouts differ from the start, with a description.
     QHash<int32_t, QString> editedNodes() const;
@@ -180,6 +181,7 @@ private:
     QLabel* m_slotLabels[3] = {nullptr, nullptr, nullptr};
     QPushButton* m_defaultButton;
     QLabel* m_result;
+    QLabel* m_fileNote;  // "Exported 3 configurations to resnet_002-whatif.npz"
     QTreeWidget* m_runList;
     QTabWidget* m_tabs;
     SweepChart* m_sweepChart;

@@ -32,6 +32,7 @@
 #include "DatasetBrowser.h"
 #include "DefaultModels.h"
 #include "ExplainPanel.h"
+#include "FileDialogAnswer.h"
 #include "FilePredictions.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
@@ -413,6 +414,20 @@ private slots:
         const QImage image(png);
         QVERIFY2(!image.isNull() && image.width() >= 400, qPrintable(QStringLiteral("%1 x %2").arg(image.width()).arg(image.height())));
         QVERIFY(static_cast<int64_t>(image.width()) * image.height() <= vizlimits::kMaxExportPixels);
+        // The menu's export offers the file and view in words (it offered "resnet-groups-3", and a
+        // program view with hundreds of groups open made a name past 255 bytes) and adds the
+        // suffix to a bare name.
+        QAction* exportSvg = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Export Whole View as S&VG…")) exportSvg = a;
+        QVERIFY(exportSvg);
+        FileDialogSeen seen;
+        answerNextFileDialog(dir.filePath(QStringLiteral("picked")), &seen);
+        exportSvg->trigger();
+        QCOMPARE(seen.offeredName, QFileInfo(w.currentFile()).completeBaseName() +
+                                       QLatin1Char('-') + w.graphPanel()->currentSpec().fileStem() +
+                                       QStringLiteral(".svg"));
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("picked.svg"))).size() > 0);
 
         const QString gone = dir.filePath(QStringLiteral("gone.npz"));
         QFile::copy(m_tileFile, gone);
@@ -660,10 +675,10 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.resize(w.minimumSizeHint().width(), w.height());
-        emit w.graphPanel()->statusMessage(
-            QStringLiteral("Program (2 open): 17 groups and 56 nodes drawn, every node of 788 "
-                           "drawn or inside a group · "
-                           "layout 2 ms"));
+        emit w.graphPanel()->statusMessage(QStringLiteral(
+            "Program (2 groups open): 17 groups and 56 nodes drawn, every node of 788 "
+            "drawn or inside a group · "
+            "layout 2 ms"));
         int firstLabel = w.statusBar()->width();
         for (const QWidget* child :
              w.statusBar()->findChildren<QLabel*>(Qt::FindDirectChildrenOnly))

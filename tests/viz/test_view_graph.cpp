@@ -71,6 +71,33 @@ private slots:
         QCOMPARE(v.items[0].subtitle, QStringLiteral("f32[8,56,56,64]{3,2,1,0}"));
     }
 
+    // An export's file name says the view in words of bounded length: a program view's key lists
+    // every group opened, so with a few hundred open it passed a file name's 255 bytes.
+    void viewsNameTheirFiles() {
+        ViewSpec program;
+        program.mode = ViewMode::Groups;
+        for (int id = 10000; id < 10300; ++id) program.open.push_back(id);
+        QVERIFY(program.key().size() > 255);
+        QCOMPARE(program.fileStem(), QStringLiteral("program"));
+        QCOMPARE(program.describe(), QStringLiteral("Program (300 groups open)"));
+        program.open.resize(1);
+        QCOMPARE(program.describe(), QStringLiteral("Program (1 group open)"));
+        ViewSpec hood;
+        hood.mode = ViewMode::Neighbourhood;
+        hood.center = 12;
+        hood.hops = 2;
+        QCOMPARE(hood.fileStem(), QStringLiteral("node-12-2-hops"));
+        ViewSpec computation;
+        computation.mode = ViewMode::Computation;
+        computation.computation = 3;
+        QCOMPARE(computation.fileStem(), QStringLiteral("computation-3"));
+        for (ViewMode mode : {ViewMode::Whole, ViewMode::Computations, ViewMode::Skeleton}) {
+            ViewSpec spec;
+            spec.mode = mode;
+            QVERIFY(!spec.fileStem().isEmpty() && !spec.fileStem().contains(QLatin1Char(':')));
+        }
+    }
+
     void fanOutIsCapped() {
         const TpuGraph g = starGraph(40);
         const ViewGraph v = buildViewGraph(g, {});

@@ -291,7 +291,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const QString whole = QStringLiteral(
-            "Program (2 open): 17 groups and 56 nodes drawn, every node of 788 drawn or inside a "
+            "Program (2 groups open): 17 groups and 56 nodes drawn, every node of 788 drawn or "
+            "inside a "
             "group");
         bar->setMessage(whole);
         const auto fits = [&] {

@@ -6,17 +6,22 @@
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QScatterSeries>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 #include <cmath>
 #include <limits>
 
+#include "FileDialogAnswer.h"
 #include "TrainingCharts.h"
 #include "WidgetLimits.h"
 
@@ -120,6 +125,13 @@ QChartView* viewOf(const TrainingCharts& charts, const QChart* chart) {
 class TestTrainingCharts : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // the dialogs' folders go to a test location
+        QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_widgets_training_charts"));
+        QSettings().clear();
+    }
+
     void smoothingIsTensorBoardsDebiasedEma() {
         // By hand, w = 0.5: last = 0.5, 1.25, 2.625, 5.3125; debias = 0.5, 0.75, 0.875, 0.9375.
         const std::vector<double> s = TrainingCharts::smoothed({1, 2, 4, 8}, 0.5);
@@ -423,6 +435,16 @@ private slots:
         QVERIFY(lines.filter(QStringLiteral("earlier,loss,")).isEmpty());
         QCOMPARE(lines.filter(QStringLiteral("earlier,smoothed loss,")).size(), 30);
         QVERIFY(!charts.exportCsv(dir.filePath(QStringLiteral("missing/dir/training.csv"))));
+        // The button's dialog adds the suffix to a bare name (it wrote "mine").
+        QPushButton* button = nullptr;
+        for (QPushButton* b : charts.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Export CSV…")) button = b;
+        QVERIFY(button);
+        FileDialogSeen seen;
+        answerNextFileDialog(dir.filePath(QStringLiteral("mine")), &seen);
+        button->click();
+        QCOMPARE(seen.offeredName, QStringLiteral("training.csv"));
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("mine.csv"))).size() > 0);
     }
 
     void exportsPngAtTheViewsSize() {

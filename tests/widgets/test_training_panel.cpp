@@ -11,13 +11,16 @@
 #include <QRadioButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QWheelEvent>
 #include <QtTest>
 
 #include "DefaultModels.h"
+#include "FileDialogAnswer.h"
 #include "StallWatch.h"
 #include "TrainingCharts.h"
 #include "TrainingPanel.h"
@@ -57,6 +60,10 @@ class TestTrainingPanel : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
+        QStandardPaths::setTestModeEnabled(true);  // the dialogs' folders go to a test location
+        QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_widgets_training"));
+        QSettings().clear();
         synth::SynthOptions o;
         o.outDir = data().toStdString();
         o.seed = 11;
@@ -180,6 +187,18 @@ private slots:
         const int64_t stoppedAt = run.history.steps.back().step;
         panel.runList()->setCurrentRow(layoutRow);
         QVERIFY(panel.useBestButton()->isEnabled());
+        // Saved under the run's name, the suffix added to a bare name (it offered no name and
+        // wrote "saved").
+        QPushButton* saveAs = nullptr;
+        for (QPushButton* b : panel.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Save model as…")) saveAs = b;
+        QVERIFY(saveAs && saveAs->isEnabled());
+        FileDialogSeen seen;
+        answerNextFileDialog(m_dir.filePath(QStringLiteral("saved")), &seen);
+        saveAs->click();
+        QCOMPARE(seen.offeredName, QFileInfo(run.folder).fileName() + QStringLiteral(".tpgm"));
+        QCOMPARE(QFileInfo(m_dir.filePath(QStringLiteral("saved.tpgm"))).size(),
+                 QFileInfo(RunFiles::model(run.folder)).size());
         QVERIFY(panel.resumeRun(layoutRow));
         QTRY_VERIFY_WITH_TIMEOUT(panel.charts()->liveStepCount() > run.history.steps.size() + 2, 60000);
         QSignalSpy finished(&panel, &TrainingPanel::runFinished);

@@ -10,9 +10,11 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QStandardPaths>
 #include <QStyleOptionViewItem>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -25,6 +27,7 @@
 #include <tuple>
 
 #include "DefaultModels.h"
+#include "FileDialogAnswer.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "PredictedFile.h"
@@ -91,6 +94,10 @@ class TestWhatIfPanel : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
+        QStandardPaths::setTestModeEnabled(true);  // the dialogs' folders go to a test location
+        QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_widgets_whatif"));
+        QSettings().clear();
         m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 9, 400, 150, synth::LayoutSearch::Random, "r");
     }
 
@@ -406,6 +413,48 @@ private slots:
         // Two runtimes 0.05% apart: "%.4g" wrote every tick as "14".
         const QValueAxis* close = axisFor(14000, 14007, 14000, -1);
         QCOMPARE(ticks(close).second, close->tickCount());
+    }
+
+    // The buttons offer a name after the file, in the home folder the first time (not the file's:
+    // an .npz there would join its dataset) and then where the last one went; they add the suffix
+    // to a name without one (the dialogs started in the launch folder with no name and wrote
+    // "mine"), and say what they wrote.
+    void fileButtonsNameTheirFilesAndSayWhatTheyWrote() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        const QString file = m_dir.filePath(QStringLiteral("r.npz"));
+        panel.setGraph(m_layout, file);
+        panel.setPredictions(predictedFile(runner, file, m_layout));
+        QVERIFY(waitEvaluated(panel));
+        QVERIFY(panel.setLayout(nodeWithOutputRank(m_layout, 4), LayoutSlot::Output, reversed(4)));
+        QVERIFY(waitEvaluated(panel));
+        const auto button = [&panel](const QString& text) {
+            for (QPushButton* b : panel.findChildren<QPushButton*>())
+                if (b->text() == text) return b;
+            return static_cast<QPushButton*>(nullptr);
+        };
+        FileDialogSeen seen;
+        answerNextFileDialog(m_dir.filePath(QStringLiteral("mine")), &seen);
+        button(QStringLiteral("Export .npz…"))->click();
+        QVERIFY(seen.shown);
+        QCOMPARE(QDir(seen.folder), QDir::home());
+        QCOMPARE(seen.offeredName, QStringLiteral("r-whatif.npz"));
+        QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("mine.npz"))));
+        QCOMPARE(
+            loadTpuGraph(m_dir.filePath(QStringLiteral("mine.npz")).toStdString()).numConfigs(),
+            int64_t{2});
+        QCOMPARE(panel.fileNote(), QStringLiteral("Exported 2 configurations to mine.npz"));
+
+        answerNextFileDialog(m_dir.filePath(QStringLiteral("mine")), &seen);
+        button(QStringLiteral("Save…"))->click();
+        QCOMPARE(seen.offeredName, QStringLiteral("r-whatif.json"));
+        QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("mine.json"))));
+        QCOMPARE(panel.fileNote(), QStringLiteral("Saved 2 configurations to mine.json"));
+        answerNextFileDialog(m_dir.filePath(QStringLiteral("again")), &seen);
+        button(QStringLiteral("Export .npz…"))->click();
+        QCOMPARE(QDir(seen.folder), QDir(m_dir.path()));  // where the last export went
+        panel.setGraph(m_layout, file);  // another file: the note was about the last one
+        QVERIFY(panel.fileNote().isEmpty());
     }
 
     void saveLoadAndExport() {
