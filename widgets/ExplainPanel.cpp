@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "AxisLabels.h"
 #include "CountText.h"
 #include "FilePredictions.h"
 #include "FittingSplitter.h"
@@ -60,6 +61,7 @@ void fitStackedRange(QValueAxis* axis, const QHorizontalStackedBarSeries* series
     if (-lo < kVisibleNegativeShare * hi) lo = 0;
     axis->setRange(lo, hi > lo ? hi : lo + 1);
     axis->applyNiceNumbers();
+    axis->setLabelFormat(tickLabelFormat(axis));
 }
 
 QString ms(double ns) { return QString::fromStdString(explain::nsText(ns)); }

@@ -12,22 +12,11 @@
 #include <cmath>
 #include <limits>
 
+#include "AxisLabels.h"
 #include "RuntimeText.h"
 #include "WidgetLimits.h"
 
 namespace tpg {
-
-namespace {
-
-// As many decimals as the axis's tick step needs, so ticks a few percent apart stay distinct
-// ("%.4g" wrote 13.997 and 14.001 both as "14").
-QString labelFormatFor(const QValueAxis* axis) {
-    const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
-    const int decimals =
-        step > 0 ? std::clamp(static_cast<int>(std::ceil(-std::log10(step) - 1e-9)), 0, 9) : 0;
-    return QStringLiteral("%.%1f").arg(decimals);
-}
-}  // namespace
 
 SweepChart::SweepChart(QWidget* parent) : QChartView(parent) {
     setRenderHint(QPainter::Antialiasing);
@@ -103,7 +92,7 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, doubl
     const double span = std::max(top - bottom, std::abs(top) * 1e-3);
     y->setRange(bottom - 0.15 * span, top + 0.05 * span);
     y->applyNiceNumbers();  // ticks on a round step: 2.3, 2.4, ... not 2.311, 2.406, ...
-    y->setLabelFormat(labelFormatFor(y));
+    y->setLabelFormat(tickLabelFormat(y));
     y->setTitleText(modelInNs ? unit.name : tr("score"));
     // The dock is short and wide: the legend goes beside the plot and the chart's frame is thin,
     // or the title, a legend row and the slanted labels left the bars a quarter of its height.

@@ -96,6 +96,11 @@ private slots:
         const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
         QVERIFY2(std::abs(mantissa - std::round(mantissa * 2) / 2) < 1e-9,
                  qPrintable(QString::number(step)));
+        // Round ticks read round: Qt's default format wrote "200.0".
+        QVERIFY2(step >= 1, qPrintable(QString::number(step)));
+        const double roundTick = axis->min() + step * 2;
+        QCOMPARE(QString::asprintf(qPrintable(axis->labelFormat()), roundTick),
+                     QString::number(roundTick, 'f', 0));
         const auto lastOverlay = overlay.last().at(0).value<ConfigOverlay>();
         QCOMPARE(lastOverlay.copies.size(), static_cast<qsizetype>(e.breakdownA.copies.size()));
 
