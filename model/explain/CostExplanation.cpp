@@ -23,13 +23,16 @@ std::vector<double> perNodeNs(const TpuGraph& g, const synth::CostBreakdown& b) 
 
 std::string signedNs(double ns) { return (ns >= 0 ? "+" : "-") + nsText(std::abs(ns)); }
 
-// "padding" when most of a node's change is padding, etc.
+// "padding on" when most of a node's change is padding, etc., with the word that leads to the
+// node ("copies into #88", where "copies into on #88" was written).
 std::string dominantPart(const synth::NodeCost* a, const synth::NodeCost* b, double copyDelta) {
     const double compute = (b ? b->computeNs : 0) - (a ? a->computeNs : 0);
     const double padding = (b ? b->paddingNs : 0) - (a ? a->paddingNs : 0);
     const double layout = (b ? b->layoutNs : 0) - (a ? a->layoutNs : 0);
-    const std::pair<double, const char*> parts[] = {
-        {compute, "compute"}, {padding, "padding"}, {layout, "layout preference"}, {copyDelta, "copies into"}};
+    const std::pair<double, const char*> parts[] = {{compute, "compute on"},
+                                                    {padding, "padding on"},
+                                                    {layout, "layout preference on"},
+                                                    {copyDelta, "copies into"}};
     const auto* best = &parts[0];
     for (const auto& p : parts)
         if (std::abs(p.first) > std::abs(best->first)) best = &p;
@@ -181,7 +184,9 @@ Comparison compare(const TpuGraph& g, const synth::CostBreakdown& a, const synth
         if (std::abs(delta) < 0.5) break;  // nothing left that moved by a nanosecond
         const std::string part = dominantPart(&a.nodes[static_cast<size_t>(n)], &b.nodes[static_cast<size_t>(n)],
                                               copiesB[n] - copiesA[n]);
-        c.topNodes.push_back({n, delta, part + " on #" + std::to_string(n) + " " + g.opcodeName(n) + " " + signedNs(delta)});
+        c.topNodes.push_back(
+            {n, delta,
+             part + " #" + std::to_string(n) + " " + g.opcodeName(n) + " " + signedNs(delta)});
     }
 
     char head[96];

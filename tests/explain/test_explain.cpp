@@ -1,6 +1,7 @@
 // Explaining the synthetic TPU's runtimes: categories that add up, comparisons, the ground-truth
 // test and the violation ratio, on generated programs.
 #include <QtTest>
+#include <set>
 
 #include "explain/CostExplanation.h"
 #include "synth/SyntheticDataset.h"
@@ -51,6 +52,28 @@ private slots:
         QVERIFY(std::abs(deltas - (c.bNs - c.aNs)) <= 1e-6 * c.bNs);
         QVERIFY(!c.topNodes.empty());
         QVERIFY(std::abs(c.topNodes[0].deltaNs) >= std::abs(c.topNodes.back().deltaNs));
+    }
+
+    // Each changed node reads as a phrase: "padding on #12 add +3.00 us", "copies into #88 add
+    // +87.11 us" (it read "copies into on #88 add").
+    void comparisonPhrasesReadAsEnglish() {
+        const synth::TpuCostModel tpu(m_layout);
+        std::set<std::string> leads;
+        for (int64_t a = 0; a < 8; ++a)
+            for (int64_t b = 0; b < m_layout.numConfigs(); ++b)
+                for (const NodeDelta& d :
+                     compare(m_layout, tpu.explain(a), tpu.explain(b)).topNodes) {
+                    const std::string expected = " #" + std::to_string(d.node) + " ";
+                    const size_t at = d.what.find(expected);
+                    QVERIFY2(at != std::string::npos, d.what.c_str());
+                    leads.insert(d.what.substr(0, at));
+                }
+        QVERIFY(leads.count("copies into"));
+        QVERIFY(leads.count("padding on"));
+        for (const std::string& lead : leads)
+            QVERIFY2(lead == "compute on" || lead == "padding on" ||
+                         lead == "layout preference on" || lead == "copies into",
+                     lead.c_str());
     }
 
     void groundTruthOnlyForTheSyntheticTpusOwnRuntimes() {
