@@ -27,6 +27,7 @@
 #include <functional>
 #include <numeric>
 
+#include "ChildWithText.h"
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
 #include "DatasetBrowser.h"
@@ -46,6 +47,7 @@
 #include "SampleLocator.h"
 #include "StallWatch.h"
 #include "SyntheticHloGraph.h"
+#include "TestSettings.h"
 #include "TrainingCharts.h"
 #include "TrainingPanel.h"
 #include "VizLimits.h"
@@ -118,10 +120,7 @@ class TestMainWindow : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
-        QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_app_main_window"));
-        QSettings().clear();
+        useEmptyTestSettings(QStringLiteral("test_app_main_window"));
         QVERIFY(m_dir.isValid());
         m_layoutFile =
             write(QStringLiteral("npz/layout/xla/random/valid/resnet.npz"), {120, 2, 2, 12}, true);
@@ -417,9 +416,8 @@ private slots:
         // The menu's export offers the file and view in words (it offered "resnet-groups-3", and a
         // program view with hundreds of groups open made a name past 255 bytes) and adds the
         // suffix to a bare name.
-        QAction* exportSvg = nullptr;
-        for (QAction* a : w.findChildren<QAction*>())
-            if (a->text() == QStringLiteral("Export Whole View as S&VG…")) exportSvg = a;
+        QAction* exportSvg =
+            childWithText<QAction>(w, QStringLiteral("Export Whole View as S&VG…"));
         QVERIFY(exportSvg);
         FileDialogSeen seen;
         answerNextFileDialog(dir.filePath(QStringLiteral("picked")), &seen);

@@ -1,12 +1,11 @@
 #include <QDir>
 #include <QFile>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "FileDialogAnswer.h"
 #include "FileKind.h"
+#include "TestSettings.h"
 
 using namespace tpg;
 
@@ -18,12 +17,7 @@ class TestFileKind : public QObject {
                           QStringLiteral("json")};
 
 private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
-        QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_widgets_file_kind"));
-        QSettings().clear();
-    }
+    void initTestCase() { useEmptyTestSettings(QStringLiteral("test_widgets_file_kind")); }
 
     // A save dialog offers its name in the fallback folder the first time, adds the suffix to a
     // bare name, and next time starts where the last file went, for its kind only.

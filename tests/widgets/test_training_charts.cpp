@@ -13,15 +13,15 @@
 #include <QLineSeries>
 #include <QPushButton>
 #include <QScatterSeries>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 #include <cmath>
 #include <limits>
 
+#include "ChildWithText.h"
 #include "FileDialogAnswer.h"
+#include "TestSettings.h"
 #include "TrainingCharts.h"
 #include "WidgetLimits.h"
 
@@ -125,12 +125,7 @@ QChartView* viewOf(const TrainingCharts& charts, const QChart* chart) {
 class TestTrainingCharts : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);  // the dialogs' folders go to a test location
-        QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_widgets_training_charts"));
-        QSettings().clear();
-    }
+    void initTestCase() { useEmptyTestSettings(QStringLiteral("test_widgets_training_charts")); }
 
     void smoothingIsTensorBoardsDebiasedEma() {
         // By hand, w = 0.5: last = 0.5, 1.25, 2.625, 5.3125; debias = 0.5, 0.75, 0.875, 0.9375.
@@ -436,9 +431,7 @@ private slots:
         QCOMPARE(lines.filter(QStringLiteral("earlier,smoothed loss,")).size(), 30);
         QVERIFY(!charts.exportCsv(dir.filePath(QStringLiteral("missing/dir/training.csv"))));
         // The button's dialog adds the suffix to a bare name (it wrote "mine").
-        QPushButton* button = nullptr;
-        for (QPushButton* b : charts.findChildren<QPushButton*>())
-            if (b->text() == QStringLiteral("Export CSV…")) button = b;
+        QPushButton* button = childWithText<QPushButton>(charts, QStringLiteral("Export CSV…"));
         QVERIFY(button);
         FileDialogSeen seen;
         answerNextFileDialog(dir.filePath(QStringLiteral("mine")), &seen);

@@ -11,17 +11,17 @@
 #include <QRadioButton>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QWheelEvent>
 #include <QtTest>
 
+#include "ChildWithText.h"
 #include "DefaultModels.h"
 #include "FileDialogAnswer.h"
 #include "StallWatch.h"
+#include "TestSettings.h"
 #include "TrainingCharts.h"
 #include "TrainingPanel.h"
 #include "graph/GraphFile.h"
@@ -60,10 +60,7 @@ class TestTrainingPanel : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
-        QStandardPaths::setTestModeEnabled(true);  // the dialogs' folders go to a test location
-        QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_widgets_training"));
-        QSettings().clear();
+        useEmptyTestSettings(QStringLiteral("test_widgets_training"));
         synth::SynthOptions o;
         o.outDir = data().toStdString();
         o.seed = 11;
@@ -189,9 +186,7 @@ private slots:
         QVERIFY(panel.useBestButton()->isEnabled());
         // Saved under the run's name, the suffix added to a bare name (it offered no name and
         // wrote "saved").
-        QPushButton* saveAs = nullptr;
-        for (QPushButton* b : panel.findChildren<QPushButton*>())
-            if (b->text() == QStringLiteral("Save model as…")) saveAs = b;
+        QPushButton* saveAs = childWithText<QPushButton>(panel, QStringLiteral("Save model as…"));
         QVERIFY(saveAs && saveAs->isEnabled());
         FileDialogSeen seen;
         answerNextFileDialog(m_dir.filePath(QStringLiteral("saved")), &seen);
@@ -458,9 +453,8 @@ private slots:
         for (int i = 0; i < panel.runList()->count(); ++i)
             if (panel.savedRuns()[static_cast<size_t>(i)].folder == stopped)
                 panel.runList()->setCurrentRow(i);
-        QPushButton* resume = nullptr;
-        for (QPushButton* b : panel.findChildren<QPushButton*>())
-            if (b->text() == QStringLiteral("Resume selected run")) resume = b;
+        QPushButton* resume =
+            childWithText<QPushButton>(panel, QStringLiteral("Resume selected run"));
         QVERIFY(resume && resume->isEnabled());
         scroll->setValue(scroll->maximum());
         QTest::mouseClick(resume, Qt::LeftButton);

@@ -10,11 +10,9 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QStandardItemModel>
-#include <QStandardPaths>
 #include <QStyleOptionViewItem>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -26,6 +24,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "ChildWithText.h"
 #include "DefaultModels.h"
 #include "FileDialogAnswer.h"
 #include "FilePredictions.h"
@@ -33,6 +32,7 @@
 #include "PredictedFile.h"
 #include "ScreenFonts.h"
 #include "SweepChart.h"
+#include "TestSettings.h"
 #include "WhatIfPanel.h"
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
@@ -94,10 +94,7 @@ class TestWhatIfPanel : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
-        QStandardPaths::setTestModeEnabled(true);  // the dialogs' folders go to a test location
-        QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_widgets_whatif"));
-        QSettings().clear();
+        useEmptyTestSettings(QStringLiteral("test_widgets_whatif"));
         m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 9, 400, 150, synth::LayoutSearch::Random, "r");
     }
 
@@ -429,9 +426,7 @@ private slots:
         QVERIFY(panel.setLayout(nodeWithOutputRank(m_layout, 4), LayoutSlot::Output, reversed(4)));
         QVERIFY(waitEvaluated(panel));
         const auto button = [&panel](const QString& text) {
-            for (QPushButton* b : panel.findChildren<QPushButton*>())
-                if (b->text() == text) return b;
-            return static_cast<QPushButton*>(nullptr);
+            return childWithText<QPushButton>(panel, text);
         };
         FileDialogSeen seen;
         answerNextFileDialog(m_dir.filePath(QStringLiteral("mine")), &seen);
@@ -878,9 +873,7 @@ private slots:
         QVERIFY(limited > 0 && absent > 0);
         // A bound that changes nothing has nothing to sweep: its sweep had charted one value.
         auto* list = panel.findChild<QTreeWidget*>();
-        QPushButton* sweepButton = nullptr;
-        for (QPushButton* b : panel.findChildren<QPushButton*>())
-            if (b->text() == QStringLiteral("⇅") && !sweepButton) sweepButton = b;
+        QPushButton* sweepButton = childWithText<QPushButton>(panel, QStringLiteral("⇅"));
         QVERIFY(list && sweepButton);
         const auto choose = [list](const QString& name) {
             const QList<QTreeWidgetItem*> rows = list->findItems(name, Qt::MatchExactly);
