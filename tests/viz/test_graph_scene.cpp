@@ -13,6 +13,9 @@
 #include "SceneExport.h"
 #include "SyntheticHloGraph.h"
 #include "VizLimits.h"
+#include "explain/CostExplanation.h"
+#include "synth/SyntheticDataset.h"
+#include "synth/TpuCostModel.h"
 
 using namespace tpg;
 
@@ -279,6 +282,18 @@ private slots:
         const GraphEdgeItem plain(ViewEdge{}, 0, {start, QPointF(200, 100)}, QPointF(200, 100),
                                   true);
         QVERIFY(plain.countLabelRect().isEmpty());
+    }
+
+    // The graph's colour measures use the words Explain's breakdown uses (the menu offered a
+    // "layout penalty" that Explain, the lesson and the command line call "layout preference").
+    void costMeasuresAreNamedAsExplainNamesThem() {
+        const TpuGraph g = synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 300, 4,
+                                                  synth::LayoutSearch::Random, "r");
+        std::set<QString> explained;
+        for (const auto& c : explain::summarize(g, synth::TpuCostModel(g).explain(0)).categories)
+            explained.insert(QString::fromStdString(c.name));
+        for (CostMeasure m : {CostMeasure::Padding, CostMeasure::Layout, CostMeasure::Copies})
+            QVERIFY2(explained.count(costMeasureName(m)), qPrintable(costMeasureName(m)));
     }
 
     void viewZoomsAndFits() {
