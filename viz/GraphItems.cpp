@@ -23,6 +23,22 @@ const QColor kConfigLayoutColor(0x9a, 0x4d, 0x00);
 const QColor kEdgeColor(0x70, 0x70, 0x70);
 constexpr double kHalo = 6;  // room around a box for outlines, halos and the badge
 
+// The text colours of a box: dark on light fills; light on dark ones (the cost overlay's deep red
+// end), where black labels were close to unreadable.
+struct LabelColors {
+    QColor title, subtitle, configSubtitle;
+};
+LabelColors labelColorsOn(const QColor& fill) {
+    // WCAG relative luminance; below about 0.18 white text contrasts more than black.
+    const auto linear = [](double v) {
+        return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    const double luminance = 0.2126 * linear(fill.redF()) + 0.7152 * linear(fill.greenF()) +
+                             0.0722 * linear(fill.blueF());
+    if (luminance < 0.18) return {Qt::white, QColor(0xf2, 0xf2, 0xf2), QColor(0xff, 0xe0, 0x82)};
+    return {Qt::black, QColor(0x33, 0x33, 0x33), kConfigLayoutColor};
+}
+
 QColor roleColor(HighlightRole r) {
     switch (r) {
         case HighlightRole::Selected:
@@ -171,7 +187,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         // colour.
         painter->setRenderHint(QPainter::Antialiasing, false);
         painter->fillRect(m_rect, farColor());
-        drawFarLabel(painter, lod);
+        drawFarLabel(painter, lod, farColor());
         return;
     }
 
@@ -225,11 +241,12 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     }
 
     if (lod < vizlimits::kLabelMinScale) {
-        drawFarLabel(painter, lod);
+        drawFarLabel(painter, lod, fill);
         return;
     }
     const QRectF text = m_rect.adjusted(6, 2, -6, -2);
-    painter->setPen(Qt::black);
+    const LabelColors colors = labelColorsOn(fill);
+    painter->setPen(colors.title);
     if (m_item.subtitle.isEmpty()) {
         QFont f = titleFont();
         f.setBold(false);
@@ -246,7 +263,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
                       QFontMetricsF(tf).elidedText(m_item.title, Qt::ElideRight, top.width()));
     painter->setFont(sf);
     // A layout the configuration changed is drawn in the mark's colour, darker to stay legible.
-    painter->setPen(m_configSubtitle.isEmpty() ? QColor(0x33, 0x33, 0x33) : kConfigLayoutColor);
+    painter->setPen(m_configSubtitle.isEmpty() ? colors.subtitle : colors.configSubtitle);
     painter->drawText(
         bottom, Qt::AlignHCenter | Qt::AlignTop,
         QFontMetricsF(sf).elidedText(shownSubtitle(), Qt::ElideMiddle, bottom.width()));
@@ -254,12 +271,12 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
 
 // Semantic zoom: far out, a box still says what it holds (title and size) in type that stays
 // readable on screen, where the box is wide enough for it; nodes stay plain shapes.
-void GraphNodeItem::drawFarLabel(QPainter* painter, double lod) const {
+void GraphNodeItem::drawFarLabel(QPainter* painter, double lod, const QColor& fill) const {
     if (!isGroupBox() || lod <= 0 || m_rect.width() * lod < vizlimits::kFarLabelMinPixels) return;
     QFont f = titleFont();
     f.setPixelSize(std::max(1, static_cast<int>(vizlimits::kFarLabelPixels / lod)));
     painter->setFont(f);
-    painter->setPen(Qt::black);
+    painter->setPen(labelColorsOn(fill).title);
     const QString text = m_item.title + QStringLiteral(" · ") + QString::number(m_item.count);
     painter->drawText(m_rect, Qt::AlignCenter, QFontMetricsF(f).elidedText(text, Qt::ElideRight, m_rect.width()));
 }

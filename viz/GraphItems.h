@@ -59,7 +59,7 @@ public:
     bool isSearchMatch() const { return m_searchMatch; }
 
 private:
-    void drawFarLabel(QPainter* painter, double lod) const;
+    void drawFarLabel(QPainter* painter, double lod, const QColor& fill) const;  // on `fill`
     void updateToolTip();
 
     ViewItem m_item;

@@ -1,5 +1,7 @@
 #include <QAbstractButton>
 #include <QFile>
+#include <QImage>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -294,6 +296,36 @@ private slots:
             explained.insert(QString::fromStdString(c.name));
         for (CostMeasure m : {CostMeasure::Padding, CostMeasure::Layout, CostMeasure::Copies})
             QVERIFY2(explained.count(costMeasureName(m)), qPrintable(costMeasureName(m)));
+    }
+
+    // Labels stay readable on any heat colour: black on the scale's deep red end (a costly
+    // block's "38 nodes · 3 configurable") was close to unreadable, so dark fills take light text.
+    void labelsContrastWithTheirHeatColour() {
+        ViewItem box;
+        box.kind = ViewItem::Kind::Group;
+        box.title = QStringLiteral("block 7");
+        box.subtitle = QStringLiteral("38 nodes · 3 configurable");
+        const QRectF rect(0, 0, 180, 40);
+        const auto textPixels = [&](double heat, bool light) {
+            GraphNodeItem item(box, 0, rect, false);
+            item.setHeatColor(heatColor(heat));
+            QImage image(360, 80, QImage::Format_ARGB32);
+            image.fill(Qt::transparent);
+            QPainter painter(&image);
+            painter.scale(2, 2);
+            item.paint(&painter, nullptr, nullptr);
+            painter.end();
+            const int fill = heatColor(heat).lightness();
+            int count = 0;
+            for (int y = 10; y < 70; ++y)
+                for (int x = 20; x < 340; ++x) {
+                    const int l = QColor(image.pixel(x, y)).lightness();
+                    count += light ? l > fill + 100 : l < fill - 100;
+                }
+            return count;
+        };
+        QVERIFY2(textPixels(1.0, true) > 100, qPrintable(QString::number(textPixels(1.0, true))));
+        QVERIFY2(textPixels(0.2, false) > 100, qPrintable(QString::number(textPixels(0.2, false))));
     }
 
     void viewZoomsAndFits() {
