@@ -25,8 +25,7 @@ QString costMeasureName(CostMeasure m) {
     switch (m) {
         case CostMeasure::Total: return QStringLiteral("share of the runtime");
         case CostMeasure::Padding: return QStringLiteral("padding");
-        case CostMeasure::Layout:
-            return QStringLiteral("layout preference");
+        case CostMeasure::Layout: return QStringLiteral("layout preference");
         case CostMeasure::Copies: return QStringLiteral("copies");
         case CostMeasure::None: break;
     }
