@@ -694,6 +694,11 @@ void TrainingPanel::saveModelAs() {
         this, tr("Save Cost Model"), costModelFileKind(),
         QFileInfo(from).dir().dirName() + QStringLiteral(".tpgm"));  // the run's name
     if (to.isEmpty()) return;
+    // Chosen over itself, the copy would have removed the run's only model before copying it.
+    if (QFileInfo(to) == QFileInfo(from)) {
+        setStatus(tr("The model is already at %1").arg(to));
+        return;
+    }
     QFile::remove(to);
     setStatus(QFile::copy(from, to) ? tr("Saved %1").arg(to) : tr("Could not write %1").arg(to));
 }

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
@@ -14,6 +15,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QWheelEvent>
 #include <QtTest>
 
@@ -194,6 +196,22 @@ private slots:
         QCOMPARE(seen.offeredName, QFileInfo(run.folder).fileName() + QStringLiteral(".tpgm"));
         QCOMPARE(QFileInfo(m_dir.filePath(QStringLiteral("saved.tpgm"))).size(),
                  QFileInfo(RunFiles::model(run.folder)).size());
+        // Saved over itself (the dialog asks to replace it, and is told yes), the model stays: the
+        // copy removed its target, the run's only model, before copying from it.
+        const qint64 modelBytes = QFileInfo(RunFiles::model(run.folder)).size();
+        answerNextFileDialog(RunFiles::model(run.folder));
+        auto* replace = new QTimer(&panel);
+        connect(replace, &QTimer::timeout, replace, [replace] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                replace->stop();
+                box->button(QMessageBox::Yes)->click();
+            }
+        });
+        replace->start(20);
+        saveAs->click();
+        QCOMPARE(QFileInfo(RunFiles::model(run.folder)).size(), modelBytes);
+        QVERIFY2(panel.statusText().contains(QStringLiteral("already")),
+                 qPrintable(panel.statusText()));
         QVERIFY(panel.resumeRun(layoutRow));
         QTRY_VERIFY_WITH_TIMEOUT(panel.charts()->liveStepCount() > run.history.steps.size() + 2, 60000);
         QSignalSpy finished(&panel, &TrainingPanel::runFinished);
