@@ -79,6 +79,40 @@ constexpr int kGraphPanelMinHeight = 240;
 // "..."), and the graph keeps the other half.
 constexpr int kBottomAreaPercent = 50;
 
+// The `depth` folders above a path's last part ("layout/xla/random/train" at depth 4).
+QString foldersAbove(const QString& path, int depth) {
+    const QStringList parts = QDir::cleanPath(path).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    return parts
+        .mid(std::max(0, static_cast<int>(parts.size()) - 1 - depth),
+             std::min(depth, static_cast<int>(parts.size()) - 1))
+        .join(QLatin1Char('/'));
+}
+
+// The recent files' menu labels: each name, and where names repeat (one program in several
+// collections, layout/xla/random/train/resnet.npz beside layout/xla/default/train/resnet.npz, read
+// as identical entries) as many of its folders as tell it from the others.
+QStringList recentLabels(const QStringList& paths) {
+    QStringList labels;
+    for (const QString& path : paths) {
+        const QString name = QFileInfo(path).fileName();
+        QStringList namesakes;
+        for (const QString& other : paths)
+            if (other != path && QFileInfo(other).fileName() == name) namesakes << other;
+        QString label = name;
+        const int maxDepth = static_cast<int>(QDir::cleanPath(path).count(QLatin1Char('/')));
+        for (int depth = 1; !namesakes.isEmpty() && depth <= maxDepth; ++depth) {
+            const QString folders = foldersAbove(path, depth);
+            label = name + QStringLiteral("  (") + folders + QLatin1Char(')');
+            if (std::none_of(namesakes.begin(), namesakes.end(), [&](const QString& other) {
+                    return foldersAbove(other, depth) == folders;
+                }))
+                break;
+        }
+        labels << label;
+    }
+    return labels;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -869,8 +903,10 @@ void MainWindow::rebuildRecentMenu() {
     recent.erase(std::remove_if(recent.begin(), recent.end(), [](const QString& p) { return !QFileInfo::exists(p); }),
                  recent.end());
     if (recent != recentFiles()) QSettings().setValue(kRecentKey, recent);
-    for (const QString& path : recent) {
-        QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+    const QStringList labels = recentLabels(recent);
+    for (qsizetype i = 0; i < recent.size(); ++i) {
+        const QString path = recent[i];
+        QAction* a = m_recentMenu->addAction(labels[i], this, [this, path] {
             if (!QFileInfo::exists(path)) {  // gone since the menu was built
                 showError(tr("Cannot open"), tr("%1 no longer exists; it is removed from the recent files.").arg(path));
                 rebuildRecentMenu();

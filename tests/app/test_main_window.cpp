@@ -900,6 +900,31 @@ private slots:
         QVERIFY(waitLoaded(w, m_tileFile));
     }
 
+    // One program in several collections has one file name: the recent files' menu listed
+    // "k.npz" twice; now each says as many of its folders as tell them apart.
+    void recentFilesOfOneNameSayWhereTheyAre() {
+        QSettings().clear();
+        QTemporaryDir dir;
+        QStringList paths;
+        for (const QString& rel :
+             {QStringLiteral("xla/random/train/k.npz"), QStringLiteral("xla/default/train/k.npz"),
+              QStringLiteral("xla/default/train/other.npz")}) {
+            const QString path = dir.filePath(rel);
+            QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+            QVERIFY(QFile::copy(m_tileFile, path));
+            paths << path;
+        }
+        QSettings().setValue(QStringLiteral("recentFiles"), paths);
+        MainWindow w;
+        QStringList labels;
+        for (QAction* a : w.recentMenu()->actions())
+            if (!a->isSeparator()) labels << a->text();
+        QCOMPARE(labels, (QStringList{QStringLiteral("k.npz  (random/train)"),
+                                      QStringLiteral("k.npz  (default/train)"),
+                                      QStringLiteral("other.npz"), QStringLiteral("Clear List")}));
+        QSettings().clear();
+    }
+
     void sessionAndRecentFilesAreRestored() {
         QSettings().clear();
         {
