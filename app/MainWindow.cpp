@@ -410,8 +410,10 @@ void MainWindow::connectModelSession() {
                 done();
                 m_configPanel->setPredictions(p);
                 const bool own = p->predictor && !p->predictor->model().tiesSamePrograms();
-                setStatus(tr("Predicted %1 configurations with %2%3")
-                              .arg(countText(m_graph.numConfigs()), shortModelName(p->modelName),
+                setStatus(tr("Predicted %1 with %2%3")
+                              .arg(countOf(m_graph.numConfigs(), tr("configuration"),
+                                           tr("configurations")),
+                                   shortModelName(p->modelName),
                                    own ? tr(", each by the network's own score") : QString()));
             });
     connect(m_models, &ModelSession::predictionFailed, this, [this, done](const QString& message) {

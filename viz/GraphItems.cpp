@@ -163,9 +163,13 @@ void GraphNodeItem::updateToolTip() {
         tip += QStringLiteral("\nconfigurable (its layouts are chosen per configuration)");
     if (m_item.context) tip += QStringLiteral("\noutside this computation (shown for context)");
     if (m_item.hiddenOperands)
-        tip += QStringLiteral("\n%1 operands not drawn").arg(countText(m_item.hiddenOperands));
+        tip += QStringLiteral("\n%1 not drawn")
+                   .arg(countOf(m_item.hiddenOperands, QStringLiteral("operand"),
+                                QStringLiteral("operands")));
     if (m_item.hiddenUsers)
-        tip += QStringLiteral("\n%1 users not drawn").arg(countText(m_item.hiddenUsers));
+        tip +=
+            QStringLiteral("\n%1 not drawn")
+                .arg(countOf(m_item.hiddenUsers, QStringLiteral("user"), QStringLiteral("users")));
     if (isGroupBox()) tip += QStringLiteral("\ndouble-click to open");
     if (m_item.kind == ViewItem::Kind::MoreUsers || m_item.kind == ViewItem::Kind::MoreOperands)
         tip += QStringLiteral("\ndouble-click for the neighbourhood of node %1").arg(m_item.node);
@@ -325,7 +329,7 @@ GraphEdgeItem::GraphEdgeItem(const ViewEdge& edge, int index, const std::vector<
         m_arrow << tip << tip - u * 8 + n * 3.5 << tip - u * 8 - n * 3.5;
     }
     if (edge.collapsedNodes > 0)
-        m_label = QStringLiteral("%1 ops").arg(countText(edge.collapsedNodes));
+        m_label = countOf(edge.collapsedNodes, QStringLiteral("op"), QStringLiteral("ops"));
     else if (edge.count > 1)
         m_label = QStringLiteral("×%1").arg(countText(edge.count));
     m_labelPos = m_path.pointAtPercent(0.5);

@@ -72,8 +72,12 @@ public:
         it.node = anchor;
         it.count = count;
         it.title = kind == ViewItem::Kind::MoreUsers
-                       ? QStringLiteral("+%1 more users").arg(countText(count))
-                       : QStringLiteral("+%1 more operands").arg(countText(count));
+                       ? QStringLiteral("+%1 more %2")
+                             .arg(countText(count),
+                                  count == 1 ? QStringLiteral("user") : QStringLiteral("users"))
+                       : QStringLiteral("+%1 more %2")
+                             .arg(countText(count), count == 1 ? QStringLiteral("operand")
+                                                               : QStringLiteral("operands"));
         sizeItem(it);
         m_v.items.push_back(it);
         return static_cast<int>(m_v.items.size()) - 1;

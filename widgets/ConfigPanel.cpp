@@ -218,14 +218,15 @@ void ConfigPanel::updateSummary() {
     QString s = m_model->rowCount() != m_graph.numConfigs()
                     ? tr("%1 of %2 configurations shown")
                           .arg(countText(m_model->rowCount()), countText(m_graph.numConfigs()))
-                    : tr("%1 configurations").arg(countText(m_graph.numConfigs()));
+                    : countOf(m_graph.numConfigs(), tr("configuration"), tr("configurations"));
     if (!m_model->filterError().isEmpty()) s = m_model->filterError() + QStringLiteral(" · ") + s;
     if (!m_graph.runtimesKnown())
         s += tr(" · runtimes unknown (test split)");
     else if (m_model->bestConfig() >= 0)
         s += tr(" · best: config %1").arg(m_model->bestConfig());
     if (m_graph.isLayout())
-        s += tr(" · %1 configurable nodes").arg(countText(m_graph.numConfigurable()));
+        s += tr(" · %1").arg(
+            countOf(m_graph.numConfigurable(), tr("configurable node"), tr("configurable nodes")));
     m_summary->setText(s);
 }
 

@@ -132,8 +132,10 @@ DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
         } else if (id == m_countJob) {
             m_countJob = 0;
             fitCountColumns();  // the counts are in
-            m_status->setText(tr("%1 graphs in %2")
-                                  .arg(countText(static_cast<qint64>(m_files.size())), m_folder));
+            m_status->setText(
+                tr("%1 in %2")
+                    .arg(countOf(static_cast<qint64>(m_files.size()), tr("graph"), tr("graphs")),
+                         m_folder));
             emit countsLoaded();
         }
     });
@@ -216,10 +218,11 @@ void DatasetBrowser::populate() {
     labelGroups();
     m_view->expandToDepth(1);
     fitCountColumns();
-    m_status->setText(m_files.empty()
-                          ? tr("No .npz files in %1").arg(m_folder)
-                          : tr("%1 graphs in %2; reading counts…")
-                                .arg(countText(static_cast<qint64>(m_files.size())), m_folder));
+    m_status->setText(m_files.empty() ? tr("No .npz files in %1").arg(m_folder)
+                                      : tr("%1 in %2; reading counts…")
+                                            .arg(countOf(static_cast<qint64>(m_files.size()),
+                                                         tr("graph"), tr("graphs")),
+                                                 m_folder));
     emit scanned(static_cast<int>(m_files.size()));
     if (m_files.empty()) {
         emit countsLoaded();

@@ -611,9 +611,9 @@ int GraphPanel::search(const QString& text) {
                     tr("Node %1 is not in this view: opening its neighbourhood").arg(n));
                 return 1;
             }
-            emit statusMessage(tr("No node %1: this graph has %2 nodes")
+            emit statusMessage(tr("No node %1: this graph has %2")
                                    .arg(n)
-                                   .arg(countText(m_graph.numNodes())));
+                                   .arg(countOf(m_graph.numNodes(), tr("node"), tr("nodes"))));
             return 0;
         }
         m_scene->setSearchMatches({});

@@ -116,9 +116,10 @@ QString RuntimeHistogram::caption() const {
     if (m_counts.empty())
         return m_predicted ? tr("No predicted runtimes: without measured runtimes the model's scores are not in ns")
                            : tr("No runtimes to show (none measured: a test split)");
-    QString text = tr("%1 of %2 configurations: %3 to %4%5")
+    QString text = tr("%1 of %2: %3 to %4%5")
                        .arg(m_predicted ? tr("Predicted runtimes") : tr("Runtimes"))
-                       .arg(countText(static_cast<int64_t>(m_values.size())))
+                       .arg(countOf(static_cast<int64_t>(m_values.size()), tr("configuration"),
+                                    tr("configurations")))
                        .arg(ns(m_min), ns(m_max), m_log ? tr(" (log scale)") : QString());
     if (m_best >= 0 && static_cast<size_t>(m_best) < m_values.size())
         text += tr(" · green: best, configuration %1 (%2)").arg(m_best).arg(ns(m_values[static_cast<size_t>(m_best)]));

@@ -1017,9 +1017,9 @@ QString WhatIfPanel::resultText() const {
         lines << tr("<b>Score %1</b> (lower is faster) · %2 vs start")
                      .arg(r.score, 0, 'f', 4)
                      .arg(vsStart);
-        lines << tr("The rank among this file's %1 configurations and the predicted runtime come "
-                    "once they are scored")
-                     .arg(countText(r.configs));
+        lines << tr("The rank among this file's %1 and the predicted runtime come once they are "
+                    "scored")
+                     .arg(countOf(r.configs, tr("configuration"), tr("configurations")));
     } else {
         const QString predicted = r.predictedNs >= 0
                                       ? predictedText(r)

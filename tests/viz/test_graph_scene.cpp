@@ -328,6 +328,21 @@ private slots:
         QVERIFY2(textPixels(0.2, false) > 100, qPrintable(QString::number(textPixels(0.2, false))));
     }
 
+    // Counts of one read in the singular: "1 ops", "1 users not drawn" were written.
+    void oneOfAThingIsSingular() {
+        ViewEdge path;
+        path.collapsedNodes = 1;
+        const GraphEdgeItem edge(path, 0, {QPointF(0, 0), QPointF(0, 100)}, QPointF(0, 100), true);
+        QCOMPARE(edge.toolTip(), QStringLiteral("path through 1 op"));
+        ViewItem node;
+        node.title = QStringLiteral("#5 add");
+        node.hiddenUsers = 1;
+        node.hiddenOperands = 1;
+        const GraphNodeItem item(node, 0, QRectF(0, 0, 100, 30), false);
+        QVERIFY2(item.toolTip().contains(QStringLiteral("\n1 operand not drawn\n1 user not drawn")),
+                 qPrintable(item.toolTip()));
+    }
+
     void viewZoomsAndFits() {
         ShownScene shown(m_graph, m_layout);
         GraphView& view = shown.view;

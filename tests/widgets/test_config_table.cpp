@@ -246,6 +246,18 @@ private slots:
         QVERIFY(!panel.summaryText().contains(QStringLiteral("Cannot read")));
     }
 
+    // A file of one configuration says so in the singular ("1 configurations" was written).
+    void oneConfigurationIsSingular() {
+        ConfigPanel panel;
+        panel.setGraph(synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 300, 1,
+                                              synth::LayoutSearch::Random, "one"));
+        QVERIFY2(
+            panel.summaryText().startsWith(QStringLiteral("1 configuration · best: config 0 · ")),
+            qPrintable(panel.summaryText()));
+        QVERIFY2(panel.summaryText().endsWith(QStringLiteral(" configurable nodes")),
+                 qPrintable(panel.summaryText()));
+    }
+
     void aRefusalClearsWhenPredictionsArrive() {
         const TpuGraph test = withoutRuntimes(m_layout);
         ConfigPanel panel;

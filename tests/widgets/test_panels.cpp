@@ -85,6 +85,23 @@ private slots:
             qPrintable(QStringLiteral("%1 < %2").arg(browser.view()->columnWidth(0)).arg(needed)));
     }
 
+    // A folder of one graph says "1 graph in …" ("1 graphs" was written).
+    void browserCountsOneGraphInTheSingular() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("npz/layout/xla/random/train/alpha.npz"));
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        saveTpuGraph(testing::makeHloGraph({50, 1, 3, 7}), path.toStdString(), false);
+        JobRunner runner(QStringLiteral("io"));
+        DatasetBrowser browser(&runner);
+        QSignalSpy loaded(&browser, &DatasetBrowser::countsLoaded);
+        browser.openFolder(dir.path());
+        QVERIFY(loaded.wait(20000));
+        QStringList texts;
+        for (const QLabel* label : browser.findChildren<QLabel*>()) texts << label->text();
+        QVERIFY2(texts.contains(QStringLiteral("1 graph in %1").arg(dir.path())),
+                 qPrintable(texts.join(QLatin1Char('|'))));
+    }
+
     void browserListsTheTreeWithCounts() {
         QTemporaryDir dir;
         auto write = [&](const QString& rel, const testing::HloGraphSpec& spec) {
