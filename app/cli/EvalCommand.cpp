@@ -4,19 +4,20 @@
 #include <memory>
 
 #include "Commands.h"
-#include "LearnCommands.h"
 #include "CostModel.h"
-#include "graph/DatasetIndex.h"
 #include "DefaultModels.h"
-#include "io/Error.h"
 #include "Evaluation.h"
 #include "GraphBlindLinearRanker.h"
+#include "LearnCommands.h"
+#include "NumberText.h"
+#include "PreparedGraph.h"
+#include "ProgressBar.h"
+#include "graph/DatasetIndex.h"
 #include "graph/GraphFile.h"
+#include "io/Error.h"
 #include "synth/LinearConfigRanker.h"
 #include "synth/SameProgramScores.h"
 #include "synth/TpuCostModel.h"
-#include "PreparedGraph.h"
-#include "ProgressBar.h"
 
 namespace tpg::cli {
 
@@ -121,8 +122,8 @@ void run(const EvalOptions& o) {
         scorer = [baseline](const TpuGraph& g, const std::vector<int64_t>& ids) {
             return baseline->score(g, ids);
         };
-        what = "graph-blind linear baseline (" + std::to_string(baseline->graphsSeen()) +
-               " train graphs)";
+        what = "graph-blind linear baseline (" +
+               countOf(baseline->graphsSeen(), "train graph", "train graphs") + ")";
     } else {
         model =
             o.model.empty() ? nn::defaultModel(kind, o.collection) : nn::CostModel::load(o.model);
@@ -166,7 +167,7 @@ void run(const EvalOptions& o) {
         throw FormatError(o.data + ": no " + o.split + " graph has known runtimes to evaluate on");
     const nn::ValidationSummary s = nn::summarize(kind, metrics);
     nn::GraphMetrics mean;
-    mean.id = "mean (" + std::to_string(s.graphs) + " graphs)";
+    mean.id = "mean (" + countOf(s.graphs, "graph", "graphs") + ")";
     mean.opa = s.opa;
     mean.kendall = s.kendall;
     mean.slowdown1 = s.slowdown1;

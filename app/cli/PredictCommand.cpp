@@ -7,16 +7,17 @@
 #include <optional>
 
 #include "Commands.h"
-#include "LearnCommands.h"
 #include "CostModel.h"
-#include "graph/DatasetIndex.h"
 #include "DefaultModels.h"
-#include "io/Error.h"
 #include "Evaluation.h"
-#include "graph/GraphFile.h"
-#include "metrics/Metrics.h"
+#include "LearnCommands.h"
 #include "NnLimits.h"
+#include "NumberText.h"
 #include "ProgressBar.h"
+#include "graph/DatasetIndex.h"
+#include "graph/GraphFile.h"
+#include "io/Error.h"
+#include "metrics/Metrics.h"
 
 namespace tpg::cli {
 
@@ -140,7 +141,7 @@ void run(const PredictOptions& o) {
     std::error_code ec;
     fs::rename(tmp, o.out, ec);
     if (ec) throw FormatError(o.out + ": cannot replace the file: " + ec.message());
-    bar.finish(std::to_string(rows) + " rows -> " + o.out);
+    bar.finish(countOf(rows, "row", "rows") + " -> " + o.out);
 }
 
 }  // namespace

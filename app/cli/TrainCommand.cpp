@@ -10,6 +10,7 @@
 #include "DataParallelGroup.h"
 #include "LearnCommands.h"
 #include "LocalLauncher.h"
+#include "NumberText.h"
 #include "ProgressBar.h"
 #include "Trainer.h"
 #include "graph/DatasetIndex.h"
@@ -49,13 +50,11 @@ struct TrainOptions {
 std::string validationText(Collection kind, const nn::ValidationSummary& v) {
     char buf[200];
     if (kind == Collection::Layout)
-        std::snprintf(buf, sizeof buf, "kendall %.4f  opa %.4f  (%d graphs)", v.kendall, v.opa,
-                      v.graphs);
+        std::snprintf(buf, sizeof buf, "kendall %.4f  opa %.4f", v.kendall, v.opa);
     else
-        std::snprintf(buf, sizeof buf,
-                      "top1 %.4f  top5 %.4f  top10 %.4f slowdown  score %.4f  (%d graphs)",
-                      v.slowdown1, v.slowdown5, v.slowdown10, v.score, v.graphs);
-    return buf;
+        std::snprintf(buf, sizeof buf, "top1 %.4f  top5 %.4f  top10 %.4f slowdown  score %.4f",
+                      v.slowdown1, v.slowdown5, v.slowdown10, v.score);
+    return std::string(buf) + "  (" + countOf(v.graphs, "graph", "graphs") + ")";
 }
 
 std::string epochLabel(const nn::TrainProgress& p) {
@@ -248,9 +247,10 @@ void train(TrainOptions& o, nn::DataParallelGroup* group) {
     if (!r.saved)
         throw FormatError("train: no model saved (" + std::string(why) +
                           " before the first validation)");
-    std::printf("%s after %d epochs, %lld steps, %.1fs. best valid %s -> %s\n", why, r.epochsRun,
-                static_cast<long long>(r.steps), r.seconds, validationText(kind, r.best).c_str(),
-                s.outPath.c_str());
+    std::printf("%s after %s, %s, %.1fs. best valid %s -> %s\n", why,
+                countOf(r.epochsRun, "epoch", "epochs").c_str(),
+                countOf(r.steps, "step", "steps").c_str(), r.seconds,
+                validationText(kind, r.best).c_str(), s.outPath.c_str());
     if (group) std::printf("%s\n", scalingText(r).c_str());
 }
 

@@ -38,10 +38,10 @@ import json, re, sys
 name, text, start, end = sys.argv[1], open(sys.argv[2]).read(), float(sys.argv[3]), float(sys.argv[4])
 repeat = int(sys.argv[5])
 epochs = re.findall(r"^epoch +\d+(?:/\d+)?  loss .*?valid kendall ([\d.]+).*?([\d.]+) configs/s", text, re.M)
-steps = re.search(r"after \d+ epochs, (\d+) steps", text)
+steps = re.search(r"after \d+ epochs?, ([\d,]+) steps?", text)
 reduce = re.search(r"gradient all-reduce ([\d.]+) ms per step .*?: ([\d.]+) ms once the last worker arrived", text)
 print(json.dumps({"name": name, "repeat": repeat, "wall": end - start, "kendall": float(epochs[-1][0]),
-                  "configs_per_s": float(epochs[-1][1]), "steps": int(steps.group(1)),
+                  "configs_per_s": float(epochs[-1][1]), "steps": int(steps.group(1).replace(",", "")),
                   "reduce_ms": float(reduce.group(1)) if reduce else None,
                   "exchange_ms": float(reduce.group(2)) if reduce else None}))
 PY

@@ -18,8 +18,8 @@ def mean(path):
         raise SystemExit("quality.sh: no evaluation %s (has that run been made?)" % path)
     for line in open(path):
         if line.startswith("mean ("):
-            m = re.match(r"mean \((\d+) graphs\)\s+(\d+)\s+(.*)", line)
-            return int(m.group(1)), [float(v) for v in m.group(3).split()]
+            m = re.match(r"mean \(([\d,]+) graphs?\)\s+([\d,]+)\s+(.*)", line)
+            return int(m.group(1).replace(",", "")), [float(v) for v in m.group(3).split()]
     raise SystemExit("quality.sh: no mean line in " + path)
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """quality-report.py on made-up `eval` outputs: the per-run table and the summary over seeds."""
-import os, subprocess, sys, tempfile
+import importlib.util, os, subprocess, sys, tempfile
 
 REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "quality-report.py")
 LAYOUT = "graph configs OPA Kendall\nmean (%d graphs)   1000   %.4f   %.4f\n"
@@ -69,6 +69,16 @@ def main():
     done = subprocess.run([sys.executable, REPORT, "summary", base, "L", "1,3", "tile:xla", runs[0],
                            os.path.join(work, "runs", "L-s3")], capture_output=True, text=True)
     assert done.returncode != 0 and "L-s3" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+    # `eval` counts in the singular and with commas: "mean (1 graph)", "mean (1,200 graphs)".
+    spec = importlib.util.spec_from_file_location("quality_report", REPORT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for count, text in ((1, "mean (1 graph)   1,000   0.9000   0.8000\n"),
+                        (1200, "mean (1,200 graphs)   1,000   0.9000   0.8000\n")):
+        path = os.path.join(work, "count.txt")
+        write(path, "graph configs OPA Kendall\n" + text)
+        assert module.mean(path) == (count, [0.9, 0.8]), (text, module.mean(path))
     print("quality-report: ok")
 
 

@@ -77,6 +77,18 @@ for collection, kind in (("layout:xla:random", "layout"), ("tile:xla", "tile")):
          "--minutes", "1", "--hidden", "16", "--threads", "1"], ["valid", "has 70 columns"])
     run(["eval", "--model", models[kind], "--data", data, "--collection", collection],
         ["mean (2 graphs)"])
+# One valid graph is counted in the singular ("(1 graphs)" was printed at every epoch).
+one = os.path.join(scratch, "one")
+for split, count in (("train", 2), ("valid", 1)):
+    for i in range(count):
+        src = os.path.join(data, "npz/layout/xla/random", split, "alexnet_%d.npz" % i)
+        dst = os.path.join(one, "npz/layout/xla/random", split, "alexnet_%d.npz" % i)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy(src, dst)
+run(["train", "--data", one, "--collection", "layout:xla:random", "--out", os.path.join(scratch, "one.tpgm"),
+     "--epochs", "1", "--hidden", "16", "--threads", "1"], ["(1 graph)", "after 1 epoch, "])
+run(["eval", "--model", models["layout"], "--data", one, "--collection", "layout:xla:random"], ["mean (1 graph)"])
+run(["predict", "--model", models["layout"], "--data", dst, "--out", os.path.join(scratch, "one.csv")], ["1 row -> "])
 csv_path = os.path.join(scratch, "submission.csv")
 run(["predict", "--model", models["layout"], "--model", models["tile"], "--data", data, "--out", csv_path])
 if os.path.exists(csv_path):
