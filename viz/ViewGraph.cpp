@@ -1,5 +1,6 @@
 #include "ViewGraph.h"
 
+#include <QRegularExpression>
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -484,21 +485,14 @@ QString ViewSpec::describe() const {
 }
 
 QString ViewSpec::fileStem() const {
-    switch (mode) {
-        case ViewMode::Whole:
-            return QStringLiteral("whole");
-        case ViewMode::Computations:
-            return QStringLiteral("computations");
-        case ViewMode::Computation:
-            return QStringLiteral("computation-%1").arg(computation);
-        case ViewMode::Neighbourhood:
-            return QStringLiteral("node-%1-%2-hops").arg(center).arg(hops);
-        case ViewMode::Skeleton:
-            return QStringLiteral("skeleton");
-        case ViewMode::Groups:
-            return QStringLiteral("program");
-    }
-    return {};
+    // The view as people read it, in file-name form; a program view without its count of open
+    // groups, so the name stays short however many are open (its key lists them all).
+    ViewSpec named = *this;
+    named.open.clear();
+    static const QRegularExpression separators(QStringLiteral("[^a-z0-9]+"));
+    QString stem = named.describe().toLower().replace(separators, QStringLiteral("-"));
+    while (stem.endsWith(QLatin1Char('-'))) stem.chop(1);
+    return stem;
 }
 
 int64_t ViewGraph::nodeCount() const {

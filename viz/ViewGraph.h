@@ -30,8 +30,7 @@ struct ViewSpec {
 
     QString key() const;       // cache key: "whole", "comp:3", "hood:12:2", ...
     QString describe() const;  // for people: "Neighbourhood of node 12 (2 hops)"
-    // For a file name: "program", "computation-3", "node-12-2-hops"; bounded, where the key of a
-    // program view lists every group opened.
+    // describe() for a file name: "program", "computation-3", "neighbourhood-of-node-12-2-hops".
     QString fileStem() const;
     bool operator==(const ViewSpec& o) const { return key() == o.key(); }
 };

@@ -86,12 +86,15 @@ private slots:
         hood.mode = ViewMode::Neighbourhood;
         hood.center = 12;
         hood.hops = 2;
-        QCOMPARE(hood.fileStem(), QStringLiteral("node-12-2-hops"));
+        QCOMPARE(hood.fileStem(), QStringLiteral("neighbourhood-of-node-12-2-hops"));
         ViewSpec computation;
         computation.mode = ViewMode::Computation;
         computation.computation = 3;
         QCOMPARE(computation.fileStem(), QStringLiteral("computation-3"));
-        for (ViewMode mode : {ViewMode::Whole, ViewMode::Computations, ViewMode::Skeleton}) {
+        ViewSpec skeleton;
+        skeleton.mode = ViewMode::Skeleton;
+        QCOMPARE(skeleton.fileStem(), QStringLiteral("configurable-skeleton"));
+        for (ViewMode mode : {ViewMode::Whole, ViewMode::Computations}) {
             ViewSpec spec;
             spec.mode = mode;
             QVERIFY(!spec.fileStem().isEmpty() && !spec.fileStem().contains(QLatin1Char(':')));
