@@ -60,9 +60,12 @@ public:
         std::printf("%6s %12s %9s %16s %16s %8s\n", "round", "candidates", "measured", "best predicted", "best measured",
                     "seconds");
     }
+    // A row at most once a second, and the last round's (`force`) unless it was just printed: a
+    // one-round search printed its row twice.
     void row(const tune::TuneProgress& p, bool force) {
-        if (!force && p.elapsedSeconds - m_last < 1.0) return;
+        if (force ? p.round == m_lastRound : p.elapsedSeconds - m_last < 1.0) return;
         m_last = p.elapsedSeconds;
+        m_lastRound = p.round;
         std::printf("%6lld %12s %9s %16s %16s %8.1f\n", static_cast<long long>(p.round),
                     withCommas(p.candidatesScored).c_str(), withCommas(p.measured).c_str(), ns(p.bestPredictedNs).c_str(),
                     ns(p.bestMeasuredNs).c_str(), p.elapsedSeconds);
@@ -71,6 +74,7 @@ public:
 
 private:
     double m_last = -1e9;
+    int64_t m_lastRound = -1;
 };
 
 void printResult(const tune::TuneResult& r, const whatif::WhatIfPredictor& p) {
@@ -121,11 +125,14 @@ void run(TuneCommandOptions& o) {
     table.header();
     const tune::TuneResult r = search.run([&](const tune::TuneProgress& pr) { table.row(pr, false); });
     if (!r.rounds.empty()) table.row(r.rounds.back(), true);
-    std::printf("%lld rounds, %s candidates scored, %s measured in %.1f s (the file's %s configs scored first in %.1f s); "
-                "space: %lld coordinates, 10^%.0f configurations\n",
-                static_cast<long long>(r.rounds.size()), withCommas(r.candidatesScored).c_str(),
-                withCommas(r.measured).c_str(), r.seconds, withCommas(g.numConfigs()).c_str(), scoringSeconds,
-                static_cast<long long>(r.coordinates), r.log10SpaceSize);
+    std::printf(
+        "%s, %s candidates scored, %s measured in %.1f s (the file's %s configs scored first in "
+        "%.1f s); "
+        "space: %lld coordinates, 10^%.0f configurations\n",
+        countOf(static_cast<int64_t>(r.rounds.size()), "round", "rounds").c_str(),
+        withCommas(r.candidatesScored).c_str(), withCommas(r.measured).c_str(), r.seconds,
+        withCommas(g.numConfigs()).c_str(), scoringSeconds, static_cast<long long>(r.coordinates),
+        r.log10SpaceSize);
     if (r.exhausted)
         std::printf(
             "ended before the budget: %s rounds in a row found no configuration not scored "
@@ -150,7 +157,9 @@ void run(TuneCommandOptions& o) {
                    {"best_measured_in_file_ns", orNull(p.bestMeasuredNs())},
                    {"synthetic_tpu_is_ground_truth", p.synthIsGroundTruth()}};
     session::writeWhatIfSession(o.out, doc);
-    std::printf("wrote %s (%zu configurations, best first)\n", o.out.c_str(), r.top.size());
+    std::printf(
+        "wrote %s (%s, best first)\n", o.out.c_str(),
+        countOf(static_cast<int64_t>(r.top.size()), "configuration", "configurations").c_str());
 }
 
 }  // namespace

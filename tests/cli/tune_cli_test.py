@@ -57,6 +57,14 @@ run(["tune", layout, "--rounds", "30", "--budget-seconds", "300", "--top", "5", 
 if [c["config"] for c in json.load(open(again))["configurations"]] != [c["config"] for c in configs]:
     failures.append("two runs with seed 3 and 30 rounds differ")
 
+# One round, one configuration: its row once, counts in the singular ("1 rounds", "(1
+# configurations", and the round's row printed twice).
+one = run(["tune", tile, "--rounds", "1", "--top", "1", "--out", os.path.join(work, "one.json")], 0,
+          ["1 round, ", "(1 configuration, best first)"])
+rows = [l for l in one.stdout.splitlines() if l.split()[:1] == ["1"] and "candidates" not in l and "tuned" not in l]
+if len(rows) != 1:
+    failures.append("the one round's row %d times:\n%s" % (len(rows), one.stdout))
+
 # A tile file tunes its bounds.
 run(["tune", tile, "--rounds", "10", "--out", os.path.join(work, "tile.json")], 0, ["wrote"])
 
