@@ -86,7 +86,9 @@ double RuntimeHistogram::fractionOf(double v) const {
 
 int RuntimeHistogram::binOf(double v) const {
     if (m_counts.empty() || v < m_min || v > m_max) return -1;
-    if (m_max <= m_min) return 0;
+    // One value (or all alike): its bar in the middle, under the markers drawn there (it stood at
+    // the left edge, half a plot away from its own marker).
+    if (m_max <= m_min) return kBins / 2;
     int bin = std::clamp(static_cast<int>(fractionOf(v) * kBins), 0, kBins - 1);
     // Agree with edge() to the last bit, so filtering a clicked bin's range shows exactly its count.
     while (bin > 0 && v < edge(bin)) --bin;
@@ -116,11 +118,17 @@ QString RuntimeHistogram::caption() const {
     if (m_counts.empty())
         return m_predicted ? tr("No predicted runtimes: without measured runtimes the model's scores are not in ns")
                            : tr("No runtimes to show (none measured: a test split)");
-    QString text = tr("%1 of %2: %3 to %4%5")
-                       .arg(m_predicted ? tr("Predicted runtimes") : tr("Runtimes"))
+    const bool one = m_values.size() == 1;
+    // One value, or all alike: that value, not "60.30 us to 60.30 us".
+    const QString range = m_max > m_min ? tr("%1 to %2").arg(ns(m_min), ns(m_max))
+                          : one         ? ns(m_min)
+                                        : tr("all %1").arg(ns(m_min));
+    QString text = tr("%1 of %2: %3%4")
+                       .arg(m_predicted ? (one ? tr("Predicted runtime") : tr("Predicted runtimes"))
+                                        : (one ? tr("Runtime") : tr("Runtimes")))
                        .arg(countOf(static_cast<int64_t>(m_values.size()), tr("configuration"),
                                     tr("configurations")))
-                       .arg(ns(m_min), ns(m_max), m_log ? tr(" (log scale)") : QString());
+                       .arg(range, m_log ? tr(" (log scale)") : QString());
     if (m_best >= 0 && static_cast<size_t>(m_best) < m_values.size())
         text += tr(" · green: best, configuration %1 (%2)").arg(m_best).arg(ns(m_values[static_cast<size_t>(m_best)]));
     if (m_marked >= 0 && static_cast<size_t>(m_marked) < m_values.size())

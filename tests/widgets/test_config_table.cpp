@@ -246,16 +246,27 @@ private slots:
         QVERIFY(!panel.summaryText().contains(QStringLiteral("Cannot read")));
     }
 
-    // A file of one configuration says so in the singular ("1 configurations" was written).
+    // A file of one configuration says so in the singular ("1 configurations" was written), and
+    // its agreement line does not call its measured runtime unknown.
     void oneConfigurationIsSingular() {
         ConfigPanel panel;
-        panel.setGraph(synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 300, 1,
-                                              synth::LayoutSearch::Random, "one"));
+        const TpuGraph one = synth::makeLayoutGraph(synth::Recipe::ResNet, 3, 300, 1,
+                                                    synth::LayoutSearch::Random, "one");
+        panel.setGraph(one);
         QVERIFY2(
             panel.summaryText().startsWith(QStringLiteral("1 configuration · best: config 0 · ")),
             qPrintable(panel.summaryText()));
         QVERIFY2(panel.summaryText().endsWith(QStringLiteral(" configurable nodes")),
                  qPrintable(panel.summaryText()));
+        JobRunner runner(QStringLiteral("model"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("one.npz"), one));
+        QVERIFY2(panel.agreementText().contains(QStringLiteral("No two measured runtimes differ")),
+                 qPrintable(panel.agreementText()));
+        const TpuGraph unmeasured = withoutRuntimes(one);
+        panel.setGraph(unmeasured);
+        panel.setPredictions(predictedFile(runner, QStringLiteral("one.npz"), unmeasured));
+        QVERIFY2(panel.agreementText().contains(QStringLiteral("Runtimes unknown")),
+                 qPrintable(panel.agreementText()));
     }
 
     void aRefusalClearsWhenPredictionsArrive() {
@@ -366,6 +377,23 @@ private slots:
         many.setRuntimes(std::vector<double>(1500, 2.0e6), false);
         QVERIFY2(many.caption().startsWith(QStringLiteral("Runtimes of 1,500 configurations")),
                  qPrintable(many.caption()));
+    }
+
+    // One runtime (or all alike) is drawn in the middle, where its markers are (its bar stood at
+    // the left edge), and the caption gives it once ("60.30 us to 60.30 us" was written).
+    void oneRuntimeIsDrawnUnderItsMarker() {
+        RuntimeHistogram one;
+        one.setRuntimes({60298.0}, false);
+        QCOMPARE(one.binOf(60298.0), one.binCount() / 2);
+        QCOMPARE(one.countInBin(one.binCount() / 2), int64_t{1});
+        QCOMPARE(one.caption(),
+                 QStringLiteral("Runtime of 1 configuration: 60.30 us · green: best, "
+                                "configuration 0 (60.30 us)"));
+        RuntimeHistogram alike;
+        alike.setRuntimes(std::vector<double>(3, 2.0e6), false);
+        QVERIFY2(
+            alike.caption().startsWith(QStringLiteral("Runtimes of 3 configurations: all 2.00 ms")),
+            qPrintable(alike.caption()));
     }
 
     // A bin holding one slow configuration beside a bin of hundreds is drawn, not left blank (it
