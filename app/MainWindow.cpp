@@ -948,10 +948,9 @@ void MainWindow::exportView(bool svg, bool visibleOnly) {
         return;
     }
     // Both formats share a folder: a user exporting a picture both ways wants them side by side.
-    const FileKind kind = svg ? FileKind{QStringLiteral("view-export"), tr("SVG images (*.svg)"),
-                                         QStringLiteral("svg")}
-                              : FileKind{QStringLiteral("view-export"), tr("PNG images (*.png)"),
-                                         QStringLiteral("png")};
+    const FileKind kind{QStringLiteral("view-export"),
+                        svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"),
+                        svg ? QStringLiteral("svg") : QStringLiteral("png")};
     const QString suggested = QFileInfo(m_currentFile).completeBaseName() + QLatin1Char('-') +
                               m_graphPanel->currentSpec().fileStem() + QLatin1Char('.') +
                               kind.suffix;

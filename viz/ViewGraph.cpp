@@ -72,13 +72,11 @@ public:
         it.kind = kind;
         it.node = anchor;
         it.count = count;
-        it.title = kind == ViewItem::Kind::MoreUsers
-                       ? QStringLiteral("+%1 more %2")
-                             .arg(countText(count),
-                                  count == 1 ? QStringLiteral("user") : QStringLiteral("users"))
-                       : QStringLiteral("+%1 more %2")
-                             .arg(countText(count), count == 1 ? QStringLiteral("operand")
-                                                               : QStringLiteral("operands"));
+        it.title =
+            QLatin1Char('+') +
+            (kind == ViewItem::Kind::MoreUsers
+                 ? countOf(count, QStringLiteral("more user"), QStringLiteral("more users"))
+                 : countOf(count, QStringLiteral("more operand"), QStringLiteral("more operands")));
         sizeItem(it);
         m_v.items.push_back(it);
         return static_cast<int>(m_v.items.size()) - 1;

@@ -38,7 +38,7 @@ QString FilePredictions::agreementText() const {
     if (std::isnan(kendall))
         // Measured, but with no two runtimes to order (one configuration, or all alike): said so,
         // where it read "Runtimes unknown" beside the file's measured runtime.
-        return runtimesKnown
+        return predictor && predictor->graph().runtimesKnown()
                    ? QObject::tr("No two measured runtimes differ here: no order to agree with.")
                    : QObject::tr("Runtimes unknown: no agreement with measurements to show.");
     auto pct = [](double v) { return std::isnan(v) ? QStringLiteral("–") : QStringLiteral("%1%").arg(100 * v, 0, 'f', 1); };
@@ -79,7 +79,6 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::sha
     out->predictor = unranked->ranked(phase(0.1, 0.7, scoring), &cancel, phase(0.0, 0.1, indexing));
     const std::vector<double>& scores = out->predictor->scores();
     out->predictedRank = sharedRanks(scores);
-    out->runtimesKnown = g.runtimesKnown();
     if (g.runtimesKnown()) {
         out->predictedNs.reserve(scores.size());
         for (double s : scores) out->predictedNs.push_back(out->predictor->predictedNs(s));

@@ -28,7 +28,6 @@ struct FilePredictions {
     double synthKendall = std::nan("");    // synthetic TPU vs the measured runtimes, all configs
     // Model vs measured on this file (NaN when runtimes are unknown, or no two of them differ).
     double kendall = std::nan(""), opa = std::nan(""), top1 = std::nan(""), top5 = std::nan("");
-    bool runtimesKnown = false;
 
     const std::vector<double>& scores() const { return predictor->scores(); }
     bool synthIsGroundTruth() const { return predictor->synthIsGroundTruth(); }
