@@ -86,7 +86,7 @@ double RuntimeHistogram::fractionOf(double v) const {
 
 int RuntimeHistogram::binOf(double v) const {
     if (m_counts.empty() || v < m_min || v > m_max) return -1;
-    // One value (or all alike): its bar in the middle, under the markers drawn there (it stood at
+    // One value (or all alike): its bar in the middle, beside the markers drawn there (it stood at
     // the left edge, half a plot away from its own marker).
     if (m_max <= m_min) return kBins / 2;
     int bin = std::clamp(static_cast<int>(fractionOf(v) * kBins), 0, kBins - 1);
