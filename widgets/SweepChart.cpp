@@ -5,18 +5,24 @@
 #include <QBarSet>
 #include <QChart>
 #include <QGraphicsLayout>
+#include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "AxisLabels.h"
 #include "RuntimeText.h"
 #include "WidgetLimits.h"
 
 namespace tpg {
+
+namespace {
+constexpr qreal kBarLabelAngle = -60;  // slanted: a permutation's label is wider than its bar
+}  // namespace
 
 SweepChart::SweepChart(QWidget* parent) : QChartView(parent) {
     setRenderHint(QPainter::Antialiasing);
@@ -29,31 +35,77 @@ void SweepChart::clear(const QString& message) {
     auto* chart = new QChart;
     chart->setTitle(message);
     chart->legend()->hide();
-    setChart(chart);
+    replaceChart(chart);
 }
 
-void SweepChart::setSweep(const QString& title, std::vector<Point> points, double startValue, double bestMeasured,
-                          bool modelInNs) {
+void SweepChart::replaceChart(QChart* chart) {
+    // QChartView releases the chart it showed without deleting it: one chart leaked per sweep,
+    // and an edit sweeps again.
+    QChart* old = this->chart();
+    setChart(chart);
+    delete old;
+}
+
+void SweepChart::labelBars(QChart* chart, QBarSeries* bars, const QStringList& labels,
+                           const QFont& font, const QBrush& brush) {
+    std::vector<QGraphicsSimpleTextItem*> items;
+    for (const QString& label : labels) {
+        auto* item = new QGraphicsSimpleTextItem(label, chart);
+        item->setFont(font);
+        item->setBrush(brush);
+        item->setTransformOriginPoint(item->boundingRect().center());
+        item->setRotation(kBarLabelAngle);
+        items.push_back(item);
+    }
+    // Each centred under its bar, its slanted box just below the plot, as Qt places them.
+    auto place = [chart, bars, items] {
+        constexpr double kPadding = 4;
+        for (size_t i = 0; i < items.size(); ++i) {
+            const QPointF tick = chart->mapToPosition(QPointF(static_cast<double>(i), 0), bars);
+            const QRectF box = items[i]->mapRectToParent(items[i]->boundingRect());
+            const QPointF centre = items[i]->mapToParent(items[i]->boundingRect().center());
+            items[i]->moveBy(tick.x() - centre.x(),
+                             chart->plotArea().bottom() + kPadding - box.top());
+        }
+    };
+    connect(chart, &QChart::plotAreaChanged, chart, place);
+    place();
+}
+
+void SweepChart::setSweep(const QString& title, std::vector<Point> points, int current,
+                          double bestMeasured, bool modelInNs) {
+    if (points.empty()) {
+        clear(tr("%1: no values to sweep").arg(title));
+        return;
+    }
     std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.model < b.model; });
+    const auto now = std::find_if(points.begin(), points.end(),
+                                  [current](const Point& p) { return p.candidate == current; });
+    // A score may be negative: the current value is optional, not "< 0 means none".
+    const std::optional<double> currentValue =
+        now != points.end() ? std::optional(now->model) : std::nullopt;
+    const QString currentName =
+        now != points.end() ? tr("current (%1)").arg(now->label) : QString();
     const size_t total = points.size();
     if (points.size() > widgetlimits::kSweepMaxBars) points.resize(widgetlimits::kSweepMaxBars);
     m_points = points;
     auto* chart = new QChart;
     chart->setTitle(total > points.size() ? tr("%1 — best %2 of %3").arg(title).arg(points.size()).arg(total) : title);
     // Nanoseconds are drawn in the unit of the largest runtime shown; scores as they are.
-    double largestNs = std::max(startValue, bestMeasured);
+    double largestNs = std::max(currentValue.value_or(0.0), bestMeasured);
     for (const Point& p : m_points) largestNs = std::max({largestNs, p.model, p.synth});
     const RuntimeUnit unit = runtimeUnitFor(largestNs);
     const double scale = modelInNs ? 1.0 / unit.nanoseconds : 1.0;
     auto* model = new QBarSet(modelInNs ? tr("model (%1)").arg(unit.name) : tr("model (score)"));
     auto* synth = new QBarSet(tr("synthetic TPU (%1)").arg(unit.name));
     QStringList categories;
-    double top = 0, bottom = std::numeric_limits<double>::infinity();
+    double top = -std::numeric_limits<double>::infinity(),
+           bottom = std::numeric_limits<double>::infinity();
     for (const Point& p : m_points) {
         *model << p.model * scale;
         *synth << p.synth * scale;
         categories << p.label;
-        top = std::max({top, p.model * scale, modelInNs ? p.synth * scale : 0.0});
+        top = std::max({top, p.model * scale, modelInNs ? p.synth * scale : top});
         bottom = std::min({bottom, p.model * scale, modelInNs ? p.synth * scale : bottom});
     }
     auto* bars = new QBarSeries;
@@ -62,19 +114,24 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, doubl
     chart->addSeries(bars);
     auto* x = new QBarCategoryAxis;
     x->append(categories);
-    x->setLabelsAngle(-60);
+    x->setLabelsAngle(kBarLabelAngle);
     x->setTruncateLabels(false);
     QFont small = x->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     x->setLabelsFont(small);
     auto* y = new QValueAxis;
     chart->addAxis(x, Qt::AlignBottom);
+    // Qt hides a slanted label whose box reaches left of the plot: always the first bar's, the
+    // fastest value's. Its labels keep their room, unseen, and labelBars draws them all in the
+    // theme's colour (set once the axis is in the chart).
+    const QBrush labelBrush = x->labelsBrush();
+    x->setLabelsColor(Qt::transparent);
     chart->addAxis(y, Qt::AlignLeft);
     bars->attachAxis(x);
     bars->attachAxis(y);
-    auto reference = [&](double v, const QString& name, const QColor& color) {
-        if (v < 0) return;
-        v *= scale;
+    auto reference = [&](std::optional<double> value, const QString& name, const QColor& color) {
+        if (!value) return;
+        const double v = *value * scale;
         auto* line = new QLineSeries;
         line->setName(name);
         line->append(-0.5, v);
@@ -86,11 +143,14 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, doubl
         top = std::max(top, v);
         bottom = std::min(bottom, v);
     };
-    reference(startValue, tr("start"), QColor(0x33, 0x66, 0xcc));
-    if (modelInNs) reference(bestMeasured, tr("best measured"), QColor(0x22, 0x99, 0x44));
+    reference(currentValue, currentName, QColor(0x33, 0x66, 0xcc));
+    if (modelInNs && bestMeasured >= 0)
+        reference(bestMeasured, tr("best measured"), QColor(0x22, 0x99, 0x44));
     // Differences between layouts are often a few percent: start the axis near the smallest value.
     const double span = std::max(top - bottom, std::abs(top) * 1e-3);
-    y->setRange(bottom - 0.15 * span, top + 0.05 * span);
+    // No runtime is negative: a sweep spanning 0.1 to 2 ms had its axis start at -1 ms.
+    const double floor = modelInNs ? std::max(0.0, bottom - 0.15 * span) : bottom - 0.15 * span;
+    y->setRange(floor, top + 0.05 * span);
     y->applyNiceNumbers();  // ticks on a round step: 2.3, 2.4, ... not 2.311, 2.406, ...
     y->setLabelFormat(tickLabelFormat(y));
     y->setTitleText(modelInNs ? unit.name : tr("score"));
@@ -107,7 +167,8 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, doubl
         if (index >= 0 && index < static_cast<int>(m_points.size()))
             emit candidateClicked(m_points[static_cast<size_t>(index)].candidate);
     });
-    setChart(chart);
+    replaceChart(chart);
+    labelBars(chart, bars, categories, small, labelBrush);
 }
 
 }  // namespace tpg

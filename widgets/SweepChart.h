@@ -2,14 +2,19 @@
 
 #include <QChartView>
 #include <QString>
+#include <QStringList>
 #include <vector>
+
+class QBarSeries;
+class QBrush;
+class QFont;
 
 namespace tpg {
 
 // A knob swept: every value of one layout slot (or tile bound) with everything else fixed, as
-// bars sorted by the model's prediction beside the synthetic TPU's, with the starting
-// configuration and the file's best measured runtime as reference lines. Clicking a bar asks
-// for that value to be applied.
+// bars sorted by the model's prediction beside the synthetic TPU's, with the current value's
+// prediction and the file's best measured runtime as reference lines. Clicking a bar asks for
+// that value to be applied.
 class SweepChart : public QChartView {
     Q_OBJECT
 public:
@@ -21,8 +26,10 @@ public:
     };
 
     explicit SweepChart(QWidget* parent = nullptr);
-    // `points` in any order (sorted here); reference values < 0 are not drawn.
-    void setSweep(const QString& title, std::vector<Point> points, double startValue, double bestMeasured,
+    // `points` in any order (sorted here). The candidate `current` (the value the configuration
+    // has now) is drawn as a reference line named after it, even when its bar is cut; -1 or a
+    // `bestMeasured` < 0 draws no line.
+    void setSweep(const QString& title, std::vector<Point> points, int current, double bestMeasured,
                   bool modelInNs);
     void clear(const QString& message);
     const std::vector<Point>& points() const { return m_points; }
@@ -31,6 +38,11 @@ signals:
     void candidateClicked(int candidate);
 
 private:
+    void replaceChart(QChart* chart);
+    // One slanted label under each bar of `bars`, placed again whenever the plot moves.
+    static void labelBars(QChart* chart, QBarSeries* bars, const QStringList& labels,
+                          const QFont& font, const QBrush& brush);
+
     std::vector<Point> m_points;  // as drawn (sorted, possibly cut)
 };
 

@@ -172,11 +172,9 @@ WhatIfPanel::WhatIfPanel(JobRunner* runner, QWidget* parent) : QWidget(parent), 
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id != m_sweepJob) return;
         m_sweepJob = 0;
-        const double start =
-            m_report ? (m_sweepInNs ? m_report->predictedNs : m_report->score) : -1;
-        m_sweepChart->setSweep(m_sweepLabel, result.value<std::vector<SweepChart::Point>>(), start,
-                               m_sweepInNs ? m_predictor->bestMeasuredNs() : -1, m_sweepInNs);
-        m_tabs->setCurrentWidget(m_sweepChart);
+        m_sweepChart->setSweep(m_sweepLabel, result.value<std::vector<SweepChart::Point>>(),
+                               m_sweepCurrent, m_sweepInNs ? m_predictor->bestMeasuredNs() : -1,
+                               m_sweepInNs);
         emit swept();
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
@@ -362,11 +360,7 @@ void WhatIfPanel::buildUi() {
     runsLayout->addWidget(m_runList, 1);
     runsLayout->addLayout(files);
     m_sweepChart = new SweepChart(this);
-    connect(m_sweepChart, &SweepChart::candidateClicked, this, [this](int candidate) {
-        if (candidate >= 0 && candidate < static_cast<int>(m_sweepCandidates.size()))
-            pushEdit(m_sweepCandidates[static_cast<size_t>(candidate)],
-                     tr("%1 %2 (from the sweep)").arg(m_sweepLabel, m_sweepLabels.value(candidate)), m_node);
-    });
+    connect(m_sweepChart, &SweepChart::candidateClicked, this, &WhatIfPanel::applySweepEdit);
     m_suggestions = new SuggestionPanel(this);
     connect(m_suggestions, &SuggestionPanel::loadRequested, this,
             [this](const std::vector<float>& row, const QString& label) { pushEdit(row, label, -1); });
@@ -438,7 +432,7 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     showNodeListHeader();
     m_runner->cancelLane(QStringLiteral("sweep"));
     m_sweepJob = 0;
-    m_sweepCandidates.clear();
+    m_sweepEdits.clear();
     m_sweepChart->clear(tr("Sweep a slot: the ⇅ button beside it predicts every value."));
     m_suggestions->setPredictor(nullptr);
     updateStartChoices();
@@ -595,6 +589,7 @@ void WhatIfPanel::applyRow(const std::vector<float>& row, const QString& label) 
     refreshEditor();
     emit editedNodesChanged(edited);
     evaluate(label);
+    runSweep();
 }
 
 void WhatIfPanel::evaluate(const QString& label) {
@@ -681,53 +676,80 @@ bool WhatIfPanel::setTileBound(int column, float value) {
 
 void WhatIfPanel::sweep(int slot) {
     if (!m_predictor || m_row.empty() || m_node < 0) return;
-    std::vector<std::vector<float>> rows;
-    QStringList labels;
+    m_sweepEdits.clear();
+    m_sweepLabels.clear();
     if (isLayoutFile()) {
         const auto s = static_cast<whatif::LayoutSlot>(slot);
         const whatif::SlotTensor t = whatif::slotTensor(m_graph, m_node, s);
         if (!t.usable || m_graph.configurableIndex(m_node) < 0) return;
         std::vector<std::vector<int>> values = permutations(t.rank());
         values.insert(values.begin(), std::vector<int>{});
-        for (const auto& v : values) {
-            std::vector<float> row = m_row;
-            whatif::applyLayoutEdit(m_graph, row, {m_node, s, v});
-            rows.push_back(std::move(row));
-            labels << QString::fromStdString(whatif::layoutText(v));
+        for (auto& v : values) {
+            m_sweepLabels << QString::fromStdString(whatif::layoutText(v));
+            m_sweepEdits.emplace_back(whatif::LayoutEdit{m_node, s, std::move(v)});
         }
         m_sweepLabel = tr("#%1 %2").arg(m_node).arg(QLatin1String(whatif::slotName(s)));
     } else {
         if (!whatif::isTileBoundPosition(m_node)) return;
         for (int v : tileSizeChoices(m_node)) {
-            std::vector<float> row = m_row;
-            whatif::applyTileEdit(row, {m_node, static_cast<float>(v)});
-            rows.push_back(std::move(row));
-            labels << QString::number(v);
+            m_sweepLabels << QString::number(v);
+            m_sweepEdits.emplace_back(whatif::TileEdit{m_node, static_cast<float>(v)});
         }
         m_sweepLabel = QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(m_node)]);
     }
-    m_sweepCandidates = rows;
-    m_sweepLabels = labels;
-    m_sweepChart->clear(tr("Sweeping %1 (%2 values)…").arg(m_sweepLabel).arg(rows.size()));
+    m_sweepChart->clear(tr("Sweeping %1 (%2 values)…").arg(m_sweepLabel).arg(m_sweepEdits.size()));
     m_tabs->setCurrentWidget(m_sweepChart);
+    runSweep();
+}
+
+namespace {
+
+std::vector<float> withEdit(const TpuGraph& graph, std::vector<float> row,
+                            const std::variant<whatif::LayoutEdit, whatif::TileEdit>& edit) {
+    if (const auto* layout = std::get_if<whatif::LayoutEdit>(&edit))
+        whatif::applyLayoutEdit(graph, row, *layout);
+    else
+        whatif::applyTileEdit(row, std::get<whatif::TileEdit>(edit));
+    return row;
+}
+
+}  // namespace
+
+void WhatIfPanel::runSweep() {
+    if (!m_predictor || m_sweepEdits.empty() || m_deferEvaluation) return;
+    std::vector<std::vector<float>> rows;
+    m_sweepCurrent = -1;
+    for (const auto& edit : m_sweepEdits) {
+        rows.push_back(withEdit(m_graph, m_row, edit));
+        if (rows.back() == m_row) m_sweepCurrent = static_cast<int>(rows.size()) - 1;
+    }
     auto predictor = m_predictor;
-    const TpuGraph graph = m_graph;
+    const QStringList labels = m_sweepLabels;
     // Runtimes need the file's scores (the fit); until then the chart is in scores.
     m_sweepInNs = m_predictor->isRanked() && m_predictor->bestMeasuredNs() > 0;
-    m_sweepJob = m_runner->submit(QStringLiteral("sweep"), [predictor, graph, rows, labels](JobControl& control) {
-        std::vector<float> flat;
-        for (const auto& r : rows) flat.insert(flat.end(), r.begin(), r.end());
-        const std::vector<double> scores =
-            predictor->model().scoreRows(graph, flat.data(), static_cast<int64_t>(rows.size()));
-        std::vector<SweepChart::Point> points;
-        for (size_t i = 0; i < rows.size() && !control.cancelled(); ++i) {
-            const double ns = predictor->predictedNs(scores[i]);
-            points.push_back({labels[static_cast<int>(i)], ns >= 0 ? ns : scores[i], predictor->synthRuntime(rows[i]),
-                              static_cast<int>(i)});
-            control.setProgress(static_cast<double>(i + 1) / static_cast<double>(rows.size()));
-        }
-        return QVariant::fromValue(points);
-    });
+    // Each value as an edit's report gives it (a bar clicked shows its own prediction), one at a
+    // time: an edit waits for at most one value of a sweep it supersedes, not for all of them.
+    m_sweepJob =
+        m_runner->submit(QStringLiteral("sweep"), [predictor, rows, labels](JobControl& control) {
+            std::vector<SweepChart::Point> points;
+            for (size_t i = 0; i < rows.size() && !control.cancelled(); ++i) {
+                const whatif::WhatIfReport r = predictor->evaluate(rows[i]);
+                points.push_back({labels[static_cast<int>(i)],
+                                  r.predictedNs >= 0 ? r.predictedNs : r.score, r.synthNs,
+                                  static_cast<int>(i)});
+                control.setProgress(static_cast<double>(i + 1) / static_cast<double>(rows.size()));
+            }
+            return QVariant::fromValue(points);
+        });
+}
+
+void WhatIfPanel::applySweepEdit(int candidate) {
+    if (candidate < 0 || candidate >= static_cast<int>(m_sweepEdits.size())) return;
+    const auto& edit = m_sweepEdits[static_cast<size_t>(candidate)];
+    const auto* layout = std::get_if<whatif::LayoutEdit>(&edit);
+    pushEdit(withEdit(m_graph, m_row, edit),
+             tr("%1 %2 (from the sweep)").arg(m_sweepLabel, m_sweepLabels.value(candidate)),
+             layout ? layout->node : std::get<whatif::TileEdit>(edit).column);
 }
 
 void WhatIfPanel::selectNode(int32_t node) {
@@ -1128,6 +1150,7 @@ bool WhatIfPanel::loadSession(const QString& path, QString* error) {
     for (size_t i = 1; i < entries.size(); ++i) pushEdit(entries[i].row, entries[i].label, -1);
     m_deferEvaluation = false;
     evaluateLoaded(std::move(entries));
+    runSweep();
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include "graph/TpuGraph.h"
@@ -142,6 +143,10 @@ private:
     void showLoadedReports(const std::vector<whatif::WhatIfReport>& reports);
     void addRun(const whatif::WhatIfReport& r, const std::vector<float>& row, const QString& label);
     bool pushEdit(const std::vector<float>& after, const QString& text, int mergeKey);
+    // Predicts the swept knob's every value from the current configuration (a job; newest wins).
+    void runSweep();
+    // A sweep's candidate edit applied to the current configuration, as one undoable edit.
+    void applySweepEdit(int candidate);
     QString describeLayoutEdit(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& m) const;
     QString differingText(int64_t count) const;  // "1 node differs", "3 bounds differ"
 
@@ -189,7 +194,12 @@ private:
     QPushButton* m_sweepButtons[3] = {nullptr, nullptr, nullptr};
     quint64 m_sweepJob = 0;
     bool m_sweepInNs = false;  // the sweep's values are predicted runtimes (else scores)
-    std::vector<std::vector<float>> m_sweepCandidates;  // rows, in the order the chart indexes them
+    // The swept knob as one edit per candidate, in the order the chart indexes them: a clicked bar
+    // applies its edit to the configuration as it is then, and every change of the configuration
+    // sweeps the knob again (bars of the configuration before had applied it whole, undoing edits
+    // made since).
+    std::vector<std::variant<whatif::LayoutEdit, whatif::TileEdit>> m_sweepEdits;
+    int m_sweepCurrent = -1;  // the candidate the current configuration is
     QString m_sweepLabel;
     QStringList m_sweepLabels;  // per candidate
 };

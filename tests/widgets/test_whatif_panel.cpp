@@ -3,10 +3,14 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QComboBox>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineSeries>
+#include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -333,7 +337,7 @@ private slots:
             chart.setSweep(
                 QStringLiteral("bound"),
                 {{QStringLiteral("a"), ns, ns * 1.01, 0}, {QStringLiteral("b"), ns * 1.02, ns, 1}},
-                ns, ns * 0.99, true);
+                0, ns * 0.99, true);
             const auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).front());
             const auto* bars = qobject_cast<QBarSeries*>(chart.chart()->series().front());
             return std::make_tuple(y->titleText(), bars->barSets().front()->label(),
@@ -366,7 +370,7 @@ private slots:
             points.push_back(
                 {QStringLiteral("{%1}").arg(dims.join(QLatin1Char(','))), ns, ns, i++});
         } while (std::next_permutation(order.begin(), order.end()));
-        chart.setSweep(QStringLiteral("#8 input"), points, 2.35e6, 2.3e6, true);
+        chart.setSweep(QStringLiteral("#8 input"), points, 10, 2.3e6, true);
         QTest::qWait(50);
         const QRectF plot = chart.chart()->plotArea();
         QVERIFY2(
@@ -379,14 +383,62 @@ private slots:
         QVERIFY(chart.chart()->legend()->isVisible());
     }
 
+    // Every bar keeps its label: in a 25-value layout sweep the leftmost bar's label ("default"
+    // where the compiler's layout predicts fastest) was hidden.
+    void sweepChartLabelsEveryBar() {
+        const ScreenFonts screenFonts;
+        SweepChart chart;
+        chart.resize(560, 190);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        std::vector<int> order = {0, 1, 2, 3};
+        std::vector<SweepChart::Point> points{{QStringLiteral("default"), 2.3e6, 2.3e6, 0}};
+        int i = 1;
+        do {
+            QStringList dims;
+            for (const int d : order) dims << QString::number(d);
+            const double ns = 2.3e6 + 5000.0 * i;
+            points.push_back(
+                {QStringLiteral("{%1}").arg(dims.join(QLatin1Char(','))), ns, ns, i++});
+        } while (std::next_permutation(order.begin(), order.end()));
+        chart.setSweep(QStringLiteral("#8 input"), points, 0, 2.3e6, true);
+        QTest::qWait(50);
+        // Shown: drawn in a colour one sees, inside the chart, below the bars.
+        const QRectF plot = chart.chart()->plotArea();
+        const QRectF view = chart.mapToScene(chart.viewport()->rect()).boundingRect();
+        QStringList hidden;
+        for (const SweepChart::Point& p : points) {
+            bool shown = false;
+            for (QGraphicsItem* item : chart.scene()->items()) {
+                const QRectF box = item->sceneBoundingRect();
+                if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+                    text && text->text() == p.label && text->isVisible() &&
+                    text->brush().style() == Qt::SolidPattern &&
+                    text->brush().color().alpha() > 0 && view.contains(box) &&
+                    box.top() >= plot.bottom())
+                    shown = true;
+                if (auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+                    text && text->toPlainText() == p.label && text->isVisible() &&
+                    text->defaultTextColor().alpha() > 0)
+                    shown = true;
+            }
+            if (!shown) hidden << p.label;
+        }
+        QVERIFY2(hidden.isEmpty(), qPrintable(hidden.join(QLatin1Char(' '))));
+        // Replacing the chart deletes the one before (QChartView only releases it).
+        QPointer<QChart> before = chart.chart();
+        chart.clear(QStringLiteral("next"));
+        QVERIFY(before.isNull());
+    }
+
     // The runtime axis ticks on a round step, each tick's label distinct: the sample's
     // resnet_001 sweep read 2.311, 2.406, 2.501, 2.595, 2.69 ms.
     void sweepChartTicksOnARoundStep() {
         SweepChart chart;
-        const auto axisFor = [&](double a, double b, double start, double best) {
+        const auto axisFor = [&](double a, double b, int current, double best) {
             chart.setSweep(QStringLiteral("slot"),
-                           {{QStringLiteral("a"), a, a, 0}, {QStringLiteral("b"), b, b, 1}}, start,
-                           best, true);
+                           {{QStringLiteral("a"), a, a, 0}, {QStringLiteral("b"), b, b, 1}},
+                           current, best, true);
             return qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).front());
         };
         const auto ticks = [](const QValueAxis* y) {
@@ -398,7 +450,7 @@ private slots:
             return std::make_pair(step, static_cast<int>(labels.size()));
         };
         for (const double ns : {2.3e6, 14000.0, 803.0}) {
-            const QValueAxis* y = axisFor(ns, ns * 1.16, ns * 1.03, ns * 0.99);
+            const QValueAxis* y = axisFor(ns, ns * 1.16, 1, ns * 0.99);
             const double unit = ns >= 1e6 ? 1e6 : ns >= 1e3 ? 1e3 : 1;
             QVERIFY(y->min() <= 0.99 * ns / unit && y->max() >= 1.16 * ns / unit);
             const auto [step, distinct] = ticks(y);
@@ -407,8 +459,10 @@ private slots:
                      qPrintable(QString::number(step)));
             QCOMPARE(distinct, y->tickCount());
         }
+        // Runtimes from 0.1 to 2 ms: the axis had started at -1 ms.
+        QCOMPARE(axisFor(100000, 2e6, 0, 100000)->min(), 0.0);
         // Two runtimes 0.05% apart: "%.4g" wrote every tick as "14".
-        const QValueAxis* close = axisFor(14000, 14007, 14000, -1);
+        const QValueAxis* close = axisFor(14000, 14007, 0, -1);
         QCOMPARE(ticks(close).second, close->tickCount());
     }
 
@@ -823,6 +877,85 @@ private slots:
             box->width() >= box->sizeHint().width() &&
                 box->sizeHint().width() >= box->fontMetrics().horizontalAdvance(box->currentText()),
             qPrintable(QStringLiteral("%1 of %2").arg(box->width()).arg(box->sizeHint().width())));
+    }
+
+    // A sweep follows the configuration. Its bars had been whole configurations from when it
+    // ran: after an edit of another bound, clicking one undid that edit, and its "start" line
+    // stayed at the prediction from before.
+    void aSweepFollowsTheConfiguration() {
+        const TpuGraph tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 60, "k");
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(tile, QStringLiteral("k.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), tile));
+        QVERIFY(waitEvaluated(panel));
+        const auto& names = schema::tileConfigFeatureNames();
+        std::vector<int> columns;  // bounds with at least three sizes to choose from
+        for (int c = 0; c < static_cast<int>(names.size()); ++c)
+            if (isTileBoundPosition(c) && panel.tileSizeChoices(c).size() >= 3)
+                columns.push_back(c);
+        QVERIFY(columns.size() >= 2);
+        const int swept = columns[0], other = columns[1];
+        auto* list = panel.findChild<QTreeWidget*>();
+        const QList<QTreeWidgetItem*> items = list->findItems(
+            QString::fromStdString(names[static_cast<size_t>(swept)]), Qt::MatchExactly);
+        QVERIFY(!items.isEmpty());
+        list->setCurrentItem(items.front());
+        QSignalSpy sweeps(&panel, &WhatIfPanel::swept);
+        panel.sweep(0);
+        QVERIFY(sweeps.wait(60000));
+        const auto currentLine = [&panel]() -> QLineSeries* {
+            for (QAbstractSeries* s : panel.sweepChart()->chart()->series())
+                if (s->name().startsWith(QStringLiteral("current (")))
+                    return qobject_cast<QLineSeries*>(s);
+            return nullptr;
+        };
+        const auto valueAt = [&panel](int column) {
+            return QString::number(
+                static_cast<int>(panel.currentRow()[static_cast<size_t>(column)]));
+        };
+        QVERIFY(currentLine());
+        QCOMPARE(currentLine()->name(), QStringLiteral("current (%1)").arg(valueAt(swept)));
+
+        // Another bound edited: the knob is swept again from the new configuration.
+        const std::vector<int> sizes = panel.tileSizeChoices(other);
+        const int otherValue =
+            sizes[sizes.front() == static_cast<int>(panel.currentRow()[static_cast<size_t>(other)])
+                      ? 1
+                      : 0];
+        QVERIFY(panel.setTileBound(other, static_cast<float>(otherValue)));
+        QVERIFY(waitEvaluated(panel));
+        QTRY_COMPARE_WITH_TIMEOUT(sweeps.count(), 2, 60000);
+        // The line is the current configuration's bar: its prediction, as the result line says it.
+        const auto& points = panel.sweepChart()->points();
+        const auto now =
+            std::find_if(points.begin(), points.end(),
+                         [&](const SweepChart::Point& p) { return p.label == valueAt(swept); });
+        QVERIFY(now != points.end());
+        QVERIFY(currentLine());
+        const auto* y =
+            qobject_cast<QValueAxis*>(panel.sweepChart()->chart()->axes(Qt::Vertical).front());
+        QVERIFY(y);
+        const double unit = y->titleText() == QStringLiteral("ms")   ? 1e6
+                            : y->titleText() == QStringLiteral("us") ? 1e3
+                                                                     : 1;
+        QVERIFY(std::abs(currentLine()->at(0).y() * unit - panel.report().predictedNs) <=
+                1e-3 * panel.report().predictedNs);
+        QVERIFY(std::abs(now->model - panel.report().predictedNs) <=
+                1e-3 * panel.report().predictedNs);
+
+        // A bar clicked sets the swept bound and keeps the other edit.
+        const auto other_bar =
+            std::find_if(points.begin(), points.end(),
+                         [&](const SweepChart::Point& p) { return p.label != valueAt(swept); });
+        QVERIFY(other_bar != points.end());
+        const QString clicked = other_bar->label;
+        emit panel.sweepChart()->candidateClicked(other_bar->candidate);
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(valueAt(swept), clicked);
+        QCOMPARE(valueAt(other), QString::number(otherValue));
+        QTRY_COMPARE_WITH_TIMEOUT(sweeps.count(), 3, 60000);
+        QCOMPARE(currentLine()->name(), QStringLiteral("current (%1)").arg(clicked));
     }
 
     // A bound is offered sizes up to its dimension (a larger one tiles it whole, as the synthetic
