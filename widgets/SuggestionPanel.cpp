@@ -307,12 +307,15 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
     if (r.exhausted)
         text += tr(" It had scored all it could reach, so it ended before its budget.");
     if (best >= 0)
-        text += best < m_startNs ? tr(" The best is %1% faster than the current configuration by the synthetic TPU%2.")
-                                       .arg(100.0 * (1.0 - best / m_startNs), 0, 'f', 1)
-                                       .arg(m_predictor && m_predictor->synthIsGroundTruth()
-                                                                         ? tr(" (ground truth for this synthetic file)")
-                                                                         : tr(" (an estimate for this file: measure it on a TPU)"))
-                                 : tr(" Nothing faster than the current configuration was found.");
+        text +=
+            best < m_startNs
+                ? tr(" The best is %1% faster than the configuration the search started from, by "
+                     "the synthetic TPU%2.")
+                      .arg(100.0 * (1.0 - best / m_startNs), 0, 'f', 1)
+                      .arg(m_predictor && m_predictor->synthIsGroundTruth()
+                               ? tr(" (ground truth for this synthetic file)")
+                               : tr(" (an estimate for this file: measure it on a TPU)"))
+                : tr(" Nothing faster than the configuration the search started from was found.");
     m_rankedResultText = text;
     if (ranksToCome)
         text += tr(" Their ranks among this file's configurations come once they are scored.");
