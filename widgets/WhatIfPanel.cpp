@@ -465,6 +465,7 @@ void WhatIfPanel::setPredictions(const std::shared_ptr<const FilePredictions>& p
     m_suggestions->rankWith(m_predictor);
     updateStartChoices();
     rerankRuns();
+    runSweep();  // in runtimes now
 }
 
 void WhatIfPanel::usePredictor(std::shared_ptr<whatif::WhatIfPredictor> predictor,

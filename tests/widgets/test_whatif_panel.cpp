@@ -251,6 +251,17 @@ private slots:
         QCOMPARE(panel.report().rank, int64_t{0});
         QCOMPARE(panel.report().synthNs,
                  synth::TpuCostModel(m_layout).layoutRuntime(panel.currentRow().data()));
+        // A sweep before the ranks is in scores; the ranks redraw it in runtimes (it had stayed in
+        // scores until the next edit).
+        const auto sweptIn = [&panel] {
+            const QList<QAbstractAxis*> axes = panel.sweepChart()->chart()->axes(Qt::Vertical);
+            return axes.isEmpty() ? QString() : axes.front()->titleText();
+        };
+        panel.selectNode(node);
+        QSignalSpy sweeps(&panel, &WhatIfPanel::swept);
+        panel.sweep(0);
+        QVERIFY(sweeps.wait(60000));
+        QCOMPARE(sweptIn(), QStringLiteral("score"));
         QCOMPARE(panel.runList()->topLevelItem(1)->text(4), QStringLiteral("…"));
         QVERIFY(panel.runList()->topLevelItem(1)->text(2).startsWith(QStringLiteral("score ")));
         QVERIFY(panel.runList()->topLevelItem(1)->text(3).contains(QStringLiteral("by score")) ||
@@ -289,6 +300,8 @@ private slots:
         QCOMPARE(layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output), other);
         QVERIFY2(panel.resultText().contains(QStringLiteral("Would rank")),
                  qPrintable(panel.resultText()));
+        QTRY_VERIFY_WITH_TIMEOUT(sweptIn() != QStringLiteral("score") && !sweptIn().isEmpty(),
+                                 60000);
     }
 
     // A default layout spelled out (rank-1 .. 0, the layout node_feat gives this program's nodes)
