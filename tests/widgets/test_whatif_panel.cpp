@@ -76,6 +76,21 @@ std::vector<int> reversed(int rank) {
     return p;
 }
 
+// A sweep of a rank-4 slot as the panel draws it: "default" (the fastest) and the 24
+// permutations, 2.3 ms and up in steps of 5 us.
+std::vector<SweepChart::Point> rankFourSweep() {
+    std::vector<int> order = {0, 1, 2, 3};
+    std::vector<SweepChart::Point> points{{QStringLiteral("default"), 2.3e6, 2.3e6, 0}};
+    int i = 1;
+    do {
+        QStringList dims;
+        for (const int d : order) dims << QString::number(d);
+        const double ns = 2.3e6 + 5000.0 * i;
+        points.push_back({QStringLiteral("{%1}").arg(dims.join(QLatin1Char(','))), ns, ns, i++});
+    } while (std::next_permutation(order.begin(), order.end()));
+    return points;
+}
+
 }  // namespace
 
 class TestWhatIfPanel : public QObject {
@@ -88,6 +103,13 @@ class TestWhatIfPanel : public QObject {
         panel.setGraph(m_layout, QStringLiteral("r.npz"));
         panel.setChosenConfig(5);
         panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+    }
+
+    // The panel on a tile kernel "k.npz" scored on `runner`, its start evaluated.
+    static bool openTile(JobRunner& runner, WhatIfPanel& panel, const TpuGraph& tile) {
+        panel.setGraph(tile, QStringLiteral("k.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), tile));
+        return waitEvaluated(panel);
     }
 
     static QStandardItem* bestPredictedChoice(const WhatIfPanel& panel) {
@@ -373,17 +395,7 @@ private slots:
         chart.resize(560, 190);
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        std::vector<int> order = {0, 1, 2, 3};
-        std::vector<SweepChart::Point> points;
-        int i = 0;
-        do {
-            QStringList dims;
-            for (const int d : order) dims << QString::number(d);
-            const double ns = 2.3e6 + 5000.0 * i;
-            points.push_back(
-                {QStringLiteral("{%1}").arg(dims.join(QLatin1Char(','))), ns, ns, i++});
-        } while (std::next_permutation(order.begin(), order.end()));
-        chart.setSweep(QStringLiteral("#8 input"), points, 10, 2.3e6, true);
+        chart.setSweep(QStringLiteral("#8 input"), rankFourSweep(), 10, 2.3e6, true);
         QTest::qWait(50);
         const QRectF plot = chart.chart()->plotArea();
         QVERIFY2(
@@ -404,16 +416,7 @@ private slots:
         chart.resize(560, 190);
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        std::vector<int> order = {0, 1, 2, 3};
-        std::vector<SweepChart::Point> points{{QStringLiteral("default"), 2.3e6, 2.3e6, 0}};
-        int i = 1;
-        do {
-            QStringList dims;
-            for (const int d : order) dims << QString::number(d);
-            const double ns = 2.3e6 + 5000.0 * i;
-            points.push_back(
-                {QStringLiteral("{%1}").arg(dims.join(QLatin1Char(','))), ns, ns, i++});
-        } while (std::next_permutation(order.begin(), order.end()));
+        const std::vector<SweepChart::Point> points = rankFourSweep();
         chart.setSweep(QStringLiteral("#8 input"), points, 0, 2.3e6, true);
         QTest::qWait(50);
         // Shown: drawn in a colour one sees, inside the chart, below the bars.
@@ -693,9 +696,7 @@ private slots:
         const TpuGraph tile = synth::makeTileGraph(synth::Recipe::DotKernel, 4, 80, "k");
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(tile, QStringLiteral("k.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), tile));
-        QVERIFY(waitEvaluated(panel));
+        QVERIFY(openTile(runner, panel, tile));
         const float bound = panel.currentRow()[8] == 128.0f ? 256.0f : 128.0f;  // output_bounds_0
         QVERIFY(panel.setTileBound(8, bound));
         QVERIFY(waitEvaluated(panel));
@@ -899,9 +900,7 @@ private slots:
         const TpuGraph tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 60, "k");
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(tile, QStringLiteral("k.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), tile));
-        QVERIFY(waitEvaluated(panel));
+        QVERIFY(openTile(runner, panel, tile));
         const auto& names = schema::tileConfigFeatureNames();
         std::vector<int> columns;  // bounds with at least three sizes to choose from
         for (int c = 0; c < static_cast<int>(names.size()); ++c)
