@@ -6,12 +6,14 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
+#include <QTimer>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -124,6 +126,12 @@ DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
     };
     connect(m_view, &QTreeView::clicked, this, activate);
     connect(m_view, &QTreeView::activated, this, activate);
+    m_keyOpen = new QTimer(this);
+    m_keyOpen->setSingleShot(true);
+    m_keyOpen->setInterval(widgetlimits::kBrowseOpenDelayMs);
+    connect(m_keyOpen, &QTimer::timeout, this,
+            [this, activate] { activate(m_view->currentIndex()); });
+    m_view->installEventFilter(this);
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id == m_scanJob) {
             m_scanJob = 0;
@@ -302,6 +310,24 @@ void DatasetBrowser::labelGroups() {
         m_status->setText(
             tr("%1 of %2 graphs match \"%3\"")
                 .arg(countText(shown), countText(static_cast<qint64>(m_files.size())), filter));
+}
+
+bool DatasetBrowser::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view && event->type() == QEvent::KeyPress) {
+        switch (static_cast<QKeyEvent*>(event)->key()) {
+            case Qt::Key_Up:
+            case Qt::Key_Down:
+            case Qt::Key_PageUp:
+            case Qt::Key_PageDown:
+            case Qt::Key_Home:
+            case Qt::Key_End:
+                m_keyOpen->start();  // the view moves the current row after this filter
+                break;
+            default:
+                break;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QMenu* DatasetBrowser::fileMenu(const QString& path) {

@@ -11,6 +11,7 @@ class QMenu;
 class QSortFilterProxyModel;
 class QStandardItem;
 class QStandardItemModel;
+class QTimer;
 class QTreeView;
 
 namespace tpg {
@@ -41,6 +42,9 @@ public:
     // The right-click menu of a graph row (open, reveal in the file manager, copy the path);
     // nullptr for a group row. The caller owns it.
     QMenu* fileMenu(const QString& path);
+    // Steps through the graphs with the arrow keys (Page Up/Down, Home, End too), opening each
+    // once the keys rest on it.
+    bool eventFilter(QObject* watched, QEvent* event) override;
     // Wide enough for a graph's name beside its counts, so a narrow window squeezes the graph's
     // picture, not the names (widgetlimits::kGraphNameMinChars).
     QSize minimumSizeHint() const override;
@@ -74,6 +78,7 @@ private:
     QStandardItemModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTreeView* m_view;
+    QTimer* m_keyOpen;  // opens the row arrow keys rest on (widgetlimits::kBrowseOpenDelayMs)
 };
 
 }  // namespace tpg

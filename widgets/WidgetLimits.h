@@ -51,6 +51,9 @@ constexpr int kMaxListedNeighbours = 200;
 constexpr size_t kSweepMaxBars = 48;
 // Dataset tree: files whose counts are sent to the GUI at once.
 constexpr int kCountBatchFiles = 32;
+// Arrow keys in the dataset tree open the graph they rest on after this pause: a key held down
+// passes files without loading each.
+constexpr int kBrowseOpenDelayMs = 250;
 // Training charts: epoch dots merge into a thick line beyond this many epochs across a dock; the
 // line alone then.
 constexpr size_t kMaxEpochDots = 60;

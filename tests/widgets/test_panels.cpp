@@ -25,6 +25,7 @@
 #include "ModelNameText.h"
 #include "SyntheticHloGraph.h"
 #include "VizLimits.h"
+#include "WidgetLimits.h"
 #include "graph/GraphFile.h"
 
 using namespace tpg;
@@ -158,8 +159,9 @@ private slots:
 
     // Filtering keeps the open file highlighted while it matches; when it does not, no other file
     // looks open (Qt had moved the highlight to a neighbour) and the first matches are in view
-    // (the list had kept its scroll position, showing matches from the middle).
-    void browserFilterKeepsTheOpenFileHighlighted() {
+    // (the list had kept its scroll position, showing matches from the middle). Arrow keys move
+    // the highlight and the open file together.
+    void browserKeepsTheOpenFileHighlighted() {
         QTemporaryDir dir;
         QString open;
         for (int i = 0; i < 60; ++i) {
@@ -198,6 +200,19 @@ private slots:
         browser.filterEdit()->clear();
         QCOMPARE(view->currentIndex().data().toString(), QFileInfo(open).completeBaseName());
         QVERIFY(view->viewport()->rect().contains(view->visualRect(view->currentIndex())));
+
+        // Arrow keys step through the graphs, opening the one they rest on (they had moved the
+        // highlight off the open file and opened nothing): three quick presses open one file.
+        QSignalSpy opened(&browser, &DatasetBrowser::fileActivated);
+        view->setFocus();
+        for (int i = 0; i < 3; ++i) QTest::keyClick(view, Qt::Key_Down);
+        QCOMPARE(view->currentIndex().data().toString(), QStringLiteral("k_058"));
+        QCOMPARE(opened.count(), 0);
+        QVERIFY(opened.wait(5000));
+        QTest::qWait(2 * widgetlimits::kBrowseOpenDelayMs);
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(QFileInfo(opened.at(0).at(0).toString()).completeBaseName(),
+                 QStringLiteral("k_058"));
     }
 
     // Names with numbers list as a file manager lists them: "k_2" before "k_10" (they had been
