@@ -720,12 +720,13 @@ QString GraphPanel::searchResultsText() const { return m_resultsLabel->text(); }
 
 QString GraphPanel::describeResults() const {
     const int listed = m_results->topLevelItemCount();
-    QString text = listed == 0 ? tr("No node matches \"%1\"").arg(m_resultsQuery)
-                               : tr("%1 for \"%2\" in the whole graph")
-                                     .arg(m_resultsTotal == 1
-                                              ? tr("1 match")
-                                              : tr("%1 matches").arg(countText(m_resultsTotal)))
-                                     .arg(m_resultsQuery);
+    // With no match there is nothing to click: it had also said "click one to show it".
+    if (listed == 0)
+        return tr("No node matches \"%1\" by id, opcode or shape (/…/ searches by regular "
+                  "expression)")
+            .arg(m_resultsQuery);
+    QString text = tr("%1 for \"%2\" in the whole graph")
+                       .arg(countOf(m_resultsTotal, tr("match"), tr("matches")), m_resultsQuery);
     if (m_resultsTotal > listed) text += tr(" (the first %1 listed)").arg(listed);
     return text + tr(" · click one to show it (opening its groups, or its neighbourhood, when it is not drawn)");
 }

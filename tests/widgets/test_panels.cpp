@@ -560,6 +560,13 @@ private slots:
         QVERIFY(!status.isEmpty());
         QVERIFY2(status.first().at(0).toString().startsWith(QStringLiteral("Not a regular expression")),
                  qPrintable(status.first().at(0).toString()));
+        // No match: nothing to click, so no "click one" (it had said both).
+        panel.search(QStringLiteral("no-such-op"));
+        QVERIFY(searched.wait(10000));
+        QCOMPARE(
+            panel.searchResultsText(),
+            QStringLiteral("No node matches \"no-such-op\" by id, opcode or shape (/…/ searches by "
+                           "regular expression)"));
     }
 };
 
