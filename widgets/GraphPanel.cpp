@@ -691,8 +691,15 @@ void GraphPanel::showSearchResults(const QString& text, const NodeMatches& match
     m_resultIndex = static_cast<int>(all.indexOf(m_scene->selectedNode()));
     if (m_matches.isEmpty() && !all.isEmpty()) revealResult(0);
     m_resultsLabel->setText(describeResults());
+    m_resultsLabel->setToolTip(
+        all.isEmpty() ? QString()
+                      : tr("A match not drawn is shown by opening its groups, or in its "
+                           "neighbourhood."));
     fitResultsHeight();
     m_resultsBox->setVisible(!matches.error.isEmpty() || matches.total != 1 || matches.nodes.empty());
+    // The first-use hint gives way: with it, the results left the drawing a strip of ~85 px on a
+    // 768-px-high screen.
+    if (m_resultsBox->isVisibleTo(this)) hideHint();
     if (!matches.error.isEmpty()) m_resultsLabel->setText(matches.error);
     emit searchFinished();
 }
@@ -728,7 +735,7 @@ QString GraphPanel::describeResults() const {
     QString text = tr("%1 for \"%2\" in the whole graph")
                        .arg(countOf(m_resultsTotal, tr("match"), tr("matches")), m_resultsQuery);
     if (m_resultsTotal > listed) text += tr(" (the first %1 listed)").arg(listed);
-    return text + tr(" · click one to show it (opening its groups, or its neighbourhood, when it is not drawn)");
+    return text + tr(" · click one to show it");
 }
 
 // The results list's "In view" column follows the drawing, and its matches stay outlined.
