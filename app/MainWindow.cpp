@@ -430,7 +430,7 @@ void MainWindow::connectModelSession() {
     connect(
         m_models, &ModelSession::modelChanged, this, [this](Collection kind, const QString& name) {
             const Collection open = m_graph.isNull() ? Collection::Layout : m_graph.collection();
-            const QString inUse = m_models->modelName(open, m_currentFile);
+            const QString inUse = m_models->modelName(open, m_currentFile, recordedByOpenFile());
             showModelInUse(inUse);
             if (kind == open)
                 setStatus(tr("Model in use: %1").arg(shortModelName(name)));
@@ -608,8 +608,9 @@ void MainWindow::startLesson() {
 }
 
 void MainWindow::connectTraining() {
-    m_training->setGeneralModelProvider(
-        [this](Collection kind) { return m_models->modelFor(kind, m_currentFile); });
+    m_training->setGeneralModelProvider([this](Collection kind) {
+        return m_models->modelFor(kind, m_currentFile, recordedByOpenFile());
+    });
     m_training->setRunsFolder(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
                               QStringLiteral("/runs"));
     connect(m_training, &TrainingPanel::useModelRequested, this,
@@ -745,7 +746,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_lesson->setGraph(graph, path);
     m_training->setCurrentFile(path, graph);
     m_restoringSession = false;
-    showModelInUse(m_models->modelName(graph.collection(), path));
+    showModelInUse(m_models->modelName(graph.collection(), path, graph.searchCollection()));
     m_models->predict(path, graph);
     m_configPanel->setPredictionsPending(!graph.isNull());
     m_browser->selectFile(path);

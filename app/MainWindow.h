@@ -121,6 +121,10 @@ private:
     void setStatus(const QString& text);
     void connectModelSession();
     void showModelInUse(const QString& label);
+    // The collection the open file records (an exported What-if file's), "" for none.
+    std::string recordedByOpenFile() const {
+        return m_graph.isNull() ? std::string() : m_graph.searchCollection();
+    }
     void loadModelFromDialog();
     void connectWhatIf();
     void connectTraining();

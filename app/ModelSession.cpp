@@ -23,9 +23,9 @@ nn::CostModel withProgramTies(const nn::CostModel& model, bool on) {
 // The user's model for a kind (null: none, so a fresh built-in one for `file`'s collection) with
 // the program rule `ties`.
 nn::CostModel sessionModel(const nn::CostModel& chosen, Collection kind, const QString& file,
-                           bool ties) {
+                           const std::string& recorded, bool ties) {
     if (!chosen.isNull()) return withProgramTies(chosen, ties);
-    nn::CostModel builtIn = nn::defaultModelForFile(file.toStdString(), kind);
+    nn::CostModel builtIn = nn::defaultModelForFile(file.toStdString(), kind, recorded);
     builtIn.setTieSamePrograms(ties);
     return builtIn;
 }
@@ -69,18 +69,21 @@ ModelSession::ModelSession(QObject* parent) : QObject(parent) {
     });
 }
 
-nn::CostModel ModelSession::modelFor(Collection kind, const QString& file) const {
+nn::CostModel ModelSession::modelFor(Collection kind, const QString& file,
+                                     const std::string& recorded) const {
     const auto it = m_loaded.find(kind);
-    return sessionModel(it != m_loaded.end() ? it->second : nn::CostModel(), kind, file,
+    return sessionModel(it != m_loaded.end() ? it->second : nn::CostModel(), kind, file, recorded,
                         m_programTies);
 }
 
-QString ModelSession::modelName(Collection kind, const QString& file) const {
+QString ModelSession::modelName(Collection kind, const QString& file,
+                                const std::string& recorded) const {
     const auto it = m_loaded.find(kind);
     return QString::fromStdString(
         it != m_loaded.end()
             ? it->second.label()
-            : nn::defaultModelLabel(kind, nn::builtInModelCollection(file.toStdString(), kind)));
+            : nn::defaultModelLabel(
+                  kind, nn::builtInModelCollection(file.toStdString(), kind, recorded)));
 }
 
 void ModelSession::predict(const QString& file, const TpuGraph& graph) {
@@ -98,7 +101,8 @@ void ModelSession::predict(const QString& file, const TpuGraph& graph) {
     const nn::CostModel chosen = it != m_loaded.end() ? it->second : nn::CostModel();
     setJob(m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen,
                                                         ties = m_programTies](JobControl& control) {
-        const nn::CostModel model = sessionModel(chosen, kind, file, ties);
+        const nn::CostModel model =
+            sessionModel(chosen, kind, file, shared->searchCollection(), ties);
         return QVariant::fromValue(std::shared_ptr<const FilePredictions>(predictFile(file, shared, model, control)));
     }));
 }
@@ -131,7 +135,8 @@ void ModelSession::setProgramTies(bool on, const QString& file, const TpuGraph& 
 
 void ModelSession::useBuiltIn(Collection kind, const QString& file, const TpuGraph& current) {
     m_loaded.erase(kind);
-    emit modelChanged(kind, modelName(kind, file));
+    emit modelChanged(
+        kind, modelName(kind, file, current.isNull() ? std::string() : current.searchCollection()));
     if (!current.isNull() && current.collection() == kind) predict(file, current);
 }
 

@@ -22,10 +22,12 @@ class ModelSession : public QObject {
 public:
     explicit ModelSession(QObject* parent = nullptr);
 
-    // The model for `file` of `kind` (the built-in one follows the file's collection), sharing
-    // scores within programs as programTies() says.
-    nn::CostModel modelFor(Collection kind, const QString& file) const;
-    QString modelName(Collection kind, const QString& file) const;
+    // The model for `file` of `kind` (the built-in one follows the file's collection: its place in
+    // the dataset, else the one it records, TpuGraph::searchCollection), sharing scores within
+    // programs as programTies() says.
+    nn::CostModel modelFor(Collection kind, const QString& file,
+                           const std::string& recorded = {}) const;
+    QString modelName(Collection kind, const QString& file, const std::string& recorded = {}) const;
     std::shared_ptr<const FilePredictions> predictions() const { return m_predictions; }
 
     // Scores every configuration of `graph` (the open `file`) with the model for its kind.

@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <numeric>
 
@@ -32,6 +33,7 @@
 #include "SweepChart.h"
 #include "VerticalScrollArea.h"
 #include "WidgetLimits.h"
+#include "graph/DatasetIndex.h"
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
 #include "io/CompactMatrix.h"
@@ -1162,6 +1164,12 @@ bool WhatIfPanel::exportNpz(const QString& path, QString* error) const {
     }
     try {
         TpuGraphData d = m_graph.data();
+        // The search it came from, so the file opened alone (or given to `tpugraphs predict`) is
+        // scored by the model that scored it here, not the kind's general one.
+        DatasetFile placed;
+        d.searchCollection = placeByPath(std::filesystem::path(m_file.toStdString()), placed)
+                                 ? placed.collection
+                                 : m_graph.searchCollection();
         const auto n = static_cast<int64_t>(m_runs.size());
         d.runtimes.assign(static_cast<size_t>(n), 0.0);  // not measured: a test-split file
         if (isLayoutFile()) {

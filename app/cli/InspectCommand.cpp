@@ -53,7 +53,11 @@ void run(const InspectOptions& o) {
     TpuGraph g = loadTpuGraph(o.file, lo);
     NpzArchive archive(o.file);
     std::printf("%-14s %s\n", "file", o.file.c_str());
-    std::printf("%-14s %s\n", "collection", collectionName(g.collection()));
+    if (g.searchCollection().empty())
+        std::printf("%-14s %s\n", "collection", collectionName(g.collection()));
+    else  // a What-if export: the search its configurations came from, whose model scores it
+        std::printf("%-14s %s (recorded: %s)\n", "collection", collectionName(g.collection()),
+                    g.searchCollection().c_str());
     std::printf("%-14s %s\n", "nodes", withCommas(g.numNodes()).c_str());
     std::printf("%-14s %s\n", "edges", withCommas(g.numEdges()).c_str());
     std::printf("%-14s %zu\n", "computations", g.nodeSplits().empty() ? size_t{1} : g.nodeSplits().size());

@@ -59,13 +59,23 @@ std::vector<DatasetFile> inputFiles(const PredictOptions& o) {
     return out;
 }
 
-// The given model for the graph's kind, else its file's built-in one.
+// The collection whose built-in model scores `f`: its folder's, or for a loose file the one it
+// records (a What-if export's; TpuGraph::searchCollection), else its kind's name.
+std::string builtInCollectionOf(const DatasetFile& f) {
+    if (!f.split.empty() || !f.error.empty()) return f.collection;
+    const std::string recorded = recordedCollection(f.path);
+    return recorded.empty() ? f.collection : recorded;
+}
+
+// The given model for the graph's kind, else the built-in one of `collection`
+// (builtInCollectionOf).
 const nn::CostModel& modelFor(const std::map<Collection, nn::CostModel>& given,
                               const std::map<std::string, nn::CostModel>& builtIn,
-                              const DatasetFile& f, const TpuGraph& g) {
+                              const std::string& collection, const DatasetFile& f,
+                              const TpuGraph& g) {
     const auto it = given.find(g.collection());
     if (it != given.end()) return it->second;
-    const auto own = builtIn.find(f.collection);
+    const auto own = builtIn.find(collection);
     if (own == builtIn.end() || own->second.kind() != g.collection())
         throw FormatError(f.path + ": holds a " + collectionName(g.collection()) +
                           " graph, but its folder is " + f.collection + "'s and no " +
@@ -96,12 +106,15 @@ void run(const PredictOptions& o) {
     // A kind without a given model takes each file's collection's built-in one (the scan placed
     // each file: its collection in the tree, or its kind's name when loose).
     std::map<std::string, nn::CostModel> builtIn;
+    std::vector<std::string> builtInCollections;  // per file
     for (const DatasetFile& f : files) {
-        if (!f.error.empty() || models.count(f.kind) || builtIn.count(f.collection)) continue;
-        nn::CostModel m = nn::defaultModel(f.kind, f.collection);
+        builtInCollections.push_back(builtInCollectionOf(f));
+        const std::string& collection = builtInCollections.back();
+        if (!f.error.empty() || models.count(f.kind) || builtIn.count(collection)) continue;
+        nn::CostModel m = nn::defaultModel(f.kind, collection);
         std::fprintf(stderr, "note: no %s model given, using the %s\n", collectionName(f.kind),
                      m.label().c_str());
-        builtIn.emplace(f.collection, std::move(m));
+        builtIn.emplace(collection, std::move(m));
     }
 
     for (auto& [kind, model] : models) model.setTieSamePrograms(programTies);  // each loaded here, its own
@@ -119,7 +132,7 @@ void run(const PredictOptions& o) {
         const DatasetFile& f = files[i];
         if (!f.error.empty()) throw FormatError(f.error);
         const TpuGraph g = loadTpuGraph(f.path, lo);
-        const nn::CostModel& model = modelFor(models, builtIn, f, g);
+        const nn::CostModel& model = modelFor(models, builtIn, builtInCollections[i], f, g);
         const auto scores = model.scoreAll(g, [&](int64_t done, int64_t total) {
             bar.update(static_cast<int64_t>(i),
                        f.name + " " + std::to_string(done) + "/" + std::to_string(total));

@@ -104,8 +104,9 @@ void run(TuneCommandOptions& o) {
     if (o.start.empty()) o.start = g.runtimesKnown() ? "best" : "predicted-best";
     o.search.start = whatif::StartPoint::parse(o.start);
     o.search.start.check(g);
-    nn::CostModel model = o.model.empty() ? nn::defaultModelForFile(o.file, g.collection())
-                                          : nn::CostModel::load(o.model);
+    nn::CostModel model =
+        o.model.empty() ? nn::defaultModelForFile(o.file, g.collection(), g.searchCollection())
+                        : nn::CostModel::load(o.model);
     model.requireCompatible(g);
 
     const auto began = std::chrono::steady_clock::now();

@@ -116,8 +116,9 @@ void run(const WhatIfOptions& o) {
     if (!o.fromJson.empty()) loaded = readSessionEntry(o.fromJson, o.entry, g);
     const std::string startText = loaded ? o.fromJson + ": " + loaded->label : start.text();
 
-    nn::CostModel model = o.model.empty() ? nn::defaultModelForFile(o.file, g.collection())
-                                          : nn::CostModel::load(o.model);
+    nn::CostModel model =
+        o.model.empty() ? nn::defaultModelForFile(o.file, g.collection(), g.searchCollection())
+                        : nn::CostModel::load(o.model);
     std::unique_ptr<ProgressBar> bar;
     if (!o.json) bar = std::make_unique<ProgressBar>("scoring the file's configs", g.numConfigs());
     const whatif::WhatIfPredictor p(graph, model, [&](int64_t done, int64_t) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "graph/DatasetIndex.h"
 #include "graph/Schema.h"
 #include "io/Error.h"
 #include "io/Limits.h"
@@ -60,7 +61,38 @@ std::vector<int32_t> toInt32(const std::vector<int64_t>& v, Reader& r, const cha
     return out;
 }
 
+constexpr const char* kCollectionNameKey = "collection_name";
+
+// The explorer's own key: the search a What-if export's configurations came from (uint8 text),
+// so the file opened alone is scored by that collection's model. Anything else is ignored, said.
+std::string readCollectionName(NpzArchive& a, Collection kind, std::vector<std::string>& warnings) {
+    if (!a.has(kCollectionNameKey)) return {};
+    const NpyHeader h = a.header(kCollectionNameKey);
+    std::string name;
+    if (h.shape.size() == 1 && h.shape[0] <= limits::kMaxCollectionNameBytes &&
+        dtypeIsInteger(h.dtype))
+        for (const int64_t b : a.read(kCollectionNameKey).toInt64())
+            name += static_cast<char>(b & 0xff);
+    std::string expected;
+    for (const std::string& c : knownCollections()) {
+        if (c.rfind(collectionName(kind), 0) != 0) continue;
+        if (c == name) return name;
+        expected += (expected.empty() ? "" : ", ") + c;
+    }
+    warnings.push_back(std::string(kCollectionNameKey) + ": expected one of " + expected +
+                       " (uint8 text); ignored, so the " + collectionName(kind) +
+                       " model of all collections scores it");
+    return {};
+}
+
 }  // namespace
+
+std::string recordedCollection(const std::string& path) {
+    NpzArchive a(path);
+    const Collection kind = a.has("node_config_feat") ? Collection::Layout : Collection::Tile;
+    std::vector<std::string> ignored;
+    return readCollectionName(a, kind, ignored);
+}
 
 Collection detectCollection(const std::string& path) {
     NpzArchive a(path);
@@ -132,6 +164,8 @@ TpuGraph loadTpuGraph(const std::string& path, const LoadOptions& options) {
         d.nodeSplits = r.readInteger("node_splits", hs).toInt64();
     }
 
+    d.searchCollection = readCollectionName(a, d.collection, d.warnings);
+
     // Configurations
     NpyHeader hr = r.header("config_runtime");
     r.expectRank("config_runtime", hr, 1, "(c,)");
@@ -198,6 +232,9 @@ void saveTpuGraph(const TpuGraph& g, const std::string& path, bool compressed) {
     w.addInt64("config_runtime", {c}, asInt(d.runtimes));
     if (!d.nodeSplits.empty())
         w.addInt64("node_splits", {1, static_cast<int64_t>(d.nodeSplits.size())}, d.nodeSplits);
+    if (!d.searchCollection.empty())
+        w.add(kCollectionNameKey, DType::U8, {static_cast<int64_t>(d.searchCollection.size())},
+              d.searchCollection.data());
     if (d.collection == Collection::Tile) {
         w.addFloat32("config_feat", {c, d.configFeatureWidth}, d.tileConfigFeatures);
         w.addInt64("config_runtime_normalizers", {c}, asInt(d.runtimeNormalizers));

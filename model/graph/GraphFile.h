@@ -19,8 +19,13 @@ struct LoadOptions {
 
 // Reads a TpuGraphs .npz (tile or layout) exactly as the real files are: any integer width for
 // ids and counts, any float width for features, node_splits 1-D or (1, k), trimmed feature
-// widths (with a warning). Throws FormatError with one message naming file, key and expectation.
+// widths (with a warning), the collection an explorer export records. Throws FormatError with one
+// message naming file, key and expectation.
 TpuGraph loadTpuGraph(const std::string& path, const LoadOptions& options = {});
+
+// The search a file records in "collection_name" (an explorer export: "layout:nlp:default"),
+// read without its arrays; "" when it records none or something else. Throws FormatError.
+std::string recordedCollection(const std::string& path);
 
 // Which collection a file holds, from its keys alone (cheap). Throws FormatError.
 Collection detectCollection(const std::string& path);

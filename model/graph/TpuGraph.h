@@ -35,6 +35,9 @@ struct TpuGraphData {
     std::vector<float> tileConfigFeatures;   // tile only: numConfigs x configFeatureWidth
     std::vector<int32_t> configurableNodes;  // layout only: node_config_ids
     std::shared_ptr<LayoutConfigTable> layoutConfigs;  // layout only: (c, nc, F)
+    // The search the configurations belong to ("layout:nlp:default"), as the explorer's What-if
+    // export records it in "collection_name"; "" when the file does not say (real ones never do).
+    std::string searchCollection;
 
     std::vector<std::string> warnings;
 };
@@ -53,6 +56,7 @@ public:
     Collection collection() const { return m_d->collection; }
     bool isLayout() const { return m_d->collection == Collection::Layout; }
     const std::vector<std::string>& warnings() const { return m_d->warnings; }
+    const std::string& searchCollection() const { return m_d->searchCollection; }
 
     // Structure
     int64_t numNodes() const { return m_d->numNodes; }

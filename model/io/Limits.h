@@ -25,6 +25,8 @@ constexpr uint32_t kNpzWriteDeflateLevel = 6;
 constexpr size_t kFortranDecodeBlockBytes = size_t{16} << 20;
 // ... and in at least this many blocks, so decoding progress moves in visible steps.
 constexpr size_t kFortranDecodeMinBlocks = 16;
+// A recorded collection name ("layout:nlp:default") is a few dozen bytes; more is not one.
+constexpr int64_t kMaxCollectionNameBytes = 64;
 // Layout configs rows read per batch when scanning a whole table (e.g. distinct counting).
 constexpr int64_t kConfigScanBatchRows = 256;
 

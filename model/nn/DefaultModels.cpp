@@ -67,14 +67,16 @@ CostModel defaultModel(Collection kind, const std::string& collection) {
                                 labelOf(kind, m));
 }
 
-std::string builtInModelCollection(const std::string& path, Collection kind) {
+std::string builtInModelCollection(const std::string& path, Collection kind,
+                                   const std::string& recorded) {
     DatasetFile f;
-    return placeByPath(std::filesystem::path(path), f) ? f.collection
-                                                       : std::string(collectionName(kind));
+    if (placeByPath(std::filesystem::path(path), f)) return f.collection;
+    return recorded.empty() ? std::string(collectionName(kind)) : recorded;
 }
 
-CostModel defaultModelForFile(const std::string& path, Collection kind) {
-    return defaultModel(kind, builtInModelCollection(path, kind));
+CostModel defaultModelForFile(const std::string& path, Collection kind,
+                              const std::string& recorded) {
+    return defaultModel(kind, builtInModelCollection(path, kind, recorded));
 }
 
 }  // namespace tpg::nn

@@ -16,12 +16,15 @@ bool hasDefaultModel(Collection kind);
 // build embeds one, else the kind's general one. Throws FormatError when the kind has none (a
 // build made before the models existed).
 CostModel defaultModel(Collection kind, const std::string& collection = {});
-// The built-in model for the file at `path`, chosen by its place in the dataset tree.
-CostModel defaultModelForFile(const std::string& path, Collection kind);
+// The built-in model for the file at `path`, chosen by builtInModelCollection.
+CostModel defaultModelForFile(const std::string& path, Collection kind,
+                              const std::string& recorded = {});
 // What defaultModel(kind, collection) would be called, without loading it.
 std::string defaultModelLabel(Collection kind, const std::string& collection = {});
 // The collection a file of `kind` at `path` counts as for choosing a built-in model: its place in
-// the dataset tree, else (a loose file) the kind's name.
-std::string builtInModelCollection(const std::string& path, Collection kind);
+// the dataset tree, else the collection it records (`recorded`: TpuGraph::searchCollection, as a
+// What-if export has it), else (a loose file) the kind's name.
+std::string builtInModelCollection(const std::string& path, Collection kind,
+                                   const std::string& recorded = {});
 
 }  // namespace tpg::nn

@@ -3,7 +3,8 @@
 file once; --program-ties reaches the model (configs of one program share a score by default, so
 they keep their file order; off ranks them by the network's own scores); a bad value gets one line;
 each file gets its collection's built-in model, a file outside the dataset tree the layout model of
-all four collections, and a file whose kind is not its folder's one line.
+all four collections (or, when it records its search as a What-if export does, that collection's),
+and a file whose kind is not its folder's one line.
 Usage: predict_cli_test.py TPUGRAPHS_BINARY SYNTH_DATA_DIR WORK_DIR"""
 import glob
 import os
@@ -62,6 +63,17 @@ p = subprocess.run([exe, "predict", "--data", loose, "--out", os.path.join(work,
                    capture_output=True, text=True, timeout=300)
 if p.returncode != 0 or "using the built-in layout model" not in p.stderr:
     failures.append("a loose layout file -> %d\n%s" % (p.returncode, p.stderr))
+# Unless it records its search, as the explorer's What-if export does (numpy writes the key here,
+# as a user's script could): that collection's model scores it, as it scored the configurations
+# in the explorer (the general model had).
+arrays = dict(np.load(layout))
+arrays["collection_name"] = np.frombuffer(b"layout:nlp:default", dtype=np.uint8)
+recorded = os.path.join(work, "mine-whatif.npz")
+np.savez_compressed(recorded, **arrays)
+p = subprocess.run([exe, "predict", "--data", recorded, "--out", os.path.join(work, "recorded.csv")],
+                   capture_output=True, text=True, timeout=300)
+if p.returncode != 0 or "using the built-in layout:nlp:default model" not in p.stderr:
+    failures.append("a loose file recording layout:nlp:default -> %d\n%s" % (p.returncode, p.stderr))
 # A tile kernel in a layout folder: the folder's model cannot score it.
 misplaced = os.path.join(work, "mixed/npz/layout/xla/random/test/kernel.npz")
 os.makedirs(os.path.dirname(misplaced), exist_ok=True)

@@ -176,6 +176,39 @@ private slots:
         auto back = loadTpuGraph(out, LoadOptions{false});
         expectSameGraph(back, g);
     }
+    // A What-if export records the search its configurations came from, so the file alone is
+    // scored by that collection's model; a name the dataset has not, or of the other kind, is
+    // ignored with a warning naming the key and what it expects.
+    void recordedCollectionRoundTripsAndIsChecked() {
+        const TpuGraph g = loadTpuGraph(good("layout_savez.npz"), LoadOptions{false});
+        QVERIFY(g.searchCollection().empty());
+        QTemporaryDir dir;
+        const auto savedWith = [&](const std::string& name) {
+            TpuGraphData d = g.data();
+            d.searchCollection = name;
+            const std::string out =
+                dir.path().toStdString() + "/" + std::to_string(name.size()) + ".npz";
+            saveTpuGraph(TpuGraph(std::move(d)), out, true);
+            return out;
+        };
+        const std::string recorded = savedWith("layout:nlp:default");
+        const TpuGraph back = loadTpuGraph(recorded, LoadOptions{false});
+        QCOMPARE(back.searchCollection(), std::string("layout:nlp:default"));
+        QCOMPARE(back.warnings(), g.warnings());
+        QCOMPARE(recordedCollection(recorded), std::string("layout:nlp:default"));
+        for (const std::string bad : {"tile:xla", "layout:nlp:bogus"}) {
+            const std::string out = savedWith(bad);
+            const TpuGraph ignored = loadTpuGraph(out, LoadOptions{false});
+            QVERIFY(ignored.searchCollection().empty());
+            QVERIFY(recordedCollection(out).empty());
+            QCOMPARE(ignored.warnings().size(), g.warnings().size() + 1);
+            QVERIFY2(ignored.warnings().back().rfind(
+                         "collection_name: expected one of layout:nlp:default, "
+                         "layout:nlp:random, layout:xla:default, layout:xla:random",
+                         0) == 0,
+                     ignored.warnings().back().c_str());
+        }
+    }
     void backgroundDecodeCanBeCancelled() {
         auto g = loadTpuGraph(good("layout_compressed.npz"));
         g.layoutConfigs()->cancel();  // may already be done: both outcomes must be clean

@@ -1257,6 +1257,15 @@ private slots:
         const CostModel general = defaultModelForFile("/home/me/prog.npz", Collection::Layout);
         QCOMPARE(general.info().collection, std::string("layout"));
         QCOMPARE(general.label(), std::string("built-in layout model"));
+        // Unless it records its search (a What-if export): that collection's model, though the
+        // dataset's own folders still decide for a file placed in them.
+        QCOMPARE(defaultModelForFile("/home/me/prog.npz", Collection::Layout, "layout:nlp:default")
+                     .info()
+                     .collection,
+                 std::string("layout:nlp:default"));
+        QCOMPARE(builtInModelCollection("/data/npz/layout/xla/random/test/prog.npz",
+                                        Collection::Layout, "layout:nlp:default"),
+                 std::string("layout:xla:random"));
         QCOMPARE(defaultModel(Collection::Layout, "layout:xla").info().collection,
                  std::string("layout"));
         // Tile has one collection: its model serves loose files too.

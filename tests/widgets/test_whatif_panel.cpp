@@ -893,6 +893,34 @@ private slots:
             qPrintable(QStringLiteral("%1 of %2").arg(box->width()).arg(box->sizeHint().width())));
     }
 
+    // An export records the search its file belongs to, and an export opened alone passes it on,
+    // so `tpugraphs predict` and the explorer score it with the model that scored it here (they
+    // had used the kind's general model).
+    void exportRecordsItsCollection() {
+        JobRunner runner(QStringLiteral("model"));
+        QString error;
+        const auto exported = [&](const TpuGraph& g, const QString& file, const QString& out) {
+            WhatIfPanel panel(&runner);
+            panel.setGraph(g, file);
+            panel.setPredictions(predictedFile(runner, file, g));
+            const QString path = m_dir.filePath(out);
+            const bool ok = waitEvaluated(panel) && panel.exportNpz(path, &error);
+            return ok ? loadTpuGraph(path.toStdString()) : TpuGraph();
+        };
+        const TpuGraph once =
+            exported(m_layout, QStringLiteral("/data/npz/layout/nlp/default/train/r.npz"),
+                     QStringLiteral("placed.npz"));
+        QVERIFY2(!once.isNull(), qPrintable(error));
+        QCOMPARE(once.searchCollection(), std::string("layout:nlp:default"));
+        const TpuGraph twice = exported(once, m_dir.filePath(QStringLiteral("placed.npz")),
+                                        QStringLiteral("twice.npz"));
+        QVERIFY2(!twice.isNull(), qPrintable(error));
+        QCOMPARE(twice.searchCollection(), std::string("layout:nlp:default"));
+        QVERIFY(exported(m_layout, QStringLiteral("r.npz"), QStringLiteral("loose.npz"))
+                    .searchCollection()
+                    .empty());
+    }
+
     // A sweep follows the configuration. Its bars had been whole configurations from when it
     // ran: after an edit of another bound, clicking one undid that edit, and its "start" line
     // stayed at the prediction from before.
