@@ -172,7 +172,9 @@ void addTuneCommand(CLI::App& app) {
     o->search.top = tune::limits::kDefaultTop;
     auto* cmd = app.add_subcommand("tune", learnCommandDescription("tune"));
     cmd->add_option("FILE", o->file, "A layout or tile .npz file")->required();
-    cmd->add_option("--model", o->model, "Model file (default: the built-in model for the file's kind)");
+    cmd->add_option("--model", o->model,
+                    "Model file (default: the built-in model of the file's collection: its dataset "
+                    "folder's, or the one it records, else its kind's)");
     cmd->add_option("--budget-seconds", o->search.budgetSeconds, "Wall clock for the search")->capture_default_str();
     cmd->add_option("--measure", o->search.measurePerRound,
                     "Candidates measured by the synthetic TPU per round and fed back; 0: the model alone")

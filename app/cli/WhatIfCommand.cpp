@@ -168,7 +168,9 @@ void addWhatIfCommand(CLI::App& app) {
     auto o = std::make_shared<WhatIfOptions>();
     auto* cmd = app.add_subcommand("whatif", learnCommandDescription("whatif"));
     cmd->add_option("FILE", o->file, "A layout or tile .npz file")->required();
-    cmd->add_option("--model", o->model, "Model file (default: the built-in model for the file's kind)");
+    cmd->add_option("--model", o->model,
+                    "Model file (default: the built-in model of the file's collection: its dataset "
+                    "folder's, or the one it records, else its kind's)");
     auto* from = cmd->add_option("--from", o->from, "Start from: a config index, default, best (measured) or predicted-best")
                      ->capture_default_str();
     cmd->add_option("--from-json", o->fromJson,
