@@ -64,7 +64,8 @@ std::vector<int32_t> toInt32(const std::vector<int64_t>& v, Reader& r, const cha
 constexpr const char* kCollectionNameKey = "collection_name";
 
 // The explorer's own key: the search a What-if export's configurations came from (uint8 text),
-// so the file opened alone is scored by that collection's model. Anything else is ignored, said.
+// so the file opened alone is scored by that collection's model. Any other text is ignored, with
+// a warning.
 std::string readCollectionName(NpzArchive& a, Collection kind, std::vector<std::string>& warnings) {
     if (!a.has(kCollectionNameKey)) return {};
     const NpyHeader h = a.header(kCollectionNameKey);
@@ -80,8 +81,7 @@ std::string readCollectionName(NpzArchive& a, Collection kind, std::vector<std::
         expected += (expected.empty() ? "" : ", ") + c;
     }
     warnings.push_back(std::string(kCollectionNameKey) + ": expected one of " + expected +
-                       " (uint8 text); ignored, so the " + collectionName(kind) +
-                       " model of all collections scores it");
+                       " (uint8 text); ignored");
     return {};
 }
 
