@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "AxisLabels.h"
+#include "CountText.h"
 #include "RuntimeText.h"
 #include "WidgetLimits.h"
 
@@ -78,7 +79,12 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, int c
         clear(tr("%1: no values to sweep").arg(title));
         return;
     }
-    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.model < b.model; });
+    // By prediction, then score: values beyond the fit's fastest measured runtime all draw at it.
+    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
+        return a.model != b.model ? a.model < b.model : a.score < b.score;
+    });
+    const auto clamped =
+        std::count_if(points.begin(), points.end(), [](const Point& p) { return p.beyondFit < 0; });
     const auto now = std::find_if(points.begin(), points.end(),
                                   [current](const Point& p) { return p.candidate == current; });
     // A score may be negative: the current value is optional, not "< 0 means none".
@@ -90,7 +96,13 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, int c
     if (points.size() > widgetlimits::kSweepMaxBars) points.resize(widgetlimits::kSweepMaxBars);
     m_points = points;
     auto* chart = new QChart;
-    chart->setTitle(total > points.size() ? tr("%1 — best %2 of %3").arg(title).arg(points.size()).arg(total) : title);
+    QString heading = total > points.size()
+                          ? tr("%1 — best %2 of %3").arg(title).arg(points.size()).arg(total)
+                          : title;
+    if (modelInNs && clamped > 1)
+        heading +=
+            tr(" · %1 faster than all measured, in the model's order").arg(countText(clamped));
+    chart->setTitle(heading);
     // Nanoseconds are drawn in the unit of the largest runtime shown; scores as they are.
     double largestNs = std::max(currentValue.value_or(0.0), bestMeasured);
     for (const Point& p : m_points) largestNs = std::max({largestNs, p.model, p.synth});

@@ -23,6 +23,8 @@ public:
         double model = 0;  // predicted ns (or score when runtimes are unknown)
         double synth = 0;  // synthetic TPU ns
         int candidate = 0;  // index into the caller's candidate list
+        double score = 0;   // the model's score: orders values whose runtimes the fit clamped alike
+        int beyondFit = 0;  // WhatIfReport::beyondFit: -1 / +1 where `model` is a bound
     };
 
     explicit SweepChart(QWidget* parent = nullptr);

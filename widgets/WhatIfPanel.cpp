@@ -739,7 +739,7 @@ void WhatIfPanel::runSweep() {
                 const whatif::WhatIfReport r = predictor->evaluate(rows[i]);
                 points.push_back({labels[static_cast<int>(i)],
                                   r.predictedNs >= 0 ? r.predictedNs : r.score, r.synthNs,
-                                  static_cast<int>(i)});
+                                  static_cast<int>(i), r.score, r.beyondFit});
                 control.setProgress(static_cast<double>(i + 1) / static_cast<double>(rows.size()));
             }
             return QVariant::fromValue(points);

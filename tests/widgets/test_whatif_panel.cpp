@@ -447,6 +447,20 @@ private slots:
         QVERIFY(before.isNull());
     }
 
+    // Values the fit clamps to the fastest measured runtime draw alike: they keep the model's
+    // order (they had sorted by their position in the list) and the title says why they are level.
+    void sweepChartOrdersClampedValuesByScore() {
+        SweepChart chart;
+        std::vector<SweepChart::Point> points = {{QStringLiteral("a"), 2e6, 2.2e6, 0, 8.3, -1},
+                                                 {QStringLiteral("b"), 2e6, 2.1e6, 1, 8.1, -1},
+                                                 {QStringLiteral("c"), 2.5e6, 2.5e6, 2, 8.6, 0}};
+        chart.setSweep(QStringLiteral("#8 output"), points, 0, 2e6, true);
+        QCOMPARE(chart.points()[0].label, QStringLiteral("b"));
+        QCOMPARE(chart.points()[1].label, QStringLiteral("a"));
+        QCOMPARE(chart.chart()->title(),
+                 QStringLiteral("#8 output · 2 faster than all measured, in the model's order"));
+    }
+
     // The runtime axis ticks on a round step, each tick's label distinct: the sample's
     // resnet_001 sweep read 2.311, 2.406, 2.501, 2.595, 2.69 ms.
     void sweepChartTicksOnARoundStep() {
