@@ -55,12 +55,11 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::sha
     out->file = file;
     out->modelName = QString::fromStdString(model.label());
     const int64_t n = g.numConfigs();
+    const QString configurations =
+        countOf(n, QObject::tr("configuration"), QObject::tr("configurations"));
     const QString indexing =
-        QObject::tr("Finding which of %1 compile to one program")
-            .arg(countOf(n, QObject::tr("configuration"), QObject::tr("configurations")));
-    const QString scoring =
-        QObject::tr("Predicting %1")
-            .arg(countOf(n, QObject::tr("configuration"), QObject::tr("configurations")));
+        QObject::tr("Finding which of %1 compile to one program").arg(configurations);
+    const QString scoring = QObject::tr("Predicting %1").arg(configurations);
     nn::CancelToken cancel;
     const auto unranked = std::make_shared<whatif::WhatIfPredictor>(
         graph, model, whatif::WhatIfPredictor::Unranked{});
@@ -94,9 +93,7 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::sha
     const bool timed = !out->synthNs.empty();
     out->synthNs.resize(static_cast<size_t>(n));
     if (g.isLayout()) out->violationRatio.resize(static_cast<size_t>(n));
-    const QString timing =
-        QObject::tr("Timing %1 on the synthetic TPU")
-            .arg(countOf(n, QObject::tr("configuration"), QObject::tr("configurations")));
+    const QString timing = QObject::tr("Timing %1 on the synthetic TPU").arg(configurations);
     for (int64_t c = 0; c < n; ++c) {
         if (control.cancelled()) return nullptr;
         const std::vector<float> row = out->predictor->row(c);

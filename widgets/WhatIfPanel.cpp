@@ -18,11 +18,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <numeric>
 
 #include "CountText.h"
+#include "DefaultModels.h"
 #include "FileKind.h"
 #include "FilePredictions.h"
 #include "FittingSplitter.h"
@@ -33,7 +33,6 @@
 #include "SweepChart.h"
 #include "VerticalScrollArea.h"
 #include "WidgetLimits.h"
-#include "graph/DatasetIndex.h"
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
 #include "io/CompactMatrix.h"
@@ -707,8 +706,7 @@ void WhatIfPanel::sweep(int slot) {
 
 namespace {
 
-std::vector<float> withEdit(const TpuGraph& graph, std::vector<float> row,
-                            const std::variant<whatif::LayoutEdit, whatif::TileEdit>& edit) {
+std::vector<float> withEdit(const TpuGraph& graph, std::vector<float> row, const SweepEdit& edit) {
     if (const auto* layout = std::get_if<whatif::LayoutEdit>(&edit))
         whatif::applyLayoutEdit(graph, row, *layout);
     else
@@ -716,31 +714,37 @@ std::vector<float> withEdit(const TpuGraph& graph, std::vector<float> row,
     return row;
 }
 
+// Whether `row` already holds the value `edit` sets (read, not applied and compared).
+bool holds(const TpuGraph& graph, const std::vector<float>& row, const SweepEdit& edit) {
+    if (const auto* layout = std::get_if<whatif::LayoutEdit>(&edit))
+        return whatif::layoutOf(graph, row, layout->node, layout->slot) == layout->minorToMajor;
+    const whatif::TileEdit& tile = std::get<whatif::TileEdit>(edit);
+    return row[static_cast<size_t>(tile.column)] == tile.value;
+}
+
 }  // namespace
 
 void WhatIfPanel::runSweep() {
     if (!m_predictor || m_sweepEdits.empty() || m_deferEvaluation) return;
-    std::vector<std::vector<float>> rows;
     m_sweepCurrent = -1;
-    for (const auto& edit : m_sweepEdits) {
-        rows.push_back(withEdit(m_graph, m_row, edit));
-        if (rows.back() == m_row) m_sweepCurrent = static_cast<int>(rows.size()) - 1;
-    }
+    for (size_t i = 0; i < m_sweepEdits.size(); ++i)
+        if (holds(m_graph, m_row, m_sweepEdits[i])) m_sweepCurrent = static_cast<int>(i);
     auto predictor = m_predictor;
-    const QStringList labels = m_sweepLabels;
     // Runtimes need the file's scores (the fit); until then the chart is in scores.
     m_sweepInNs = m_predictor->isRanked() && m_predictor->bestMeasuredNs() > 0;
     // Each value as an edit's report gives it (a bar clicked shows its own prediction), one at a
     // time: an edit waits for at most one value of a sweep it supersedes, not for all of them.
-    m_sweepJob =
-        m_runner->submit(QStringLiteral("sweep"), [predictor, rows, labels](JobControl& control) {
+    // The rows are built there too (25 copies of a 45,000-node file's row are megabytes).
+    m_sweepJob = m_runner->submit(
+        QStringLiteral("sweep"), [predictor, graph = m_graph, row = m_row, edits = m_sweepEdits,
+                                  labels = m_sweepLabels](JobControl& control) {
             std::vector<SweepChart::Point> points;
-            for (size_t i = 0; i < rows.size() && !control.cancelled(); ++i) {
-                const whatif::WhatIfReport r = predictor->evaluate(rows[i]);
+            for (size_t i = 0; i < edits.size() && !control.cancelled(); ++i) {
+                const whatif::WhatIfReport r = predictor->evaluate(withEdit(graph, row, edits[i]));
                 points.push_back({labels[static_cast<int>(i)],
                                   r.predictedNs >= 0 ? r.predictedNs : r.score, r.synthNs,
                                   static_cast<int>(i), r.score, r.beyondFit});
-                control.setProgress(static_cast<double>(i + 1) / static_cast<double>(rows.size()));
+                control.setProgress(static_cast<double>(i + 1) / static_cast<double>(edits.size()));
             }
             return QVariant::fromValue(points);
         });
@@ -1166,10 +1170,10 @@ bool WhatIfPanel::exportNpz(const QString& path, QString* error) const {
         TpuGraphData d = m_graph.data();
         // The search it came from, so the file opened alone (or given to `tpugraphs predict`) is
         // scored by the model that scored it here, not the kind's general one.
-        DatasetFile placed;
-        d.searchCollection = placeByPath(std::filesystem::path(m_file.toStdString()), placed)
-                                 ? placed.collection
-                                 : m_graph.searchCollection();
+        const std::string collection = nn::builtInModelCollection(
+            m_file.toStdString(), m_graph.collection(), m_graph.searchCollection());
+        d.searchCollection =
+            collection == collectionName(m_graph.collection()) ? std::string() : collection;
         const auto n = static_cast<int64_t>(m_runs.size());
         d.runtimes.assign(static_cast<size_t>(n), 0.0);  // not measured: a test-split file
         if (isLayoutFile()) {

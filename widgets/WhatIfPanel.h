@@ -29,6 +29,9 @@ class SweepChart;
 struct FilePredictions;
 struct UnrankedPredictor;
 
+// One value of a swept knob: a layout slot's edit, or a tile bound's.
+using SweepEdit = std::variant<whatif::LayoutEdit, whatif::TileEdit>;
+
 // The what-if editor: start from a configuration, edit each configurable node's output / input /
 // kernel layout (only valid permutations of the tensor's rank can be chosen) or a tile file's
 // bounds, and read the predicted runtime and rank at once. Every edit is a QUndoCommand (a burst
@@ -198,7 +201,7 @@ private:
     // applies its edit to the configuration as it is then, and every change of the configuration
     // sweeps the knob again (bars of the configuration before had applied it whole, undoing edits
     // made since).
-    std::vector<std::variant<whatif::LayoutEdit, whatif::TileEdit>> m_sweepEdits;
+    std::vector<SweepEdit> m_sweepEdits;
     int m_sweepCurrent = -1;  // the candidate the current configuration is
     QString m_sweepLabel;
     QStringList m_sweepLabels;  // per candidate

@@ -59,12 +59,12 @@ std::vector<DatasetFile> inputFiles(const PredictOptions& o) {
     return out;
 }
 
-// The collection whose built-in model scores `f`: its folder's, or for a loose file the one it
-// records (a What-if export's; TpuGraph::searchCollection), else its kind's name.
+// The collection whose built-in model scores `f` (nn::builtInModelCollection). Only a loose file
+// is opened for the collection it may record (a What-if export's): the tree places the others.
 std::string builtInCollectionOf(const DatasetFile& f) {
-    if (!f.split.empty() || !f.error.empty()) return f.collection;
-    const std::string recorded = recordedCollection(f.path);
-    return recorded.empty() ? f.collection : recorded;
+    if (!f.error.empty()) return f.collection;
+    return nn::builtInModelCollection(f.path, f.kind,
+                                      f.split.empty() ? recordedCollection(f.path) : std::string());
 }
 
 // The given model for the graph's kind, else the built-in one of `collection`
