@@ -1,11 +1,113 @@
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "Commands.h"
 #include "io/Error.h"
 
 namespace tpg::cli {
+
+namespace {
+
+// Optimal string alignment distance: typos are mostly one insertion, deletion, change or swap.
+std::size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t change = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + change});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    }
+    return d[a.size()][b.size()];
+}
+
+// The name nearest `word`, if near enough to be the one meant (a third of its letters, at least 2).
+std::optional<std::string> nearest(std::string_view word, const std::vector<std::string>& names) {
+    std::optional<std::string> best;
+    std::size_t bestDistance = std::max<std::size_t>(2, word.size() / 3) + 1;
+    for (const std::string& name : names) {
+        const std::size_t distance = editDistance(word, name);
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = name;
+        }
+    }
+    return best;
+}
+
+std::vector<std::string> commandNames(const CLI::App& root) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : root.get_subcommands([](const CLI::App*) { return true; }))
+        names.push_back(sub->get_name());
+    return names;
+}
+
+std::vector<std::string> longOptions(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const CLI::Option* option : app.get_options())
+        for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    return names;
+}
+
+std::string join(const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+    return text;
+}
+
+constexpr const char* kSeeHelp = "Run tpugraphs --help for more information.";
+
+// A first word that names no command, with the command probably meant.
+std::optional<std::string> unknownCommand(const CLI::App& root, const std::string& word) {
+    const std::vector<std::string> names = commandNames(root);
+    if (std::find(names.begin(), names.end(), word) != names.end()) return std::nullopt;
+    const auto guess = nearest(word, names);
+    return "'" + word + "' is not a command; " +
+           (guess ? "did you mean '" + *guess + "'?" : "one of " + join(names)) + "\n" + kSeeHelp;
+}
+
+// The first of argv[first...] that is no long option of `app`, with the option probably meant.
+std::optional<std::string> unknownOption(const CLI::App& app, const std::string& command, int first,
+                                         int argc, char** argv) {
+    const std::vector<std::string> known = longOptions(app);
+    for (int i = first; i < argc; ++i) {
+        const std::string_view token = argv[i];
+        if (token == "--") break;  // what follows is positional
+        if (token.size() < 3 || token.substr(0, 2) != "--") continue;
+        const std::string name(token.substr(0, token.find('=')));
+        if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+        std::string text = command.empty() ? "" : command + ": ";
+        text += "unknown option " + name;
+        if (const auto guess = nearest(name, known)) text += "; did you mean " + *guess + "?";
+        text += "\nRun tpugraphs " + (command.empty() ? "" : command + " ");
+        text += "--help for more information.";
+        return text;
+    }
+    return std::nullopt;
+}
+
+// A missing or mistyped command or option, named with the one probably meant (the text after
+// "tpugraphs: "). CLI11 reports an unknown command as a missing one, and a missing required
+// option before an unknown one, which hides the typo behind it.
+std::optional<std::string> mistypedWord(const CLI::App& root, int argc, char** argv) {
+    if (argc < 2) return "no command given; one of " + join(commandNames(root)) + "\n" + kSeeHelp;
+    const std::string word = argv[1];
+    if (!word.empty() && word[0] == '-') return unknownOption(root, "", 1, argc, argv);
+    if (auto problem = unknownCommand(root, word)) return problem;
+    const auto subs =
+        root.get_subcommands([&](const CLI::App* s) { return s->get_name() == word; });
+    return unknownOption(*subs.front(), word, 2, argc, argv);
+}
+
+}  // namespace
 
 bool parseOnOff(const std::string& value, const char* option) {
     if (value == "on") return true;
@@ -20,6 +122,10 @@ int runCommandLine(const char* description, const std::function<void(CLI::App&)>
         app.require_subcommand(1);
         app.set_help_all_flag("--help-all", "Help for every command");
         addCommands(app);
+        if (const auto problem = mistypedWord(app, argc, argv)) {
+            std::fprintf(stderr, "tpugraphs: %s\n", problem->c_str());
+            return 2;
+        }
         try {
             app.parse(argc, argv);
             return 0;

@@ -74,7 +74,9 @@ std::string etaText(double seconds) {
 
 void applyOptions(TrainOptions& o) {
     nn::TrainSettings& s = o.settings;
-    if (s.dataDir.empty() == s.trainFile.empty())
+    if (s.dataDir.empty() && s.trainFile.empty())
+        throw FormatError("train: give --data FOLDER (with --collection) or --file FILE.npz");
+    if (!s.dataDir.empty() && !s.trainFile.empty())
         throw FormatError("train: give --data FOLDER (with --collection) or --file FILE.npz, not both");
     if (!s.dataDir.empty() && s.collection.empty())
         throw FormatError("train: --data needs --collection (e.g. layout:xla:random or tile:xla)");
