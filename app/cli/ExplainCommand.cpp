@@ -10,6 +10,7 @@
 #include "WhatIfSessionFile.h"
 #include "explain/CostExplanation.h"
 #include "graph/GraphFile.h"
+#include "graph/GroundTruth.h"
 #include "io/Error.h"
 #include "synth/TpuCostModel.h"
 
@@ -145,7 +146,7 @@ nlohmann::json breakdownJson(const TpuGraph& g, const Explained& e, int top) {
 }
 
 void run(const ExplainOptions& o) {
-    const TpuGraph g = loadTpuGraph(o.file);
+    const TpuGraph g = withGroundTruth(loadTpuGraph(o.file), o.file);
     const synth::TpuCostModel tpu(g);
     const Explained a = o.fromJson.empty() ? fromIndex(g, tpu, o.config, "--config") : fromWhatIf(g, tpu, o.fromJson, o.entry);
     std::unique_ptr<Explained> b;

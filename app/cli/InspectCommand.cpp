@@ -1,5 +1,4 @@
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -8,10 +7,11 @@
 
 #include "Commands.h"
 #include "NumberText.h"
-#include "graph/GraphFile.h"
-#include "io/NpzArchive.h"
 #include "ProgressBar.h"
+#include "graph/GraphFile.h"
+#include "graph/GroundTruth.h"
 #include "graph/Schema.h"
+#include "io/NpzArchive.h"
 
 namespace tpg::cli {
 
@@ -50,7 +50,7 @@ void printRuntimes(const TpuGraph& g) {
 void run(const InspectOptions& o) {
     LoadOptions lo;
     lo.deferDecoding = true;
-    TpuGraph g = loadTpuGraph(o.file, lo);
+    TpuGraph g = withGroundTruth(loadTpuGraph(o.file, lo), o.file);
     NpzArchive archive(o.file);
     std::printf("%-14s %s\n", "file", o.file.c_str());
     if (g.searchCollection().empty())

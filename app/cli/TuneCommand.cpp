@@ -11,6 +11,7 @@
 #include "NumberText.h"
 #include "ProgressBar.h"
 #include "graph/GraphFile.h"
+#include "graph/GroundTruth.h"
 #include "io/Error.h"
 #include "session/WhatIfSession.h"
 #include "tune/ConfigSearch.h"
@@ -99,7 +100,7 @@ void printResult(const tune::TuneResult& r, const whatif::WhatIfPredictor& p) {
 
 void run(TuneCommandOptions& o) {
     tune::checkTuneOptions(o.search);  // before the slow load and scoring
-    auto graph = std::make_shared<const TpuGraph>(loadTpuGraph(o.file));
+    auto graph = std::make_shared<const TpuGraph>(withGroundTruth(loadTpuGraph(o.file), o.file));
     const TpuGraph& g = *graph;
     if (o.start.empty()) o.start = g.runtimesKnown() ? "best" : "predicted-best";
     o.search.start = whatif::StartPoint::parse(o.start);

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "Commands.h"
 #include "DefaultModels.h"
@@ -12,6 +12,7 @@
 #include "ProgressBar.h"
 #include "WhatIfSessionFile.h"
 #include "graph/GraphFile.h"
+#include "graph/GroundTruth.h"
 #include "io/Error.h"
 #include "whatif/ConfigEdit.h"
 #include "whatif/WhatIfPredictor.h"
@@ -99,7 +100,7 @@ void printReport(const char* label, const whatif::WhatIfReport& r, const whatif:
 }
 
 void run(const WhatIfOptions& o) {
-    auto graph = std::make_shared<const TpuGraph>(loadTpuGraph(o.file));
+    auto graph = std::make_shared<const TpuGraph>(withGroundTruth(loadTpuGraph(o.file), o.file));
     const TpuGraph& g = *graph;
     if (!o.tileEdits.empty() && g.isLayout())
         throw FormatError(o.file + ": --tile edits need a tile file (this is a layout file: use --set)");

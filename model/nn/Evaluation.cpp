@@ -7,10 +7,11 @@
 #include <random>
 
 #include "CostModel.h"
-#include "graph/GraphFile.h"
-#include "metrics/Metrics.h"
 #include "NnLimits.h"
 #include "PreparedGraph.h"
+#include "graph/GraphFile.h"
+#include "graph/GroundTruth.h"
+#include "metrics/Metrics.h"
 
 namespace tpg::nn {
 
@@ -107,7 +108,7 @@ std::vector<GraphMetrics> evaluateFiles(
     lo.backgroundConfigs = false;
     for (size_t i = 0; i < files.size(); ++i) {
         if (cancel && cancel->cancelled()) break;
-        const TpuGraph g = loadTpuGraph(files[i].path, lo);
+        const TpuGraph g = withGroundTruth(loadTpuGraph(files[i].path, lo), files[i].path);
         const GraphMetrics* reported = nullptr;
         if (g.runtimesKnown()) {
             const std::vector<int64_t> ids = evaluationConfigs(g, options);

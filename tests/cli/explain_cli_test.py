@@ -7,6 +7,7 @@ Usage: explain_cli_test.py TPUGRAPHS_BINARY SAMPLE_DIR WORK_DIR"""
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -101,8 +102,16 @@ with open(os.path.join(work, "short.json"), "w") as f:
     json.dump({"format": "tpugraphs-whatif", "configurations": [{"config": row[:5]}]}, f)
 run([layout, "--from-json", os.path.join(work, "short.json")], 1)
 run([layout, "--config", "100000"], 1)
-run([test_split, "--config", "best"], 1)
-run([test_split, "--config", "0"])  # no runtimes: still explained, as an estimate
+# Away from its dataset a test-split file has no runtimes: still explained, as an estimate.
+loose_test = os.path.join(work, "loose_test.npz")
+shutil.copy(test_split, loose_test)
+run([loose_test, "--config", "best"], 1)
+if "is an estimate" not in run([loose_test, "--config", "0"]).stdout:
+    failures.append("a loose test-split file: not called an estimate")
+# In its dataset, the ground truth shipped beside it gives its runtimes, as in the explorer.
+p = run([test_split, "--config", "best"])
+if "(best measured)" not in p.stdout or "is ground truth" not in p.stdout:
+    failures.append("a test-split file with its ground truth:\n" + p.stdout[:500])
 
 for f in failures:
     print("FAIL:", f)

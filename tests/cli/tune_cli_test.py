@@ -67,6 +67,10 @@ if len(rows) != 1:
 
 # A tile file tunes its bounds.
 run(["tune", tile, "--rounds", "10", "--out", os.path.join(work, "tile.json")], 0, ["wrote"])
+# A test-split file starts from its best by the ground truth shipped beside it, as in the explorer.
+test_split = os.path.join(sample, "npz/layout/xla/random/test/transformer_003.npz")
+run(["tune", test_split, "--rounds", "1", "--top", "1", "--out", os.path.join(work, "test.json")], 0,
+    ["start: the best measured config", "ground truth (this file is synthetic)"])
 
 # Bad input: one line each, exit 1 (or 2 for usage).
 run(["tune", layout, "--budget-seconds", "0", "--out", out], 1, ["--budget-seconds", "above 0"])
