@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "Commands.h"
+#include "graph/DatasetIndex.h"
 #include "io/Error.h"
 
 namespace tpg::cli {
@@ -107,7 +108,31 @@ std::optional<std::string> mistypedWord(const CLI::App& root, int argc, char** a
     return unknownOption(*subs.front(), word, 2, argc, argv);
 }
 
+// CLI11's message about a command's arguments, named by the command, with where its help is.
+std::string usageError(const CLI::App& root, const std::string& message, int argc, char** argv) {
+    const std::string word = argc >= 2 ? argv[1] : "";
+    const std::vector<std::string> names = commandNames(root);
+    if (std::find(names.begin(), names.end(), word) == names.end())
+        return message + "\n" + kSeeHelp;
+    return word + ": " + message + "\nRun tpugraphs " + word + " --help for more information.";
+}
+
 }  // namespace
+
+std::string collectionProblem(std::string& name) {
+    std::vector<std::string> accepted;
+    for (const std::string& c : knownCollections()) {
+        for (std::size_t colon = c.find(':'); colon != std::string::npos;
+             colon = c.find(':', colon + 1))
+            accepted.push_back(c.substr(0, colon));
+        accepted.push_back(c);
+    }
+    if (std::find(accepted.begin(), accepted.end(), name) != accepted.end()) return {};
+    std::string text = "'" + name + "' is no collection; expected one of " +
+                       join(knownCollections()) + " or a prefix of them (layout, layout:xla, ...)";
+    if (const auto guess = nearest(name, accepted)) text += "; did you mean " + *guess + "?";
+    return text;
+}
 
 bool parseOnOff(const std::string& value, const char* option) {
     if (value == "on") return true;
@@ -130,7 +155,9 @@ int runCommandLine(const char* description, const std::function<void(CLI::App&)>
             app.parse(argc, argv);
             return 0;
         } catch (const CLI::ParseError& e) {
-            return app.exit(e) == 0 ? 0 : 2;
+            if (e.get_exit_code() == 0) return app.exit(e);  // --help, --help-all
+            std::fprintf(stderr, "tpugraphs: %s\n", usageError(app, e.what(), argc, argv).c_str());
+            return 2;
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tpugraphs: %s\n", e.what());

@@ -28,6 +28,11 @@ void addTuneCommand(CLI::App& app);
 int runCommandLine(const char* description, const std::function<void(CLI::App&)>& addCommands,
                    int argc, char** argv);
 
+// A --collection value's problem ("" when it is one): a collection of the real dataset, or a prefix
+// of them at a ':' ("layout", "layout:xla"), else what was expected and the name probably meant.
+// A CLI::Validator's function (hence the non-const reference).
+std::string collectionProblem(std::string& name);
+
 // An "on" / "off" option's value; anything else throws FormatError naming the option.
 bool parseOnOff(const std::string& value, const char* option);
 

@@ -190,8 +190,12 @@ void addEvalCommand(CLI::App& app) {
     cmd->add_option("--data", o->data, "Dataset folder")->required();
     cmd->add_option("--collection", o->collection,
                     "layout:xla:random, tile:xla, ... ('layout' = every layout collection)")
-        ->required();
-    cmd->add_option("--split", o->split, "train, valid or test (test has no runtimes)")
+        ->required()
+        ->check(CLI::Validator(collectionProblem, "COLLECTION"));
+    cmd->add_option("--split", o->split,
+                    "train, valid or test (test: by the ground truth shipped beside the dataset, "
+                    "where it has one)")
+        ->check(CLI::IsMember({"train", "valid", "test"}))
         ->capture_default_str();
     cmd->add_option("--max-configs", o->maxConfigs,
                     "Score a fixed random subset of at most N configs per graph (0 = all)")

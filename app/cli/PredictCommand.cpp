@@ -176,7 +176,8 @@ void addPredictCommand(CLI::App& app) {
     cmd->add_option("--split", o->split,
                     "Split to predict in a dataset folder (loose files are always included)")
         ->capture_default_str();
-    cmd->add_option("--collection", o->collection, "Only this collection (e.g. layout:nlp:random)");
+    cmd->add_option("--collection", o->collection, "Only this collection (e.g. layout:nlp:random)")
+        ->check(CLI::Validator(collectionProblem, "COLLECTION"));
     cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)");
     cmd->add_option("--program-ties", o->programTies,
                     "on: configs that compile to the same program (by the synthetic TPU's model of the "

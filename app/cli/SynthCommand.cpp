@@ -77,6 +77,16 @@ void printSummary(const std::vector<synth::SynthFile>& files, const std::string&
         files.size(), outDir.c_str(), seconds, 100 * synth::kNearTie, outDir.c_str());
 }
 
+// Whether no collection chosen gets a graph (checked before --overwrite removes a dataset).
+bool writesNothing(const synth::SynthOptions& s) {
+    const auto chosen = [&](const std::string& prefix) {
+        if (s.collections.empty()) return true;
+        return std::any_of(s.collections.begin(), s.collections.end(),
+                           [&](const std::string& c) { return c.rfind(prefix, 0) == 0; });
+    };
+    return !(s.tileGraphs > 0 && chosen("tile")) && !(s.layoutGraphs > 0 && chosen("layout"));
+}
+
 void run(SynthCliOptions& o) {
     o.synth.collections = splitList(o.collections);
     o.synth.compressed = !o.stored;
@@ -91,6 +101,10 @@ void run(SynthCliOptions& o) {
                 "--collections", "unknown collection '" + c +
                                      "' (expected tile:xla, layout:xla:random, layout:xla:default, "
                                      "layout:nlp:random or layout:nlp:default)");
+    if (writesNothing(o.synth))
+        throw CLI::ValidationError(
+            "nothing to write: --tile-graphs and --layout-graphs give no "
+            "graph to the collections chosen");
     const fs::path out(o.synth.outDir);
     std::error_code ec;
     if (fs::exists(out, ec) && !fs::is_directory(out, ec))

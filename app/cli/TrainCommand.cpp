@@ -273,7 +273,8 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--data", s.dataDir, "Dataset folder (with npz/{tile,layout}/... below it)");
     cmd->add_option("--collection", s.collection,
                     "layout:xla:random, layout:nlp:default, tile:xla, ... ('layout' = every layout "
-                    "collection)");
+                    "collection)")
+        ->check(CLI::Validator(collectionProblem, "COLLECTION"));
     cmd->add_option("--file", s.trainFile,
                     "Train on this one file's measured configs instead of --data, validating on "
                     "the --held-out-configs share of them (default 0.2)");

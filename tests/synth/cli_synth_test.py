@@ -42,6 +42,12 @@ p = run(["--out", out, "--seed", "3"] + tiny, 0, "layout:xla:random")
 assert os.path.isdir(os.path.join(out, "npz", "tile", "xla", "train")) or failures
 run(["--out", out] + tiny, 1, "--overwrite")
 run(["--out", out, "--overwrite", "--quiet"] + tiny, 0)
+# Asking for no graph at all is refused before --overwrite removes the dataset there.
+run(["--out", out, "--overwrite", "--tile-graphs", "0", "--layout-graphs", "0"], 2, "nothing to write")
+run(["--out", out, "--overwrite", "--layout-graphs", "0", "--collections", "layout:nlp:default"], 2,
+    "nothing to write")
+if not os.path.isdir(os.path.join(out, "npz", "tile", "xla", "train")):
+    failures.append("a refused synth removed the dataset it was asked to overwrite")
 if failures:
     print("\n\n".join(failures))
     sys.exit(1)
