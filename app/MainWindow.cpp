@@ -197,6 +197,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_configPanel, &ConfigPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_browser, &DatasetBrowser::fileActivated, this, &MainWindow::openFile);
+    connect(m_browser, &DatasetBrowser::statusMessage, this, &MainWindow::setStatus);
     connect(m_browser, &DatasetBrowser::scanFailed, this, [this](const QString& message) {
         showError(tr("Cannot open the dataset folder"), message);
     });

@@ -334,8 +334,15 @@ QMenu* DatasetBrowser::fileMenu(const QString& path) {
     if (path.isEmpty()) return nullptr;
     auto* menu = new QMenu(this);
     menu->addAction(tr("Open"), this, [this, path] { emit fileActivated(path); });
-    menu->addAction(tr("Reveal in File Manager"), this, [path] {
-        QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(path).absolutePath()));
+    menu->addAction(tr("Reveal in File Manager"), this, [this, path] {
+        const QString folder = QFileInfo(path).absolutePath();
+        if (QDesktopServices::openUrl(QUrl::fromLocalFile(folder))) return;
+        // Without a desktop's opener (no xdg-open) Qt only logs a warning: say so, and keep the
+        // way.
+        QGuiApplication::clipboard()->setText(folder);
+        emit statusMessage(tr("No file manager could be started for %1; its path is copied to the "
+                              "clipboard")
+                               .arg(folder));
     });
     menu->addAction(tr("Copy Path"), this, [path] { QGuiApplication::clipboard()->setText(path); });
     return menu;

@@ -54,6 +54,7 @@ signals:
     void scanned(int files);  // the tree is listed (counts still loading)
     void countsLoaded();      // every file's counts are read
     void scanFailed(const QString& message);
+    void statusMessage(const QString& message);  // for the status bar, e.g. a reveal that failed
 
 private:
     void populate();

@@ -1,6 +1,9 @@
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -147,6 +150,15 @@ private slots:
         menu->actions().at(0)->trigger();
         QCOMPARE(opened.count(), 1);
         QCOMPARE(opened.at(0).at(0).toString(), a);
+        // The offscreen platform opens no URL, as a desktop without xdg-open: the user is told.
+        QSignalSpy told(&browser, &DatasetBrowser::statusMessage);
+        menu->actions().at(1)->trigger();
+        QCOMPARE(told.count(), 1);
+        const QString folder = QFileInfo(a).absolutePath();
+        QVERIFY2(told.at(0).at(0).toString().startsWith(
+                     QStringLiteral("No file manager could be started for ") + folder),
+                 qPrintable(told.at(0).at(0).toString()));
+        QCOMPARE(QGuiApplication::clipboard()->text(), folder);
         QVERIFY(!browser.fileMenu(QString()));
         // Activating a graph asks for it to be opened.
         QSignalSpy activated(&browser, &DatasetBrowser::fileActivated);
