@@ -146,6 +146,13 @@ int runCommandLine(const char* description, const std::function<void(CLI::App&)>
         CLI::App app{description, "tpugraphs"};
         app.require_subcommand(1);
         app.set_help_all_flag("--help-all", "Help for every command");
+        app.add_flag_callback(
+            "--version",
+            [] {
+                std::printf("tpugraphs %s\n", TPG_VERSION);
+                throw CLI::Success();
+            },
+            "Print the version and exit");
         addCommands(app);
         if (const auto problem = mistypedWord(app, argc, argv)) {
             std::fprintf(stderr, "tpugraphs: %s\n", problem->c_str());
