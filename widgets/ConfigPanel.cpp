@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -224,6 +225,12 @@ void ConfigPanel::updateSummary() {
         s += tr(" · runtimes unknown (test split)");
     else if (m_model->bestConfig() >= 0)
         s += tr(" · best: config %1").arg(m_model->bestConfig());
+    const QString source = QString::fromStdString(m_graph.runtimeSource());
+    if (!source.isEmpty()) s += tr(" · runtimes: the test split's ground truth");
+    m_summary->setToolTip(source.isEmpty() ? QString()
+                                           : tr("This test-split file's runtimes are zero, as in "
+                                                "the real dataset; they come from %1")
+                                                 .arg(QDir::toNativeSeparators(source)));
     if (m_graph.isLayout())
         s += tr(" · %1").arg(
             countOf(m_graph.numConfigurable(), tr("configurable node"), tr("configurable nodes")));

@@ -45,6 +45,9 @@ void printRuntimes(const TpuGraph& g) {
     else
         std::printf("%-14s min %.4f  median %.4f  max %.4f%s  (max/min %.2fx)\n", "runtime", r.front(), median, r.back(),
                     unit, r.front() > 0 ? r.back() / r.front() : 0.0);
+    if (!g.runtimeSource().empty())
+        std::printf("%-14s the test split's ground truth, %s\n", "runtimes from",
+                    g.runtimeSource().c_str());
 }
 
 void run(const InspectOptions& o) {

@@ -61,7 +61,7 @@ TpuGraph withGroundTruth(const TpuGraph& graph, const std::string& npzPath) {
             const std::string norm = path.substr(0, path.size() - 4) + "_normalizers.npy";
             d.runtimeNormalizers = readRuntimes(norm, graph.numConfigs());
         }
-        d.warnings.push_back("test split: runtimes are the ground truth shipped in " + path);
+        d.runtimeSource = path;
         return TpuGraph(std::move(d));
     } catch (const FormatError& e) {
         TpuGraphData unchanged = graph.data();

@@ -14,9 +14,10 @@ namespace tpg {
 // for ".../npz/<rel>/NAME.npz"; "" when the path is not in a dataset tree.
 std::string groundTruthPath(const std::string& npzPath);
 
-// `graph` with the ground-truth runtimes attached when its runtimes are unknown and the ground
-// truth exists and fits (one float per configuration); `graph` itself otherwise. A ground truth
-// that exists but does not fit adds a warning saying why. Throws nothing.
+// `graph` with the ground-truth runtimes attached (and its path as their runtimeSource) when its
+// runtimes are unknown and the ground truth exists and fits (one float per configuration); `graph`
+// itself otherwise. A ground truth that exists but does not fit adds a warning saying why. Throws
+// nothing.
 TpuGraph withGroundTruth(const TpuGraph& graph, const std::string& npzPath);
 
 }  // namespace tpg

@@ -38,6 +38,9 @@ struct TpuGraphData {
     // The search the configurations belong to ("layout:nlp:default"), as the explorer's What-if
     // export records it in "collection_name"; "" when the file does not say (real ones never do).
     std::string searchCollection;
+    // Where `runtimes` came from when not from the file itself: the ground truth a dataset ships
+    // beside its test split (GroundTruth.h); "" for the file's own.
+    std::string runtimeSource;
 
     std::vector<std::string> warnings;
 };
@@ -57,6 +60,7 @@ public:
     bool isLayout() const { return m_d->collection == Collection::Layout; }
     const std::vector<std::string>& warnings() const { return m_d->warnings; }
     const std::string& searchCollection() const { return m_d->searchCollection; }
+    const std::string& runtimeSource() const { return m_d->runtimeSource; }
 
     // Structure
     int64_t numNodes() const { return m_d->numNodes; }

@@ -475,6 +475,13 @@ private slots:
         QCOMPARE(w.currentFile(), testFile);
         QVERIFY(w.graph().runtimesKnown());
         QVERIFY(w.graphPanel()->hintText().isEmpty());  // the hint was for the first file
+        // Said where the runtimes come from, as a fact of the file, not as a warning (it had read
+        // "⚠ 1 warning" and "Opened with warnings").
+        QVERIFY2(w.configPanel()->summaryText().contains(
+                     QStringLiteral("runtimes: the test split's ground truth")),
+                 qPrintable(w.configPanel()->summaryText()));
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("warningLabel"))->isHidden());
+        QVERIFY2(!w.statusText().contains(QStringLiteral("warning")), qPrintable(w.statusText()));
     }
 
     // The first file's hint names an edit, Explain and the lesson; doing any one dismisses it (it
