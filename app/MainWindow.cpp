@@ -778,6 +778,25 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     emit graphLoaded(path);
 }
 
+// The --node and --config ids the file lacks, in words ("" when it has both or none was asked).
+QString MainWindow::missingSelectionText(const TpuGraph& graph, int node, qint64 config) {
+    const QString name = QString::fromStdString(graph.name());
+    QStringList parts;
+    if (node >= graph.numNodes())
+        parts << tr("--node %1 is not a node of %2 (0 to %3)")
+                     .arg(node)
+                     .arg(name)
+                     .arg(graph.numNodes() - 1);
+    if (config >= graph.numConfigs())
+        parts << (graph.numConfigs() == 0
+                      ? tr("--config %1: %2 has no configurations").arg(config).arg(name)
+                      : tr("--config %1 is not a configuration of %2 (0 to %3)")
+                            .arg(config)
+                            .arg(name)
+                            .arg(graph.numConfigs() - 1));
+    return parts.join(QStringLiteral("; "));
+}
+
 // Back to the node and configuration the last session showed in this file (or those asked for
 // on the command line); a first visit remembers the file instead.
 void MainWindow::restoreSessionChoices(const QString& path, const TpuGraph& graph) {
@@ -793,6 +812,10 @@ void MainWindow::restoreSessionChoices(const QString& path, const TpuGraph& grap
         settings.setValue(kSessionFileKey, path);
         if (config >= 0 && config < graph.numConfigs()) m_configPanel->chooseConfig(config);
         if (node >= 0 && node < graph.numNodes()) m_graphPanel->showNode(node);
+        if (initial) {  // the command line's: an id the file lacks is said where it stays in view
+            const QString missing = missingSelectionText(graph, node, config);
+            if (!missing.isEmpty()) m_graphPanel->showHint(missing);
+        }
         m_restoringSession = false;
     } else {
         settings.setValue(kSessionFileKey, path);

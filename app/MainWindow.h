@@ -136,6 +136,7 @@ private:
     void raiseToolDock(const QString& title);  // a tab beside the configurations, brought forward
     // The first file the app picked itself: its best measured configuration, and what to try.
     void chooseBestWithHint(const TpuGraph& graph);
+    static QString missingSelectionText(const TpuGraph& graph, int node, qint64 config);
 
     JobRunner* m_ioRunner;      // file loading, dataset scanning
     JobRunner* m_layoutRunner;  // every Graphviz call

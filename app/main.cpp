@@ -3,9 +3,36 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <cstdio>
+#include <limits>
 
 #include "MainWindow.h"
 #include "TensorMemory.h"
+
+namespace {
+
+// What is wrong with the command line ("" when nothing): one path at most (a file manager's
+// selection of several had opened the first alone), ids that are numbers (`--node x` had chosen 0).
+QString usageProblem(const QCommandLineParser& parser, const QCommandLineOption& node,
+                     const QCommandLineOption& config) {
+    const QStringList paths = parser.positionalArguments();
+    if (paths.size() > 1)
+        return QStringLiteral("opens one FILE or DIR at a time, not %1").arg(paths.size());
+    for (const QCommandLineOption* option : {&node, &config}) {
+        if (!parser.isSet(*option)) continue;
+        bool ok = false;
+        const qlonglong value = parser.value(*option).toLongLong(&ok);
+        if (!ok || value < 0 || (option == &node && value > std::numeric_limits<int>::max()))
+            return QStringLiteral("--%1: expected a %2 (a whole number from 0), got '%3'")
+                .arg(option->names().constFirst(),
+                     option == &node ? QStringLiteral("node id")
+                                     : QStringLiteral("configuration index"),
+                     parser.value(*option));
+    }
+    return {};
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     tpg::nn::keepFreedTensorMemory();
@@ -31,6 +58,13 @@ int main(int argc, char** argv) {
     parser.addOption(node);
     parser.addOption(config);
     parser.process(app);
+    const QString problem = usageProblem(parser, node, config);
+    if (!problem.isEmpty()) {
+        std::fprintf(
+            stderr, "tpugraphs-explorer: %s\nRun tpugraphs-explorer --help for more information.\n",
+            qPrintable(problem));
+        return 2;
+    }
     tpg::MainWindow window;
     if (parser.isSet(node) || parser.isSet(config))
         window.setInitialSelection(parser.isSet(node) ? parser.value(node).toInt() : -1,

@@ -484,6 +484,30 @@ private slots:
         QVERIFY2(!w.statusText().contains(QStringLiteral("warning")), qPrintable(w.statusText()));
     }
 
+    // --node and --config that the file lacks are said above the graph, where they stay in view
+    // (they had been ignored without a word).
+    void aCommandLineSelectionTheFileLacksIsSaid() {
+        QSettings().clear();
+        MainWindow w;
+        w.setInitialSelection(99999, 5000);
+        QSignalSpy loaded(&w, &MainWindow::graphLoaded);
+        w.openFile(synthLayoutFile());
+        QVERIFY(loaded.wait(30000));
+        const QString hint = w.graphPanel()->hintText();
+        QVERIFY2(hint.contains(QStringLiteral("--node 99999 is not a node of ")) &&
+                     hint.contains(QStringLiteral("--config 5000 is not a configuration of ")),
+                 qPrintable(hint));
+        QCOMPARE(w.configPanel()->chosenConfig(), qint64{-1});
+        MainWindow fine;
+        fine.setInitialSelection(1, 2);
+        QSignalSpy loadedFine(&fine, &MainWindow::graphLoaded);
+        fine.openFile(synthLayoutFile());
+        QVERIFY(loadedFine.wait(30000));
+        QVERIFY2(fine.graphPanel()->hintText().isEmpty(),
+                 qPrintable(fine.graphPanel()->hintText()));
+        QCOMPARE(fine.configPanel()->chosenConfig(), qint64{2});
+    }
+
     // The first file's hint names an edit, Explain and the lesson; doing any one dismisses it (it
     // stayed above the graph through a whole lesson).
     void theFirstHintGoesOnceFollowed() {
