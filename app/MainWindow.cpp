@@ -27,6 +27,7 @@
 #include <QUrl>
 #include <algorithm>
 
+#include "AboutText.h"
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
 #include "CountText.h"
@@ -384,11 +385,8 @@ void MainWindow::createMenus() {
                "v).</p>"));
     });
     help->addAction(tr("&About"), this, [this] {
-        QMessageBox::about(
-            this, tr("About TpuGraphs Explorer"),
-            tr("<b>TpuGraphs Explorer</b> %1<p>Browse XLA HLO graphs of the TpuGraphs dataset, "
-               "their node features and their compiler configurations.</p>")
-                .arg(QCoreApplication::applicationVersion()));
+        QMessageBox::about(this, tr("About TpuGraphs Explorer"),
+                           aboutText(m_training->runsFolder()));
     });
 }
 

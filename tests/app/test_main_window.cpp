@@ -27,6 +27,7 @@
 #include <functional>
 #include <numeric>
 
+#include "AboutText.h"
 #include "ChildWithText.h"
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
@@ -482,6 +483,19 @@ private slots:
                  qPrintable(w.configPanel()->summaryText()));
         QVERIFY(w.findChild<QLabel*>(QStringLiteral("warningLabel"))->isHidden());
         QVERIFY2(!w.statusText().contains(QStringLiteral("warning")), qPrintable(w.statusText()));
+    }
+
+    // About says what the explorer does now (it still said "Browse", as before editing and
+    // training), and the versions and runs folder a bug report needs.
+    void aboutNamesWhatItDoesAndItsVersions() {
+        const QString text = aboutText(QStringLiteral("/somewhere/runs"));
+        for (const QString& part :
+             {QStringLiteral("predicted runtime and rank"),
+              QStringLiteral("train the learned cost model"),
+              QStringLiteral("an estimate for real ones"), QStringLiteral("Qt " QT_VERSION_STR),
+              QStringLiteral("LibTorch 1."), QStringLiteral("Graphviz 2."),
+              QStringLiteral("/somewhere/runs")})
+            QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in: ") + text));
     }
 
     // --node and --config that the file lacks are said above the graph, where they stay in view
