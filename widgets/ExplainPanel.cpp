@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "AxisLabels.h"
+#include "ChartTheme.h"
 #include "CountText.h"
 #include "FilePredictions.h"
 #include "FittingSplitter.h"
@@ -404,6 +405,7 @@ void ExplainPanel::fillChart(const Explanation& e) {
         series->append(set);
     }
     auto* chart = new QChart;
+    followPalette(chart, palette());
     chart->addSeries(series);
     auto* labels = new QBarCategoryAxis;
     labels->append(QStringLiteral("A"));

@@ -7,6 +7,7 @@
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <optional>
 
 #include "AxisLabels.h"
+#include "ChartTheme.h"
 #include "CountText.h"
 #include "RuntimeText.h"
 #include "WidgetLimits.h"
@@ -34,6 +36,7 @@ SweepChart::SweepChart(QWidget* parent) : QChartView(parent) {
 void SweepChart::clear(const QString& message) {
     m_points.clear();
     auto* chart = new QChart;
+    followPalette(chart, palette());
     chart->setTitle(message);
     chart->legend()->hide();
     replaceChart(chart);
@@ -96,6 +99,7 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, int c
     if (points.size() > widgetlimits::kSweepMaxBars) points.resize(widgetlimits::kSweepMaxBars);
     m_points = points;
     auto* chart = new QChart;
+    followPalette(chart, palette());
     QString heading = total > points.size()
                           ? tr("%1 — best %2 of %3").arg(title).arg(points.size()).arg(total)
                           : title;
@@ -124,6 +128,8 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, int c
     bars->append(model);
     if (modelInNs) bars->append(synth);  // on one axis only when both are nanoseconds
     chart->addSeries(bars);
+    // Outlined in their own colour: the dark theme's white outline paled the narrow bars.
+    for (QBarSet* set : bars->barSets()) set->setBorderColor(set->color());
     auto* x = new QBarCategoryAxis;
     x->append(categories);
     x->setLabelsAngle(kBarLabelAngle);
@@ -172,6 +178,9 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, int c
     chart->legend()->setAlignment(Qt::AlignRight);
     chart->legend()->setFont(small);
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // the references as lines
+    // A bar set's marker "from the series" is drawn hollow: model and synthetic TPU looked alike.
+    for (QLegendMarker* marker : chart->legend()->markers(bars))
+        marker->setShape(QLegend::MarkerShapeRectangle);
     chart->setMargins(QMargins(2, 0, 2, 0));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setBackgroundRoundness(0);

@@ -35,6 +35,7 @@
 #include <limits>
 #include <utility>
 
+#include "ChartTheme.h"
 #include "CountText.h"
 #include "FileKind.h"
 #include "WidgetLimits.h"
@@ -418,8 +419,10 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), m_live(std::m
     });
 
     m_lossChart = new QChart;
+    followPalette(m_lossChart, palette());
     m_lossChart->setTitle(tr("Training loss"));
     m_validationChart = new QChart;
+    followPalette(m_validationChart, palette());
     m_validationChart->setTitle(tr("Validation (held out)"));
     m_lossView = makeChartView(m_lossChart);
     m_validationView = makeChartView(m_validationChart);

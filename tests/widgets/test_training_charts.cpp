@@ -1,6 +1,7 @@
 // The Training dock's charts (offscreen): smoothing, bucketing of long runs, validation figures
 // per collection, the best-epoch marker, log scale, zoom, export, overlays, legend and tooltips.
 #include <QAbstractAxis>
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -11,6 +12,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPalette>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QTemporaryDir>
@@ -21,6 +23,7 @@
 
 #include "ChildWithText.h"
 #include "FileDialogAnswer.h"
+#include "SweepChart.h"
 #include "TestSettings.h"
 #include "TrainingCharts.h"
 #include "WidgetLimits.h"
@@ -126,6 +129,26 @@ class TestTrainingCharts : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { useEmptyTestSettings(QStringLiteral("test_widgets_training_charts")); }
+
+    // Under a dark desktop palette the charts are dark too (Qt Charts had drawn light cards
+    // whatever the palette); What-if's sweep too.
+    void chartsFollowADarkPalette() {
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Window, QColor(0x35, 0x35, 0x35));
+        dark.setColor(QPalette::WindowText, QColor(0xdc, 0xdc, 0xdc));
+        QApplication::setPalette(dark);
+        {
+            TrainingCharts charts;
+            SweepChart sweep;
+            QApplication::setPalette(light);
+            QCOMPARE(charts.lossChart()->theme(), QChart::ChartThemeDark);
+            QCOMPARE(charts.validationChart()->theme(), QChart::ChartThemeDark);
+            QCOMPARE(sweep.chart()->theme(), QChart::ChartThemeDark);
+        }
+        TrainingCharts charts;
+        QCOMPARE(charts.lossChart()->theme(), QChart::ChartThemeLight);
+    }
 
     void smoothingIsTensorBoardsDebiasedEma() {
         // By hand, w = 0.5: last = 0.5, 1.25, 2.625, 5.3125; debias = 0.5, 0.75, 0.875, 0.9375.

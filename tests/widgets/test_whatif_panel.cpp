@@ -1,5 +1,6 @@
 // The what-if dock as a user drives it (offscreen): start, edit, read the prediction, undo and
 // redo, save and load, export; a test-split file; a tile file.
+#include <QBarLegendMarker>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QComboBox>
@@ -9,6 +10,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPointer>
 #include <QPushButton>
@@ -406,6 +409,23 @@ private slots:
                  qPrintable(
                      QStringLiteral("bars %1 px wide of %2").arg(plot.width()).arg(chart.width())));
         QVERIFY(chart.chart()->legend()->isVisible());
+    }
+
+    // The legend tells the model's bars from the synthetic TPU's by their colours: Qt drew a bar
+    // set's marker "from the series" hollow, so the two looked alike.
+    void sweepLegendShowsEachBarSetsColour() {
+        SweepChart chart;
+        chart.setSweep(QStringLiteral("#8 input"), rankFourSweep(), 10, 2.3e6, true);
+        int bars = 0;
+        for (QLegendMarker* marker : chart.chart()->legend()->markers()) {
+            if (marker->type() != QLegendMarker::LegendMarkerTypeBar) continue;
+            ++bars;
+            QCOMPARE(marker->shape(), QLegend::MarkerShapeRectangle);
+            QBarSet* set = static_cast<QBarLegendMarker*>(marker)->barset();
+            QCOMPARE(marker->brush().color(), set->color());
+            QCOMPARE(set->borderColor(), set->color());
+        }
+        QCOMPARE(bars, 2);
     }
 
     // Every bar keeps its label: in a 25-value layout sweep the leftmost bar's label ("default"
