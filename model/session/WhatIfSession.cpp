@@ -22,6 +22,9 @@ nlohmann::json parseDocument(const std::string& path) {
     } catch (const nlohmann::json::parse_error& e) {
         throwFormatError(path, "",
                          "not JSON (a syntax error at byte " + std::to_string(e.byte) + ")");
+    } catch (const nlohmann::json::exception& e) {  // a number beyond a double's range
+        const std::string what = e.what();          // "[json.exception.out_of_range.406] ..."
+        throwFormatError(path, "", "not readable JSON: " + what.substr(what.find(']') + 2));
     }
 }
 

@@ -89,6 +89,10 @@ private slots:
         QCOMPARE(refusal(file("missing.json"), g), file("missing.json") + ": cannot open");
         QVERIFY(refusal(write("text.json", "{\"format\": "), g)
                     .find("not JSON (a syntax error at byte") != std::string::npos);
+        // A number JSON can write but a double cannot hold had escaped as nlohmann's own
+        // exception, naming no file.
+        QCOMPARE(refusal(write("huge.json", session("[{\"config\": [1e400]}]")), g),
+                 file("huge.json") + ": not readable JSON: number overflow parsing '1e400'");
         QVERIFY(
             refusal(write("other.json", R"({"format": "something"})"), g).find("key 'format'") !=
             std::string::npos);
