@@ -19,6 +19,6 @@ cmake --build "$asan" -j "$jobs"
 (cd "$asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j "$jobs" -L reader)
 
-# And a minute each of coverage-guided fuzzing of the reader and the weights (libFuzzer, ASan +
-# UBSan; longer runs: tests/fuzz/run-fuzz.sh SECONDS).
+# And a minute each of coverage-guided fuzzing of the reader, the weights and what-if sessions
+# (libFuzzer, ASan + UBSan; longer runs: tests/fuzz/run-fuzz.sh SECONDS).
 TPUGRAPHS_FUZZ_DIR="${build}-fuzz" bash "$root/tests/fuzz/run-fuzz.sh" 60

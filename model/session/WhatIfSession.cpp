@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <sstream>
 
 #include "io/Error.h"
 
@@ -14,11 +15,9 @@ namespace tpg::session {
 
 namespace {
 
-nlohmann::json parseDocument(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throwFormatError(path, "", "cannot open");
+nlohmann::json parseDocument(const std::string& text, const std::string& path) {
     try {
-        return nlohmann::json::parse(in);
+        return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         throwFormatError(path, "",
                          "not JSON (a syntax error at byte " + std::to_string(e.byte) + ")");
@@ -60,7 +59,16 @@ WhatIfEntry readEntry(const nlohmann::json& item, size_t index, const std::strin
 }  // namespace
 
 WhatIfSession readWhatIfSession(const std::string& path, const TpuGraph& g) {
-    const nlohmann::json doc = parseDocument(path);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throwFormatError(path, "", "cannot open");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseWhatIfSession(text.str(), path, g);
+}
+
+WhatIfSession parseWhatIfSession(const std::string& text, const std::string& path,
+                                 const TpuGraph& g) {
+    const nlohmann::json doc = parseDocument(text, path);
     const auto format = doc.is_object() ? doc.find("format") : doc.end();
     if (!doc.is_object() || format == doc.end() || *format != kWhatIfFormat)
         throwFormatError(path, "format",

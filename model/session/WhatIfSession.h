@@ -31,6 +31,10 @@ struct WhatIfSession {
 // FormatError(path, key, what was expected), naming the entry and value.
 WhatIfSession readWhatIfSession(const std::string& path, const TpuGraph& g);
 
+// The same, of a session's text (`path` names it in errors).
+WhatIfSession parseWhatIfSession(const std::string& text, const std::string& path,
+                                 const TpuGraph& g);
+
 // "" when the session was saved for `openFile` (by file name: folders move) or does not say;
 // otherwise a sentence naming both files (configurations of one graph rarely fit another, but a
 // tile session's rows fit any kernel).

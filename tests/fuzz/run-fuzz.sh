@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes each harness for SECONDS (default 60) with libFuzzer under AddressSanitizer (leaks
 # included) + UndefinedBehaviorSanitizer: the reader, seeded with the numpy fixtures, then a model
-# file's weights (both formats), seeded with small archives of each. Exits non-zero on any crash,
+# file's weights (both formats), seeded with small archives of each, then what-if session files,
+# seeded with a few sessions of the harness's program. Exits non-zero on any crash,
 # leak, sanitizer report or timeout; the input that caused it is left in $out/findings/.
 # Usage: tests/fuzz/run-fuzz.sh [SECONDS] [JOBS]
 set -euo pipefail
@@ -13,13 +14,13 @@ out="${TPUGRAPHS_FUZZ_DIR:-$root/build-fuzz}"
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTPUGRAPHS_CORE_ONLY=ON -DTPUGRAPHS_BUILD_TESTS=OFF -DTPUGRAPHS_SANITIZE=ON -DTPUGRAPHS_FUZZ=ON >/dev/null
-cmake --build "$out" --target fuzz_reader fuzz_weights -j "$(nproc)"
+cmake --build "$out" --target fuzz_reader fuzz_weights fuzz_session -j "$(nproc)"
 
 # Reader seeds: every numpy fixture small enough to mutate usefully (good files and bad ones).
 fixtures="$out/fixtures"
 [ -d "$fixtures/good" ] || /usr/bin/python3 "$root/tests/fixtures/make_fixtures.py" "$fixtures" >/dev/null
 rm -rf "$out/seeds"
-mkdir -p "$out/seeds/reader" "$out/seeds/weights" "$out/findings"
+mkdir -p "$out/seeds/reader" "$out/seeds/weights" "$out/seeds/session" "$out/findings"
 find "$fixtures/good" "$fixtures/bad" -name '*.npz' -size -64k -exec cp {} "$out/seeds/reader/" \;
 # Weights seeds: a TensorArchive's fields (the harness adds magic and checksum), a zip laid out as
 # LibTorch writes one, and its data.pkl alone.
@@ -54,6 +55,22 @@ open(sys.argv[1] + '/torch.zip', 'wb').write(z.getvalue())
 # The same pickle alone (the harness reads it beside storages of 24 and 16 bytes).
 open(sys.argv[1] + '/data.pkl', 'wb').write(pickle)
 PY
+# Session seeds: what the explorer saves for the harness's program (one configurable node, rows
+# of 18 values), with labels, pins and the file it was saved for, and a tune file's fields.
+/usr/bin/python3 - "$out/seeds/session" <<'PY'
+import json, sys
+row = [-1] * 18
+edited = [1, 0, 2, 3] + [-1] * 14
+docs = {
+    "explorer": {"format": "tpugraphs-whatif", "version": 1, "file": "small.npz", "collection": "layout:xla:random",
+                 "model": "built-in", "configurations": [{"label": "start", "config": row},
+                                                         {"label": "#1 output {1,0,2,3}", "config": edited, "pinned": True}]},
+    "tune": {"format": "tpugraphs-whatif", "version": 1, "tune": {"best_measured_in_file_ns": 10.5},
+             "configurations": [{"label": "tuned #1", "config": edited, "synthetic_tpu_ns": 9.25, "measured": True}]},
+}
+for name, doc in docs.items():
+    open(sys.argv[1] + "/" + name + ".json", "w").write(json.dumps(doc))
+PY
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allocator_may_return_null=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -79,4 +96,5 @@ fuzz() {  # NAME: runs $out/tests/fuzz/fuzz_NAME on its corpus and seeds
 }
 fuzz reader
 fuzz weights
+fuzz session
 exit "$failed"
