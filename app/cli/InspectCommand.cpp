@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <thread>
+#include <vector>
 
 #include "Commands.h"
 #include "NumberText.h"
@@ -11,6 +12,7 @@
 #include "graph/GraphFile.h"
 #include "graph/GroundTruth.h"
 #include "graph/Schema.h"
+#include "io/Error.h"
 #include "io/NpzArchive.h"
 
 namespace tpg::cli {
@@ -20,7 +22,7 @@ namespace {
 constexpr int kTopOpcodes = 10;  // the histogram a reader can take in at a glance
 
 struct InspectOptions {
-    std::string file;
+    std::vector<std::string> files;
     bool distinct = false;
 };
 
@@ -50,12 +52,12 @@ void printRuntimes(const TpuGraph& g) {
                     g.runtimeSource().c_str());
 }
 
-void run(const InspectOptions& o) {
+void inspectFile(const std::string& file, bool distinctRows) {
     LoadOptions lo;
     lo.deferDecoding = true;
-    TpuGraph g = withGroundTruth(loadTpuGraph(o.file, lo), o.file);
-    NpzArchive archive(o.file);
-    std::printf("%-14s %s\n", "file", o.file.c_str());
+    TpuGraph g = withGroundTruth(loadTpuGraph(file, lo), file);
+    NpzArchive archive(file);
+    std::printf("%-14s %s\n", "file", file.c_str());
     if (g.searchCollection().empty())
         std::printf("%-14s %s\n", "collection", collectionName(g.collection()));
     else  // a What-if export: the search its configurations came from, whose model scores it
@@ -95,7 +97,7 @@ void run(const InspectOptions& o) {
     std::printf("\n");
     printRuntimes(g);
 
-    if (o.distinct) {
+    if (distinctRows) {
         int64_t distinct = 0;
         if (g.isLayout()) {
             const auto& t = *g.layoutConfigs();
@@ -122,12 +124,34 @@ void run(const InspectOptions& o) {
     for (const auto& w : g.warnings()) std::printf("%-14s %s\n", "warning", w.c_str());
 }
 
+// Each file in turn, a blank line between; a file that cannot be read is one line on stderr and
+// the rest are still inspected (one file alone: its error is the command's).
+void run(const InspectOptions& o) {
+    if (o.files.size() == 1) return inspectFile(o.files.front(), o.distinct);
+    size_t failed = 0;
+    for (size_t i = 0; i < o.files.size(); ++i) {
+        if (i > 0) std::printf("\n");
+        try {
+            inspectFile(o.files[i], o.distinct);
+        } catch (const FormatError& e) {
+            std::fflush(stdout);  // in the order they happen where both go to one terminal
+            std::fprintf(stderr, "tpugraphs: %s\n", e.what());
+            ++failed;
+        }
+    }
+    if (failed > 0)
+        throw FormatError(std::to_string(failed) + " of " + std::to_string(o.files.size()) +
+                          " files could not be read");
+}
+
 }  // namespace
 
 void addInspectCommand(CLI::App& app) {
     auto opts = std::make_shared<InspectOptions>();
-    auto* cmd = app.add_subcommand("inspect", "Summarise a TpuGraphs .npz file (reads no configuration rows unless --distinct)");
-    cmd->add_option("FILE", opts->file, "A tile or layout .npz file")->required();
+    auto* cmd = app.add_subcommand(
+        "inspect",
+        "Summarise TpuGraphs .npz files (reads no configuration rows unless --distinct)");
+    cmd->add_option("FILE", opts->files, "Tile or layout .npz files")->required();
     cmd->add_flag("--distinct", opts->distinct, "Also read every configuration and count the distinct ones");
     cmd->callback([opts] { run(*opts); });
 }

@@ -77,6 +77,9 @@ NpzArchive::NpzArchive(const std::string& path) : m_path(path) {
     int code = 0;
     m_zip = zip_open(path.c_str(), ZIP_RDONLY, &code);
     if (!m_zip) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec))  // libzip: "Operation not supported"
+            throwFormatError(path, "", "a folder, not a .npz file");
         if (code == ZIP_ER_NOENT || code == ZIP_ER_OPEN) throwFormatError(path, "", "cannot open file: " + zipErrorString(code));
         refuseUnreadableArchive(path, code);
     }

@@ -102,7 +102,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(FormatError, g.layoutConfigs()->readColumns(0, 18));
         QCOMPARE(g.layoutConfigs()->readColumns(18, 18).size(), size_t{6 * 18});
     }
-    // Files that are not archives at all say what they are: empty, cut short, a lone .npy.
+    // Files that are not archives at all say what they are: empty, cut short, a lone .npy, a
+    // folder.
     void emptyTruncatedAndNpyFilesSaySo() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
@@ -116,11 +117,17 @@ private slots:
         QVERIFY2(good.open(QIODevice::ReadOnly), qPrintable(good.fileName()));
         const QByteArray whole = good.readAll();
         const std::pair<std::string, QString> cases[] = {
-            {write(QStringLiteral("empty.npz"), QByteArray()), QStringLiteral("empty file (0 bytes)")},
+            {write(QStringLiteral("empty.npz"), QByteArray()),
+             QStringLiteral("empty file (0 bytes)")},
             {write(QStringLiteral("half.npz"), whole.left(whole.size() / 2)),
-             QStringLiteral("truncated: the zip's central directory is missing (the file has %1 bytes").arg(whole.size() / 2)},
-            {write(QStringLiteral("array.npz"), QByteArray("\x93NUMPY\x01\x00", 8) + QByteArray(120, ' ')),
-             QStringLiteral("a single .npy array")}};
+             QStringLiteral(
+                 "truncated: the zip's central directory is missing (the file has %1 bytes")
+                 .arg(whole.size() / 2)},
+            {write(QStringLiteral("array.npz"),
+                   QByteArray("\x93NUMPY\x01\x00", 8) + QByteArray(120, ' ')),
+             QStringLiteral("a single .npy array")},
+            // libzip had said "not a readable .npz (zip) archive: Operation not supported".
+            {dir.path().toStdString(), QStringLiteral("a folder, not a .npz file")}};
         for (const auto& [path, expected] : cases) {
             QVERIFY(!path.empty());
             try {
