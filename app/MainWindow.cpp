@@ -26,6 +26,7 @@
 #include <QUndoStack>
 #include <QUrl>
 #include <algorithm>
+#include <utility>
 
 #include "AboutText.h"
 #include "ConfigPanel.h"
@@ -747,6 +748,8 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_restoringSession = false;
     showModelInUse(m_models->modelName(graph.collection(), path, graph.searchCollection()));
     m_models->predict(path, graph);
+    // Loaded against the file, refused with a message if it cannot score it; it re-scores the file.
+    if (!m_initialModel.isEmpty()) m_models->loadModel(std::exchange(m_initialModel, {}), graph);
     m_configPanel->setPredictionsPending(!graph.isNull());
     m_browser->selectFile(path);
     setWindowTitle(tr("%1 — TpuGraphs Explorer").arg(QString::fromStdString(graph.name())));

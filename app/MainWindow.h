@@ -52,6 +52,8 @@ public:
     // The node to select and the configuration to choose in the next graph opened (-1: none),
     // e.g. from the command line.
     void setInitialSelection(int node, qint64 config);
+    // A model file (the command line's --model) to score the first file opened with, for its kind.
+    void setInitialModel(const QString& path) { m_initialModel = path; }
     // The dataset root (the folder holding npz/) of a file in the real tree, "" for loose files.
     static QString datasetRootOf(const QString& file);
     // Opens what was dropped: the first .npz file or folder among `urls`.
@@ -176,7 +178,9 @@ private:
     bool m_defaultDocksSized = false;
     bool m_restoringSession = false;
     int m_initialNode = -1;
-    qint64 m_initialConfig = -1;  // selections made while restoring are not re-saved
+    qint64 m_initialConfig = -1;
+    QString m_initialModel;  // loaded once the first file is, so its scores use it  // selections
+                             // made while restoring are not re-saved
     QStringList m_sampleCandidates;
     ElidingStatusBar* m_statusBar = nullptr;
 };

@@ -1,5 +1,5 @@
-// tpugraphs-explorer [FILE|DIR]: opens what it is given; with nothing, the last session, or on
-// first launch the embedded sample.
+// tpugraphs-explorer [FILE|DIR] [--model FILE]: opens what it is given; with nothing, the last
+// session, or on first launch the embedded sample.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -55,8 +55,14 @@ int main(int argc, char** argv) {
     QCommandLineOption config(QStringLiteral("config"),
                               QStringLiteral("Choose configuration <index> in the graph opened."),
                               QStringLiteral("index"));
+    QCommandLineOption model(
+        QStringLiteral("model"),
+        QStringLiteral("Score with the model in <file> (a .tpgm of `tpugraphs "
+                       "train` or the Training tab) instead of the built-in one."),
+        QStringLiteral("file"));
     parser.addOption(node);
     parser.addOption(config);
+    parser.addOption(model);
     parser.process(app);
     const QString problem = usageProblem(parser, node, config);
     if (!problem.isEmpty()) {
@@ -69,6 +75,7 @@ int main(int argc, char** argv) {
     if (parser.isSet(node) || parser.isSet(config))
         window.setInitialSelection(parser.isSet(node) ? parser.value(node).toInt() : -1,
                                    parser.isSet(config) ? parser.value(config).toLongLong() : -1);
+    if (parser.isSet(model)) window.setInitialModel(parser.value(model));
     window.show();
     window.startSession(parser.positionalArguments().value(0));
     return app.exec();

@@ -838,6 +838,26 @@ private slots:
                  QStringLiteral("built-in layout:nlp:default model"));
     }
 
+    // --model: the first file opened is scored with the model given (a `tpugraphs train` output).
+    void aCommandLineModelScoresTheFirstFile() {
+        QSettings().clear();
+        const QString model = m_dir.filePath(QStringLiteral("mine-from-cli.tpgm"));
+        nn::defaultModel(Collection::Layout).save(model.toStdString());
+        MainWindow w;
+        w.setInitialModel(model);
+        QSignalSpy changed(w.modelSession(), &ModelSession::modelChanged);
+        w.openFile(synthLayoutFile());
+        QVERIFY(waitLoaded(w, synthLayoutFile()));
+        QTRY_VERIFY_WITH_TIMEOUT(!changed.isEmpty(), 30000);
+        QVERIFY2(w.modelLabelText().contains(QStringLiteral("mine-from-cli.tpgm")),
+                 qPrintable(w.modelLabelText()));
+        QVERIFY(w.modelSession()
+                    ->modelName(Collection::Layout, w.currentFile())
+                    .contains(QStringLiteral("mine-from-cli.tpgm")));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.modelSession()->predictions() != nullptr && !w.modelSession()->busy(), 30000);
+    }
+
     void incompatibleModelIsRefusedAndThePreviousKept() {
         // A model trained on 140-column files cannot score a 70-column community copy.
         const QString model = m_dir.filePath(QStringLiteral("layout140.tpgm"));
