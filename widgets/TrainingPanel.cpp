@@ -173,6 +173,7 @@ QWidget* TrainingPanel::buildDataBox() {
            "measured on the same ones")
             .arg(nn::limits::kSingleFileHeldOutFraction * 100));
     m_fileLabel = new QLabel(tr("No file open"));
+    m_fileLabel->setObjectName(QStringLiteral("thisFileLabel"));
     m_fileLabel->setWordWrap(true);
     auto* group = new QButtonGroup(box);
     group->addButton(m_useDataset);
@@ -454,8 +455,11 @@ void TrainingPanel::setCurrentFile(const QString& path, const TpuGraph& graph) {
     else if (!graph.runtimesKnown())
         m_fileLabel->setText(tr("%1: no measured runtimes (test split)").arg(QFileInfo(path).fileName()));
     else
-        m_fileLabel->setText(tr("%1: %2 configurations, %3% held out")
-                                 .arg(QFileInfo(path).fileName(), countText(graph.numConfigs()))
+        m_fileLabel->setText(tr("%1: %2 configurations%3, %4% held out")
+                                 .arg(QFileInfo(path).fileName(), countText(graph.numConfigs()),
+                                      graph.runtimeSource().empty()
+                                          ? QString()
+                                          : tr(" (runtimes: the test split's ground truth)"))
                                  .arg(nn::limits::kSingleFileHeldOutFraction * 100));
     updateButtons();
     previewLiveFigures();  // "this file only" trains a model of the file's kind

@@ -13,6 +13,7 @@
 #include "TorchArchiveReader.h"
 #include "TrainingStateArchive.h"
 #include "graph/GraphFile.h"
+#include "graph/GroundTruth.h"
 #include "io/Error.h"
 #include "io/NpzArchive.h"
 #include "modules/Dense.h"
@@ -306,7 +307,7 @@ public:
         LoadOptions lo;
         lo.backgroundConfigs = false;  // training samples configs at random: decode all now
         auto e = std::make_shared<PreparedEntry>();
-        e->prepared = m_model.prepare(loadTpuGraph(path, lo));
+        e->prepared = m_model.prepare(withGroundTruth(loadTpuGraph(path, lo), path));
         e->tensors = m_model.makeTensors(e->prepared);
         e->bytes = e->prepared.memoryBytes() + tensorsBytes(e->tensors);
         m_order.push_front(path);
@@ -342,6 +343,13 @@ TrainingData loadTrainingData(const TrainSettings& st,
     if (!st.trainFile.empty()) {
         const DatasetFile file = describeFile(st.trainFile);
         if (!file.error.empty()) throw FormatError(file.error);
+        // A test split's zeros had trained 0 steps and saved an untrained model, "kendall nan".
+        LoadOptions header;
+        header.deferDecoding = true;
+        if (!withGroundTruth(loadTpuGraph(file.path, header), file.path).runtimesKnown())
+            throwFormatError(
+                file.path, "config_runtime",
+                "no measured runtimes (all zero, as in a test split): nothing to train on");
         d.train = {file};
     } else {
         say("scanning " + st.dataDir);

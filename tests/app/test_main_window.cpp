@@ -482,6 +482,9 @@ private slots:
                      QStringLiteral("runtimes: the test split's ground truth")),
                  qPrintable(w.configPanel()->summaryText()));
         QVERIFY(w.findChild<QLabel*>(QStringLiteral("warningLabel"))->isHidden());
+        const QString thisFile = w.findChild<QLabel*>(QStringLiteral("thisFileLabel"))->text();
+        QVERIFY2(thisFile.contains(QStringLiteral("(runtimes: the test split's ground truth)")),
+                 qPrintable(thisFile));
         QVERIFY2(!w.statusText().contains(QStringLiteral("warning")), qPrintable(w.statusText()));
     }
 
