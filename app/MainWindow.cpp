@@ -727,8 +727,9 @@ void MainWindow::openFile(const QString& pathIn) {
     setStatus(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     const std::string p = path.toStdString();
     // Newest request wins: clicking through the browser quickly loads only the last file.
-    m_loadJob = m_ioRunner->submit(
-        QStringLiteral("load"), [p](JobControl&) { return QVariant::fromValue(withGroundTruth(loadTpuGraph(p), p)); });
+    m_loadJob = m_ioRunner->submit(QStringLiteral("load"), [p](JobControl&) {
+        return QVariant::fromValue(loadWithGroundTruth(p));
+    });
 }
 
 void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {

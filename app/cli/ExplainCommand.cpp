@@ -146,7 +146,7 @@ nlohmann::json breakdownJson(const TpuGraph& g, const Explained& e, int top) {
 }
 
 void run(const ExplainOptions& o) {
-    const TpuGraph g = withGroundTruth(loadTpuGraph(o.file), o.file);
+    const TpuGraph g = loadWithGroundTruth(o.file);
     const synth::TpuCostModel tpu(g);
     const Explained a = o.fromJson.empty() ? fromIndex(g, tpu, o.config, "--config") : fromWhatIf(g, tpu, o.fromJson, o.entry);
     std::unique_ptr<Explained> b;

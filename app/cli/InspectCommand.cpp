@@ -55,7 +55,7 @@ void printRuntimes(const TpuGraph& g) {
 void inspectFile(const std::string& file, bool distinctRows) {
     LoadOptions lo;
     lo.deferDecoding = true;
-    TpuGraph g = withGroundTruth(loadTpuGraph(file, lo), file);
+    TpuGraph g = loadWithGroundTruth(file, lo);
     NpzArchive archive(file);
     std::printf("%-14s %s\n", "file", file.c_str());
     if (g.searchCollection().empty())

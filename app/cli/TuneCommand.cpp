@@ -100,7 +100,7 @@ void printResult(const tune::TuneResult& r, const whatif::WhatIfPredictor& p) {
 
 void run(TuneCommandOptions& o) {
     tune::checkTuneOptions(o.search);  // before the slow load and scoring
-    auto graph = std::make_shared<const TpuGraph>(withGroundTruth(loadTpuGraph(o.file), o.file));
+    auto graph = std::make_shared<const TpuGraph>(loadWithGroundTruth(o.file));
     const TpuGraph& g = *graph;
     if (o.start.empty()) o.start = g.runtimesKnown() ? "best" : "predicted-best";
     o.search.start = whatif::StartPoint::parse(o.start);

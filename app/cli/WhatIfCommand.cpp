@@ -100,7 +100,7 @@ void printReport(const char* label, const whatif::WhatIfReport& r, const whatif:
 }
 
 void run(const WhatIfOptions& o) {
-    auto graph = std::make_shared<const TpuGraph>(withGroundTruth(loadTpuGraph(o.file), o.file));
+    auto graph = std::make_shared<const TpuGraph>(loadWithGroundTruth(o.file));
     const TpuGraph& g = *graph;
     if (!o.tileEdits.empty() && g.isLayout())
         throw FormatError(o.file + ": --tile edits need a tile file (this is a layout file: use --set)");

@@ -70,4 +70,8 @@ TpuGraph withGroundTruth(const TpuGraph& graph, const std::string& npzPath) {
     }
 }
 
+TpuGraph loadWithGroundTruth(const std::string& path, const LoadOptions& options) {
+    return withGroundTruth(loadTpuGraph(path, options), path);
+}
+
 }  // namespace tpg

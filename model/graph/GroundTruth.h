@@ -6,6 +6,7 @@
 // runtimes instead of "unknown".
 #include <string>
 
+#include "graph/GraphFile.h"
 #include "graph/TpuGraph.h"
 
 namespace tpg {
@@ -19,5 +20,8 @@ std::string groundTruthPath(const std::string& npzPath);
 // itself otherwise. A ground truth that exists but does not fit adds a warning saying why. Throws
 // nothing.
 TpuGraph withGroundTruth(const TpuGraph& graph, const std::string& npzPath);
+
+// loadTpuGraph, then withGroundTruth: how the explorer and the commands load a file they are given.
+TpuGraph loadWithGroundTruth(const std::string& path, const LoadOptions& options = {});
 
 }  // namespace tpg

@@ -108,7 +108,7 @@ std::vector<GraphMetrics> evaluateFiles(
     lo.backgroundConfigs = false;
     for (size_t i = 0; i < files.size(); ++i) {
         if (cancel && cancel->cancelled()) break;
-        const TpuGraph g = withGroundTruth(loadTpuGraph(files[i].path, lo), files[i].path);
+        const TpuGraph g = loadWithGroundTruth(files[i].path, lo);
         const GraphMetrics* reported = nullptr;
         if (g.runtimesKnown()) {
             const std::vector<int64_t> ids = evaluationConfigs(g, options);

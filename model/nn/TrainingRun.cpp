@@ -307,7 +307,7 @@ public:
         LoadOptions lo;
         lo.backgroundConfigs = false;  // training samples configs at random: decode all now
         auto e = std::make_shared<PreparedEntry>();
-        e->prepared = m_model.prepare(withGroundTruth(loadTpuGraph(path, lo), path));
+        e->prepared = m_model.prepare(loadWithGroundTruth(path, lo));
         e->tensors = m_model.makeTensors(e->prepared);
         e->bytes = e->prepared.memoryBytes() + tensorsBytes(e->tensors);
         m_order.push_front(path);
@@ -343,13 +343,6 @@ TrainingData loadTrainingData(const TrainSettings& st,
     if (!st.trainFile.empty()) {
         const DatasetFile file = describeFile(st.trainFile);
         if (!file.error.empty()) throw FormatError(file.error);
-        // A test split's zeros had trained 0 steps and saved an untrained model, "kendall nan".
-        LoadOptions header;
-        header.deferDecoding = true;
-        if (!withGroundTruth(loadTpuGraph(file.path, header), file.path).runtimesKnown())
-            throwFormatError(
-                file.path, "config_runtime",
-                "no measured runtimes (all zero, as in a test split): nothing to train on");
         d.train = {file};
     } else {
         say("scanning " + st.dataDir);
@@ -398,9 +391,15 @@ TrainingData loadTrainingData(const TrainSettings& st,
          i < d.train.size() && statsGraphs.size() < static_cast<size_t>(limits::kStatsGraphs);
          i += stride) {
         checkCancel();
-        statsGraphs.push_back(loadTpuGraph(d.train[i].path, statsLoad));
+        statsGraphs.push_back(loadWithGroundTruth(d.train[i].path, statsLoad));
     }
     const TpuGraph& first = statsGraphs.front();
+    // One file: the statistics' graph is it. A test split's zeros had run the whole budget
+    // learning nothing and saved an untrained model, "kendall nan".
+    if (!st.trainFile.empty() && !first.runtimesKnown())
+        throwFormatError(
+            first.path(), "config_runtime",
+            "no measured runtimes (all zero, as in a test split): nothing to train on");
     for (const auto& g : statsGraphs) {
         if (g.nodeFeatureWidth() != first.nodeFeatureWidth() ||
             g.configFeatureWidth() != first.configFeatureWidth())
