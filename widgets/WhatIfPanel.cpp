@@ -229,7 +229,10 @@ void WhatIfPanel::buildUi() {
     top->addWidget(startButton);
     top->addWidget(undo);
     top->addWidget(redo);
-    top->addStretch(1);
+    top->addSpacing(12);
+    // On the top row, not under the runs: below the runs list they fell out of sight on a
+    // 1024 x 600 screen, behind the right column's scroll bar.
+    addSessionFileButtons(top);
     top->addWidget(m_modelLabel);
 
     m_nodes = new QTreeWidget(this);
@@ -309,57 +312,10 @@ void WhatIfPanel::buildUi() {
         if (run >= 0 && run < static_cast<int>(m_runs.size()))
             pushEdit(m_runs[static_cast<size_t>(run)].row, tr("back to run %1").arg(run + 1), -1);
     });
-    auto* save = new QPushButton(tr("Save…"), this);
-    auto* load = new QPushButton(tr("Load…"), this);
-    auto* exportButton = new QPushButton(tr("Export .npz…"), this);
-    save->setToolTip(tr("Save this session's configurations as JSON"));
-    exportButton->setToolTip(tr("Write the evaluated configurations as an .npz that `tpugraphs predict` scores"));
-    auto fileAction = [this](bool saving, bool npz) {
-        const FileKind kind =
-            npz ? FileKind{QStringLiteral("whatif-npz"), tr("TpuGraphs files (*.npz)"),
-                           QStringLiteral("npz")}
-                : FileKind{QStringLiteral("whatif-session"), tr("What-if sessions (*.json)"),
-                           QStringLiteral("json")};
-        // Not beside the open file: an .npz exported into a dataset's split would be listed, and
-        // trained on, as one of its graphs.
-        const QString suggested =
-            QFileInfo(m_file).completeBaseName() + QStringLiteral("-whatif.") + kind.suffix;
-        const QString path =
-            saving ? chooseFileToSave(this, npz ? tr("Export .npz") : tr("Save Session"), kind,
-                                      suggested)
-                   : chooseFileToOpen(this, tr("Load Session"), kind);
-        if (path.isEmpty()) return;
-        QString error;
-        const bool ok = npz ? exportNpz(path, &error) : saving ? saveSession(path, &error) : loadSession(path, &error);
-        if (!ok) {
-            m_result->setText(error);
-            return;
-        }
-        if (!saving) return;  // the loaded runs show themselves
-        const QString runs =
-            countOf(static_cast<int64_t>(m_runs.size()), tr("configuration"), tr("configurations"));
-        m_fileNote->setText((npz ? tr("Exported %1 to %2") : tr("Saved %1 to %2"))
-                                .arg(runs, QFileInfo(path).fileName()));
-        m_fileNote->setToolTip(QDir::toNativeSeparators(path));
-    };
-    connect(save, &QPushButton::clicked, this, [fileAction] { fileAction(true, false); });
-    connect(load, &QPushButton::clicked, this, [fileAction] { fileAction(false, false); });
-    connect(exportButton, &QPushButton::clicked, this, [fileAction] { fileAction(true, true); });
-    auto* files = new QHBoxLayout;
-    files->addWidget(save);
-    files->addWidget(load);
-    files->addWidget(exportButton);
-    // What was last saved, by its file name (the whole path is its tooltip); Ignored, so that a
-    // long name is cut rather than widening the panel.
-    m_fileNote = new QLabel(this);
-    m_fileNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    files->addWidget(m_fileNote, 1);
-
     auto* runs = new QWidget(this);
     auto* runsLayout = new QVBoxLayout(runs);
     runsLayout->setContentsMargins(0, 0, 0, 0);
     runsLayout->addWidget(m_runList, 1);
-    runsLayout->addLayout(files);
     m_sweepChart = new SweepChart(this);
     connect(m_sweepChart, &SweepChart::candidateClicked, this, &WhatIfPanel::applySweepEdit);
     m_suggestions = new SuggestionPanel(this);
@@ -403,6 +359,58 @@ void WhatIfPanel::buildUi() {
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_split, 1);
+}
+
+// Save, Load and Export, and what was last saved.
+void WhatIfPanel::addSessionFileButtons(QHBoxLayout* row) {
+    auto* save = new QPushButton(tr("Save…"), this);
+    auto* load = new QPushButton(tr("Load…"), this);
+    auto* exportButton = new QPushButton(tr("Export .npz…"), this);
+    save->setToolTip(tr("Save this session's configurations as JSON"));
+    load->setToolTip(tr("Load a saved what-if session for this file"));
+    exportButton->setToolTip(
+        tr("Write the evaluated configurations as an .npz that `tpugraphs predict` scores"));
+    connect(save, &QPushButton::clicked, this, [this] { sessionFileAction(true, false); });
+    connect(load, &QPushButton::clicked, this, [this] { sessionFileAction(false, false); });
+    connect(exportButton, &QPushButton::clicked, this, [this] { sessionFileAction(true, true); });
+    row->addWidget(save);
+    row->addWidget(load);
+    row->addWidget(exportButton);
+    // By its file name (the whole path is its tooltip); Ignored, so that a long name is cut
+    // rather than widening the panel.
+    m_fileNote = new QLabel(this);
+    m_fileNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    row->addWidget(m_fileNote, 1);
+}
+
+void WhatIfPanel::sessionFileAction(bool saving, bool npz) {
+    const FileKind kind = npz ? FileKind{QStringLiteral("whatif-npz"),
+                                         tr("TpuGraphs files (*.npz)"), QStringLiteral("npz")}
+                              : FileKind{QStringLiteral("whatif-session"),
+                                         tr("What-if sessions (*.json)"), QStringLiteral("json")};
+    // Not beside the open file: an .npz exported into a dataset's split would be listed, and
+    // trained on, as one of its graphs.
+    const QString suggested =
+        QFileInfo(m_file).completeBaseName() + QStringLiteral("-whatif.") + kind.suffix;
+    const QString path =
+        saving
+            ? chooseFileToSave(this, npz ? tr("Export .npz") : tr("Save Session"), kind, suggested)
+            : chooseFileToOpen(this, tr("Load Session"), kind);
+    if (path.isEmpty()) return;
+    QString error;
+    const bool ok = npz      ? exportNpz(path, &error)
+                    : saving ? saveSession(path, &error)
+                             : loadSession(path, &error);
+    if (!ok) {
+        m_result->setText(error);
+        return;
+    }
+    if (!saving) return;  // the loaded runs show themselves
+    const QString runs =
+        countOf(static_cast<int64_t>(m_runs.size()), tr("configuration"), tr("configurations"));
+    m_fileNote->setText((npz ? tr("Exported %1 to %2") : tr("Saved %1 to %2"))
+                            .arg(runs, QFileInfo(path).fileName()));
+    m_fileNote->setToolTip(QDir::toNativeSeparators(path));
 }
 
 void WhatIfPanel::showSuggestions() { m_tabs->setCurrentWidget(m_suggestions); }

@@ -13,6 +13,7 @@
 #include "whatif/WhatIfPredictor.h"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QTreeWidget;
@@ -125,6 +126,8 @@ signals:
 
 private:
     void buildUi();
+    void addSessionFileButtons(QHBoxLayout* row);
+    void sessionFileAction(bool saving, bool npz);
     // A layout column wide enough for the longest permutation its slot takes on this graph.
     int layoutColumnWidth(int slot) const;
     void usePredictor(std::shared_ptr<whatif::WhatIfPredictor> predictor, const QString& modelName);

@@ -1146,6 +1146,28 @@ private slots:
         QCOMPARE(raiseAndSettle(config), dragged);
     }
 
+    // What-if's session buttons on a small screen: under the runs list they sat below the right
+    // column's fold at 1024 x 600, reachable only by its scroll bar.
+    void whatIfSessionButtonsShowOnASmallScreen() {
+        QSettings().clear();
+        MainWindow w;
+        w.resize(1024, 600);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openWithPredictions(w, m_layoutFile));
+        for (QDockWidget* d : w.findChildren<QDockWidget*>())
+            if (d->windowTitle() == QStringLiteral("What-if")) d->raise();
+        QTRY_VERIFY(!w.whatIfPanel()->visibleRegion().isEmpty());
+        for (const QString& text :
+             {QStringLiteral("Save…"), QStringLiteral("Load…"), QStringLiteral("Export .npz…")}) {
+            QPushButton* button = nullptr;
+            for (QPushButton* b : w.whatIfPanel()->findChildren<QPushButton*>())
+                if (b->text() == text) button = b;
+            QVERIFY2(button, qPrintable(text));
+            QTRY_COMPARE(button->visibleRegion().boundingRect().size(), button->size());
+        }
+    }
+
     // View › Reset Window Layout: a dock closed, floated or moved (which the saved arrangement
     // kept in every later session) is back where a first launch puts it.
     void resetWindowLayoutBringsEveryDockBack() {
