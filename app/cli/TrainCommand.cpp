@@ -234,6 +234,9 @@ void train(TrainOptions& o, nn::DataParallelGroup* group) {
         r = nn::trainCostModel(s, onProgress, nullptr, nullptr, group);
     } catch (const nn::DistributedError&) {
         throw;
+    } catch (const nn::NothingToLearn&) {
+        if (group && group->rank() != 0) return;  // every rank stopped alike; rank 0 says why
+        throw;
     } catch (const std::exception& e) {
         if (!group) throw;
         const std::string message = "rank " + std::to_string(group->rank()) + ": " + e.what();

@@ -368,9 +368,10 @@ private:
         if (outOfTime) m_result.timedOut = true;
         if (outOfTime && cursor.nextStep == firstStep) return false;  // nothing new to validate
         // A whole epoch without one graph whose configurations differ in runtime: every later one
-        // would be the same, and the run had spent its budget so (a train split of zeros).
-        if (!m_dp && !outOfTime && firstStep == 0 && cursor.lossCount == 0)
-            throw FormatError(
+        // would be the same, and the run had spent its budget so (a train split of zeros). The
+        // count is the all-reduced one on every data-parallel rank, so all ranks stop here alike.
+        if (!outOfTime && firstStep == 0 && cursor.lossCount == 0)
+            throw NothingToLearn(
                 "train: no training graph has configurations that differ in runtime, "
                 "nothing to learn (runtimes all zero, as in a test split?)");
         if (!validateEpoch(epoch, cursor)) return false;

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <cstddef>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -12,6 +12,7 @@
 #include "LearningRateSchedule.h"
 #include "ModelInfo.h"
 #include "NnLimits.h"
+#include "io/Error.h"
 
 namespace tpg::nn {
 
@@ -155,9 +156,9 @@ private:
     bool m_paused = false;
 };
 
-// Trains a layout or tile cost model on `settings.dataDir`'s train split (or settings.trainFile), validating on its valid
-// split (or, without one, on held-out configs) every epoch and keeping the best model at
-// settings.outPath. An epoch sees every train graph's configurations about once (see
+// Trains a layout or tile cost model on `settings.dataDir`'s train split (or settings.trainFile),
+// validating on its valid split (or, without one, on held-out configs) every epoch and keeping the
+// best model at settings.outPath. An epoch sees every train graph's configurations about once (see
 // planEpoch in TrainingRun.h); the time budget is the primary stopping rule, with early
 // stopping on a validation plateau and an optional epoch limit. Runs on the calling thread
 // (a GUI calls it from a worker); polls `cancel` and `pause` every step. A cancelled run saves
@@ -168,6 +169,15 @@ private:
 // the gradients, and every rank applies the same update; validation is sharded; only rank 0
 // writes the model, checkpoint and log, and calls `callback`. Throws DistributedError when a
 // collective fails.
+//
+// A train split where no graph's configurations differ in runtime throws NothingToLearn after the
+// first epoch; in a data-parallel run every rank throws it at the same point (the count is
+// all-reduced), so rank 0 alone needs to say it.
+class NothingToLearn : public FormatError {
+public:
+    using FormatError::FormatError;
+};
+
 TrainResult trainCostModel(const TrainSettings& settings, const TrainCallback& callback = {},
                            const CancelToken* cancel = nullptr, PauseGate* pause = nullptr,
                            DataParallelGroup* group = nullptr);
