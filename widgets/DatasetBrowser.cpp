@@ -18,6 +18,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <map>
 #include <utility>
@@ -42,6 +43,13 @@ struct FileCounts {
     QString error;
 };
 
+// The dataset's own order (train, valid, test), not the alphabet's, which put valid last.
+int splitOrder(const std::string& split) {
+    static const std::array<std::string, 3> kOrder{"train", "valid", "test"};
+    const auto it = std::find(kOrder.begin(), kOrder.end(), split);
+    return static_cast<int>(it - kOrder.begin());
+}
+
 // The files as the tree lists them: by collection and split, then by name with numbers read as
 // numbers ("dot_fusion_123" before "dot_fusion_1203", as a file manager orders them).
 std::vector<const DatasetFile*> inListOrder(const std::vector<DatasetFile>& files) {
@@ -54,7 +62,11 @@ std::vector<const DatasetFile*> inListOrder(const std::vector<DatasetFile>& file
     std::stable_sort(named.begin(), named.end(), [&numeric](const auto& a, const auto& b) {
         if (a.first->collection != b.first->collection)
             return a.first->collection < b.first->collection;
-        if (a.first->split != b.first->split) return a.first->split < b.first->split;
+        if (a.first->split != b.first->split) {
+            const int x = splitOrder(a.first->split);
+            const int y = splitOrder(b.first->split);
+            return x != y ? x < y : a.first->split < b.first->split;
+        }
         return numeric.compare(a.second, b.second) < 0;
     });
     std::vector<const DatasetFile*> out;

@@ -251,6 +251,29 @@ private slots:
                               QStringLiteral("k_123"), QStringLiteral("k_1203")}));
     }
 
+    // Splits list in the dataset's order, train, valid, test; alphabetically valid came last.
+    void browserListsSplitsInTheDatasetsOrder() {
+        QTemporaryDir dir;
+        for (const char* split : {"valid", "test", "train"}) {
+            const QString path =
+                dir.filePath(QStringLiteral("npz/tile/xla/%1/k.npz").arg(QLatin1String(split)));
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            saveTpuGraph(testing::makeHloGraph({12, 1, 3, 5, Collection::Tile}), path.toStdString(),
+                         false);
+        }
+        JobRunner runner(QStringLiteral("io"));
+        DatasetBrowser browser(&runner);
+        QSignalSpy scanned(&browser, &DatasetBrowser::scanned);
+        browser.openFolder(dir.path());
+        QVERIFY(scanned.wait(20000));
+        const QStandardItem* tile = browser.model()->item(0);
+        QStringList splits;
+        for (int r = 0; r < tile->rowCount(); ++r)
+            splits << tile->child(r)->text().section(QLatin1Char(' '), 0, 0);
+        QCOMPARE(splits, (QStringList{QStringLiteral("train"), QStringLiteral("valid"),
+                                      QStringLiteral("test")}));
+    }
+
     void browserReportsAMissingFolder() {
         JobRunner runner(QStringLiteral("io"));
         DatasetBrowser browser(&runner);
