@@ -18,7 +18,6 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <array>
 #include <functional>
 #include <map>
 #include <utility>
@@ -27,7 +26,6 @@
 #include "JobRunner.h"
 #include "WidgetLimits.h"
 #include "io/Error.h"
-#include "io/NpzArchive.h"
 
 namespace tpg {
 
@@ -43,13 +41,6 @@ struct FileCounts {
     QString error;
 };
 
-// The dataset's own order (train, valid, test), not the alphabet's, which put valid last.
-int splitOrder(const std::string& split) {
-    static const std::array<std::string, 3> kOrder{"train", "valid", "test"};
-    const auto it = std::find(kOrder.begin(), kOrder.end(), split);
-    return static_cast<int>(it - kOrder.begin());
-}
-
 // The files as the tree lists them: by collection and split, then by name with numbers read as
 // numbers ("dot_fusion_123" before "dot_fusion_1203", as a file manager orders them).
 std::vector<const DatasetFile*> inListOrder(const std::vector<DatasetFile>& files) {
@@ -63,6 +54,7 @@ std::vector<const DatasetFile*> inListOrder(const std::vector<DatasetFile>& file
         if (a.first->collection != b.first->collection)
             return a.first->collection < b.first->collection;
         if (a.first->split != b.first->split) {
+            // The dataset's own order (train, valid, test), not the alphabet's (valid came last).
             const int x = splitOrder(a.first->split);
             const int y = splitOrder(b.first->split);
             return x != y ? x < y : a.first->split < b.first->split;
@@ -257,11 +249,9 @@ void DatasetBrowser::populate() {
             FileCounts c;
             c.path = paths[i];
             try {
-                NpzArchive a(paths[i].toStdString());
-                const NpyHeader nodes = a.header("node_feat");
-                const NpyHeader runtimes = a.header("config_runtime");
-                c.nodes = nodes.shape.empty() ? 0 : nodes.shape[0];
-                c.configs = runtimes.shape.empty() ? 0 : runtimes.shape[0];
+                const GraphCounts counts = readGraphCounts(paths[i].toStdString());
+                c.nodes = counts.nodes;
+                c.configs = counts.configs;
             } catch (const std::exception& e) {
                 c.error = QString::fromStdString(e.what());
             }

@@ -2,13 +2,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <set>
 #include <thread>
 #include <vector>
 
 #include "Commands.h"
 #include "NumberText.h"
 #include "ProgressBar.h"
+#include "graph/DatasetIndex.h"
 #include "graph/GraphFile.h"
 #include "graph/GroundTruth.h"
 #include "graph/Schema.h"
@@ -124,18 +127,105 @@ void inspectFile(const std::string& file, bool distinctRows) {
     for (const auto& w : g.warnings()) std::printf("%-14s %s\n", "warning", w.c_str());
 }
 
-// Each file in turn, a blank line between; a file that cannot be read is one line on stderr and
-// the rest are still inspected (one file alone: its error is the command's).
+// One collection's split in a folder's summary.
+struct SplitSummary {
+    int64_t graphs = 0;
+    int64_t minNodes = 0;
+    int64_t maxNodes = 0;
+    int64_t configs = 0;
+    int64_t groundTruths = 0;  // test files with their runtimes shipped beside them
+    int64_t unreadable = 0;
+};
+
+void reportUnreadable(const std::string& what) {
+    std::fflush(stdout);  // in the order they happen where both go to one terminal
+    std::fprintf(stderr, "tpugraphs: %s\n", what.c_str());
+}
+
+void addFile(SplitSummary& s, const DatasetFile& f) {
+    GraphCounts c;
+    try {
+        c = readGraphCounts(f.path);
+    } catch (const FormatError& e) {
+        reportUnreadable(e.what());
+        ++s.unreadable;
+        return;
+    }
+    s.minNodes = s.graphs == 0 ? c.nodes : std::min(s.minNodes, c.nodes);
+    s.maxNodes = std::max(s.maxNodes, c.nodes);
+    s.configs += c.configs;
+    ++s.graphs;
+    std::error_code ec;
+    const std::string truth = groundTruthPath(f.path);
+    if (f.split == "test" && !truth.empty() && std::filesystem::is_regular_file(truth, ec))
+        ++s.groundTruths;
+}
+
+// What a dataset folder holds, per collection and split in the dataset's order, from the files'
+// headers alone (as the explorer's dataset browser reads them).
+void inspectFolder(const std::string& dir) {
+    const std::vector<DatasetFile> files = scanDataset(dir);
+    if (files.empty()) throw FormatError(dir + ": no .npz files in this folder or below it");
+    using Key = std::pair<std::string, std::string>;
+    auto order = [](const Key& a, const Key& b) {
+        const int x = splitOrder(a.second), y = splitOrder(b.second);
+        return a.first != b.first ? a.first < b.first : x != y ? x < y : a.second < b.second;
+    };
+    std::map<Key, SplitSummary, decltype(order)> splits(order);
+    int64_t unreadable = 0;
+    for (const DatasetFile& f : files) {
+        if (f.error.empty()) {
+            addFile(splits[{f.collection, f.split}], f);
+        } else {  // a loose file whose kind could not be read
+            reportUnreadable(f.error);
+            ++unreadable;
+        }
+    }
+    std::printf("%-14s %s\n", "folder", dir.c_str());
+    std::printf("%-20s %-6s %7s %18s %12s\n", "collection", "split", "files", "nodes", "configs");
+    for (const auto& [key, s] : splits) {
+        const std::string nodes =
+            s.graphs == 0 ? "-"
+                          : withCommas(s.minNodes) +
+                                (s.maxNodes > s.minNodes ? " to " + withCommas(s.maxNodes) : "");
+        std::string note;
+        if (key.second == "test")
+            note = "  ground truth beside " + withCommas(s.groundTruths) + " of " +
+                   withCommas(s.graphs);
+        if (s.unreadable > 0) note += "  " + withCommas(s.unreadable) + " unreadable";
+        std::printf("%-20s %-6s %7s %18s %12s%s\n", key.first.c_str(),
+                    key.second.empty() ? "-" : key.second.c_str(), withCommas(s.graphs).c_str(),
+                    nodes.c_str(), withCommas(s.configs).c_str(), note.c_str());
+        unreadable += s.unreadable;
+    }
+    std::set<std::string> collections;
+    for (const auto& [key, s] : splits) collections.insert(key.first);
+    std::printf(
+        "%s in %s%s\n", countOf(static_cast<int64_t>(files.size()), "file", "files").c_str(),
+        countOf(static_cast<int64_t>(collections.size()), "collection", "collections").c_str(),
+        unreadable > 0 ? (", " + withCommas(unreadable) + " unreadable").c_str() : "");
+    if (unreadable > 0)
+        throw FormatError(std::to_string(unreadable) + " of " + std::to_string(files.size()) +
+                          " files could not be read");
+}
+
+void inspectPath(const std::string& path, bool distinctRows) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return inspectFolder(path);
+    inspectFile(path, distinctRows);
+}
+
+// Each file or folder in turn, a blank line between; one that cannot be read is one line on stderr
+// and the rest are still inspected (one alone: its error is the command's).
 void run(const InspectOptions& o) {
-    if (o.files.size() == 1) return inspectFile(o.files.front(), o.distinct);
+    if (o.files.size() == 1) return inspectPath(o.files.front(), o.distinct);
     size_t failed = 0;
     for (size_t i = 0; i < o.files.size(); ++i) {
         if (i > 0) std::printf("\n");
         try {
-            inspectFile(o.files[i], o.distinct);
+            inspectPath(o.files[i], o.distinct);
         } catch (const FormatError& e) {
-            std::fflush(stdout);  // in the order they happen where both go to one terminal
-            std::fprintf(stderr, "tpugraphs: %s\n", e.what());
+            reportUnreadable(e.what());
             ++failed;
         }
     }
@@ -150,8 +240,10 @@ void addInspectCommand(CLI::App& app) {
     auto opts = std::make_shared<InspectOptions>();
     auto* cmd = app.add_subcommand(
         "inspect",
-        "Summarise TpuGraphs .npz files (reads no configuration rows unless --distinct)");
-    cmd->add_option("FILE", opts->files, "Tile or layout .npz files")->required();
+        "Summarise TpuGraphs .npz files, or a dataset folder per collection and split (reads no "
+        "configuration rows unless --distinct)");
+    cmd->add_option("FILE", opts->files, "Tile or layout .npz files, or dataset folders")
+        ->required();
     cmd->add_flag("--distinct", opts->distinct, "Also read every configuration and count the distinct ones");
     cmd->callback([opts] { run(*opts); });
 }

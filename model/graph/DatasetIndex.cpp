@@ -1,11 +1,13 @@
 #include "graph/DatasetIndex.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <system_error>
 
-#include "io/Error.h"
 #include "graph/GraphFile.h"
+#include "io/Error.h"
+#include "io/NpzArchive.h"
 
 namespace fs = std::filesystem;
 
@@ -38,6 +40,19 @@ bool placeByPath(const std::filesystem::path& p, DatasetFile& f) {
         return true;
     }
     return false;
+}
+
+int splitOrder(const std::string& split) {
+    static const std::array<std::string, 3> kOrder{"train", "valid", "test"};
+    return static_cast<int>(std::find(kOrder.begin(), kOrder.end(), split) - kOrder.begin());
+}
+
+GraphCounts readGraphCounts(const std::string& path) {
+    NpzArchive archive(path);
+    const NpyHeader nodes = archive.header("node_feat");
+    const NpyHeader runtimes = archive.header("config_runtime");
+    return {nodes.shape.empty() ? 0 : nodes.shape[0],
+            runtimes.shape.empty() ? 0 : runtimes.shape[0]};
 }
 
 const std::vector<std::string>& knownCollections() {

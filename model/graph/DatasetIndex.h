@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -42,5 +43,15 @@ std::vector<DatasetFile> selectFiles(const std::vector<DatasetFile>& files, cons
 
 // The collections the real dataset has, in the competition's order.
 const std::vector<std::string>& knownCollections();
+
+// A split's place in the dataset's own order: train 0, valid 1, test 2, anything else 3.
+int splitOrder(const std::string& split);
+
+// A graph's size from its arrays' headers alone (no data read). Throws FormatError.
+struct GraphCounts {
+    int64_t nodes = 0;
+    int64_t configs = 0;
+};
+GraphCounts readGraphCounts(const std::string& path);
 
 }  // namespace tpg
