@@ -404,6 +404,7 @@ void TrainingPanel::fillCollections(const std::vector<DatasetFile>& files) {
     }
     const int keep = m_collection->findData(m_fileCollection.isEmpty() ? previous : m_fileCollection);
     if (keep >= 0) m_collection->setCurrentIndex(keep);
+    m_datasetScanned = true;
     showDatasetLine();
     updateButtons();
 }
@@ -412,6 +413,12 @@ void TrainingPanel::showDatasetLine() {
     const QString graphs = m_collection->currentData(Qt::ToolTipRole).toString();
     if (m_datasetFolder.isEmpty())
         m_datasetLabel->setText(tr("No dataset folder open"));
+    else if (m_datasetScanned && m_collection->count() == 0)
+        // Said, rather than a choice that stays empty and a button that does not take a click.
+        m_datasetLabel->setText(
+            tr("No train split in %1: a collection trains on files in the dataset's "
+               "tree, npz/<collection>/train/NAME.npz, as tpugraphs synth writes them")
+                .arg(m_datasetFolder));
     else
         m_datasetLabel->setText(graphs.isEmpty() ? m_datasetFolder
                                                  : tr("%1 in %2").arg(graphs, m_datasetFolder));
@@ -431,6 +438,7 @@ void TrainingPanel::setRunsFolder(const QString& folder) {
 
 void TrainingPanel::setDatasetFolder(const QString& folder) {
     m_datasetFolder = folder;
+    m_datasetScanned = false;
     m_datasetLabel->setToolTip(folder);
     const std::string dir = folder.toStdString();
     if (!folder.isEmpty())
@@ -722,7 +730,7 @@ void TrainingPanel::updateButtons() {
         m_useDataset->setChecked(true);
         m_fileOnlyForWantOfData = false;
     }
-    m_useDataset->setEnabled(!running);
+    m_useDataset->setEnabled(!running && (!m_datasetScanned || m_collection->count() > 0));
     m_collection->setEnabled(!running && m_useDataset->isChecked());
     const bool dataOk = m_useFile->isChecked() ? fileOk : m_collection->count() > 0;
     m_pause->setText(isPaused() ? tr("Resume") : tr("Pause"));

@@ -138,6 +138,7 @@ private:
     bool m_liveFileOnly = false;
     // "This file only" chosen because no collection was listed (not by the user).
     bool m_fileOnlyForWantOfData = false;
+    bool m_datasetScanned = false;  // the folder's collections are listed (none may be)
     bool m_liveHasBest = false;
     int m_liveBestEpoch = 0;
     double m_liveBestKendall = 0;

@@ -403,6 +403,40 @@ private slots:
         QVERIFY(panel.formSettings().selectBy == nn::TrainSettings::Selection::Kendall);
     }
 
+    // A folder of loose files has no collection to train on: the panel says so and the choice is
+    // greyed out (it had shown the folder's path beside an empty choice that took no click).
+    void aFolderWithoutATrainSplitSaysSo() {
+        const QString dir = m_dir.filePath(QStringLiteral("loose"));
+        QDir().mkpath(dir);
+        const QString tile = QDir(data() + QStringLiteral("/npz/tile/xla/train"))
+                                 .entryList({QStringLiteral("*.npz")})
+                                 .value(0);
+        QVERIFY(!tile.isEmpty());
+        QVERIFY(QFile::copy(data() + QStringLiteral("/npz/tile/xla/train/") + tile,
+                            dir + QStringLiteral("/k.npz")));
+        TrainingPanel panel;
+        panel.setRunsFolder(runs());
+        panel.setDatasetFolder(dir);
+        const auto said = [&panel] {
+            for (QLabel* l : panel.findChildren<QLabel*>())
+                if (l->text().startsWith(QStringLiteral("No train split in "))) return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(said(), 30000);
+        QRadioButton* dataset = nullptr;
+        for (QRadioButton* r : panel.findChildren<QRadioButton*>())
+            if (r->text().startsWith(QStringLiteral("Dataset collection"))) dataset = r;
+        QVERIFY(dataset);
+        QVERIFY(!dataset->isEnabled());
+        QVERIFY(!panel.startButton()->isEnabled());
+
+        // A folder with a train split again: the choice comes back.
+        panel.setDatasetFolder(data());
+        QVERIFY(waitCollections(panel));
+        QTRY_VERIFY(dataset->isEnabled());
+        QVERIFY(!said());
+    }
+
     // A broken train file: one message naming it, and the panel is ready for the next run.
     void badDataFailsWithOneMessage() {
         const QString dir = m_dir.filePath(QStringLiteral("bad"));
