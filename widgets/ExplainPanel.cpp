@@ -417,7 +417,9 @@ void ExplainPanel::fillChart(const Explanation& e) {
     series->attachAxis(labels);
     series->attachAxis(values);
     fitStackedRange(values, series);
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    // Beside the bars: below them, a chart at its minimum height (a 1024 x 600 screen) lost its
+    // tick labels and axis title to "...", and the chart has width to spare.
+    chart->legend()->setAlignment(Qt::AlignRight);
     chart->setMargins(QMargins(2, 2, 2, 2));
     QChart* old = m_chart->chart();
     m_chart->setChart(chart);

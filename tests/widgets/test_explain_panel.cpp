@@ -3,6 +3,8 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QHorizontalStackedBarSeries>
 #include <QSignalSpy>
@@ -326,6 +328,31 @@ private slots:
             lines >= 2,
             qPrintable(
                 QStringLiteral("%1 line(s) of key in a %2-px view").arg(lines).arg(image.width())));
+    }
+
+    // The chart at its smallest (the dock's height on a 1024 x 600 screen) keeps its axis: with the
+    // legend below the bars, Qt Charts had cut every tick label and the axis title to "...". At the
+    // right the legend takes width, of which the chart has more to spare.
+    void theChartKeepsItsAxisWhenShort() {
+        ExplainPanel panel;
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.resize(1016, 270);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setChosenConfig(extreme(m_layout, true));
+        QVERIFY(explained.wait(30000));
+        QTRY_VERIFY(panel.chart()->height() <= 160);
+        QTest::qWait(50);  // the chart lays out its axes on the next paint
+        QStringList texts;
+        for (QGraphicsItem* item : panel.chart()->scene()->items())
+            if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+                texts << text->toPlainText();
+        QVERIFY2(texts.contains(QStringLiteral("ms on the synthetic TPU")),
+                 qPrintable(texts.join(QStringLiteral(" | "))));
+        for (const QString& text : texts)  // Qt Charts elides with three dots
+            QVERIFY2(!text.contains(QChar(0x2026)) && !text.endsWith(QStringLiteral("...")),
+                     qPrintable(texts.join(QStringLiteral(" | "))));
     }
 
     // A chosen configuration is explained at once, without waiting for the file's predictions
