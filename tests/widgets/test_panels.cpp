@@ -45,6 +45,20 @@ static bool showLaidOut(GraphPanel& panel, QSize size, const TpuGraph& g, const 
 
 class TestPanels : public QObject {
     Q_OBJECT
+    // A small tile kernel at `relative` under `dir`.
+    static void writeKernel(const QTemporaryDir& dir, const QString& relative) {
+        const QString path = dir.filePath(relative);
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        saveTpuGraph(testing::makeHloGraph({12, 1, 3, 5, Collection::Tile}), path.toStdString(),
+                     false);
+    }
+
+    static bool scanned(DatasetBrowser& browser, const QTemporaryDir& dir) {
+        QSignalSpy spy(&browser, &DatasetBrowser::scanned);
+        browser.openFolder(dir.path());
+        return spy.wait(20000);
+    }
+
 private slots:
     // A model file is named by its folder and file (a run's folder tells runs apart); other labels
     // stay as they are; a long name keeps both ends.
@@ -231,18 +245,11 @@ private slots:
     // listed as text, "dot_fusion_123" between "dot_fusion_1229" and "dot_fusion_1233").
     void browserListsNumbersInOrder() {
         QTemporaryDir dir;
-        for (const char* name : {"k_10", "k_2", "k_123", "k_1203", "k_1"}) {
-            const QString path =
-                dir.filePath(QStringLiteral("npz/tile/xla/train/%1.npz").arg(QLatin1String(name)));
-            QDir().mkpath(QFileInfo(path).absolutePath());
-            saveTpuGraph(testing::makeHloGraph({12, 1, 3, 5, Collection::Tile}), path.toStdString(),
-                         false);
-        }
+        for (const char* name : {"k_10", "k_2", "k_123", "k_1203", "k_1"})
+            writeKernel(dir, QStringLiteral("npz/tile/xla/train/%1.npz").arg(QLatin1String(name)));
         JobRunner runner(QStringLiteral("io"));
         DatasetBrowser browser(&runner);
-        QSignalSpy scanned(&browser, &DatasetBrowser::scanned);
-        browser.openFolder(dir.path());
-        QVERIFY(scanned.wait(20000));
+        QVERIFY(scanned(browser, dir));
         const QStandardItem* train = browser.model()->item(0)->child(0);
         QStringList names;
         for (int r = 0; r < train->rowCount(); ++r) names << train->child(r)->text();
@@ -254,18 +261,11 @@ private slots:
     // Splits list in the dataset's order, train, valid, test; alphabetically valid came last.
     void browserListsSplitsInTheDatasetsOrder() {
         QTemporaryDir dir;
-        for (const char* split : {"valid", "test", "train"}) {
-            const QString path =
-                dir.filePath(QStringLiteral("npz/tile/xla/%1/k.npz").arg(QLatin1String(split)));
-            QDir().mkpath(QFileInfo(path).absolutePath());
-            saveTpuGraph(testing::makeHloGraph({12, 1, 3, 5, Collection::Tile}), path.toStdString(),
-                         false);
-        }
+        for (const char* split : {"valid", "test", "train"})
+            writeKernel(dir, QStringLiteral("npz/tile/xla/%1/k.npz").arg(QLatin1String(split)));
         JobRunner runner(QStringLiteral("io"));
         DatasetBrowser browser(&runner);
-        QSignalSpy scanned(&browser, &DatasetBrowser::scanned);
-        browser.openFolder(dir.path());
-        QVERIFY(scanned.wait(20000));
+        QVERIFY(scanned(browser, dir));
         const QStandardItem* tile = browser.model()->item(0);
         QStringList splits;
         for (int r = 0; r < tile->rowCount(); ++r)
