@@ -134,10 +134,10 @@ double TpuCostModel::Impl::tile(const float* config, CostBreakdown* out) const {
         c.inputTile = t.in;
         c.kernelTile = t.kernel;
         out->tileNs = tileNs;
-        out->notes.push_back(std::to_string(r.numTiles) + " output tiles, " +
-                             fmt("%.0f%% of computed elements useful", 100 * r.utilisation) +
-                             " (partial tiles and (8 x 128) lane padding): " + ns(waste) +
-                             " wasted");
+        out->notes.push_back(
+            std::to_string(r.numTiles) + (r.numTiles == 1 ? " output tile, " : " output tiles, ") +
+            fmt("%.0f%% of computed elements useful", 100 * r.utilisation) +
+            " (partial tiles and (8 x 128) lane padding): " + ns(waste) + " wasted");
         out->notes.push_back("working set " + bytesText(r.workingSet) +
                              " double-buffered against " + bytesText(p.vmemBytes) +
                              " of on-chip memory" +

@@ -79,6 +79,7 @@ def counted_in_text(path, has_one, want, configs=200):
 
 one_tile = sorted(glob.glob(os.path.join(sample, "npz/tile/xla/*/dot_fusion_*.npz")))[0]
 counted_in_text(one_tile, lambda a: a["tile"]["tiles"] == 1, "tile: 1 tile,")
+counted_in_text(one_tile, lambda a: a["tile"]["tiles"] == 1, "note: 1 output tile,")  # "1 output tiles"
 few_copies = os.path.join(sample, "npz/layout/xla/default/train/resnet_001.npz")  # a default search
 counted_in_text(few_copies, lambda a: len(a["copies"]) == 1, "(1 copy,")
 
