@@ -143,7 +143,10 @@ TpuGraph loadTpuGraph(const std::string& path, const LoadOptions& options) {
             if (!schema::opcodeKnown(d.opcodes[i])) ++unknown;
         }
         if (unknown)
-            d.warnings.push_back(std::to_string(unknown) + " nodes have opcode ids the schema does not list");
+            d.warnings.push_back(
+                std::to_string(unknown) +
+                (unknown == 1 ? " node has an opcode id" : " nodes have opcode ids") +
+                " the schema does not list");
     }
 
     NpyHeader he = r.header("edge_index");

@@ -176,6 +176,22 @@ private slots:
         auto back = loadTpuGraph(out, LoadOptions{false});
         expectSameGraph(back, g);
     }
+    // Opcode ids the schema lacks are counted in English ("1 nodes have" before).
+    void unknownOpcodesAreCountedInTheWarning() {
+        const TpuGraph g = loadTpuGraph(good("layout_savez.npz"), LoadOptions{false});
+        QTemporaryDir dir;
+        const auto warningWith = [&](int unknown) {
+            TpuGraphData d = g.data();
+            for (int i = 0; i < unknown; ++i) d.opcodes[static_cast<size_t>(i)] = 65000;
+            const std::string out =
+                dir.path().toStdString() + "/" + std::to_string(unknown) + ".npz";
+            saveTpuGraph(TpuGraph(std::move(d)), out, true);
+            const auto warnings = loadTpuGraph(out, LoadOptions{false}).warnings();
+            return warnings.empty() ? std::string() : warnings.back();
+        };
+        QCOMPARE(warningWith(1), std::string("1 node has an opcode id the schema does not list"));
+        QCOMPARE(warningWith(2), std::string("2 nodes have opcode ids the schema does not list"));
+    }
     // A What-if export records the search its configurations came from, so the file alone is
     // scored by that collection's model; a name the dataset has not, or of the other kind, is
     // ignored with a warning naming the key and what it expects.
