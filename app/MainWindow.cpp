@@ -204,7 +204,8 @@ MainWindow::MainWindow(QWidget* parent)
         showError(tr("Cannot open the dataset folder"), message);
     });
     connect(m_browser, &DatasetBrowser::scanned, this, [this](int files) {
-        setStatus(tr("%1 graphs in %2").arg(countText(files), m_browser->folder()));
+        setStatus(
+            tr("%1 in %2").arg(countOf(files, tr("graph"), tr("graphs")), m_browser->folder()));
         QString file = m_fileAfterScan;
         if (file.isEmpty() && m_openFirstAfterScan) {
             QStringList paths;

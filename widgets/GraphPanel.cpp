@@ -413,8 +413,9 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
             .arg(m_spec.describe(), countOf(v.nodeCount(), tr("node"), tr("nodes")),
                  countOf(static_cast<int64_t>(v.edges.size()), tr("edge"), tr("edges")));
     if (v.spec.mode == ViewMode::Computations)
-        status = tr("%1: %2 computations")
-                     .arg(m_spec.describe(), countText(static_cast<int64_t>(v.items.size())));
+        status = tr("%1: %2").arg(
+            m_spec.describe(),
+            countOf(static_cast<int64_t>(v.items.size()), tr("computation"), tr("computations")));
     if (v.spec.mode == ViewMode::Groups)
         status = tr("%1: %2 and %3 drawn, every node of %4 drawn or inside a group")
                      .arg(m_spec.describe(),

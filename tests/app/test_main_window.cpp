@@ -1146,6 +1146,26 @@ private slots:
         QCOMPARE(raiseAndSettle(config), dragged);
     }
 
+    // A folder of one graph is counted in the singular in the status bar ("1 graphs in" before).
+    void aFolderOfOneGraphIsCountedInEnglish() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("npz/tile/xla/train/k.npz"));
+        QDir().mkpath(QFileInfo(file).absolutePath());
+        QVERIFY(QFile::copy(m_tileFile, file));
+        MainWindow w;
+        w.resize(1600, 800);  // the message whole, not elided
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy said(w.statusBar(), &QStatusBar::messageChanged);
+        QSignalSpy scanned(w.findChild<DatasetBrowser*>(), &DatasetBrowser::scanned);
+        w.openDataset(dir.path());
+        QVERIFY(scanned.wait(20000));
+        QStringList messages;
+        for (const QList<QVariant>& m : said) messages << m.at(0).toString();
+        QVERIFY2(messages.contains(QStringLiteral("1 graph in %1").arg(dir.path())),
+                 qPrintable(messages.join(QStringLiteral(" | "))));
+    }
+
     // What-if's session buttons on a small screen: under the runs list they sat below the right
     // column's fold at 1024 x 600, reachable only by its scroll bar.
     void whatIfSessionButtonsShowOnASmallScreen() {

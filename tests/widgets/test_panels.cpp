@@ -435,6 +435,21 @@ private slots:
 
     // Back after a jump to a node outside the view returns to that view and stays there; the
     // status counts what is drawn.
+    // A program of one computation is counted in the singular ("1 computations" was written).
+    void theComputationsViewCountsInEnglish() {
+        JobRunner runner(QStringLiteral("graphviz"));
+        GraphPanel panel(&runner);
+        panel.resize(1000, 700);
+        QSignalSpy ready(&panel, &GraphPanel::layoutReady);
+        QSignalSpy status(&panel, &GraphPanel::statusMessage);
+        panel.setGraph(testing::makeHloGraph({60, 1}), QStringLiteral("memory:one"));
+        QVERIFY(ready.wait(30000));
+        panel.requestView(ViewSpec{ViewMode::Computations});
+        QVERIFY(ready.wait(30000));
+        const QString said = status.last().at(0).toString();
+        QVERIFY2(said.contains(QStringLiteral(": 1 computation · ")), qPrintable(said));
+    }
+
     void backReturnsToThePreviousView() {
         JobRunner runner(QStringLiteral("graphviz"));
         GraphPanel panel(&runner);
