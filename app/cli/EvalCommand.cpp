@@ -150,9 +150,10 @@ void run(const EvalOptions& o) {
             return scores;
         };
     }
-    std::printf("evaluating %s on %zu %s graphs of %s%s\n", what.c_str(), files.size(),
-                o.split.c_str(), o.collection.c_str(),
-                o.heldOutConfigs > 0 ? " (held-out configs only)" : "");
+    std::printf("evaluating %s on %s %s of %s%s\n", what.c_str(),
+                withCommas(static_cast<int64_t>(files.size())).c_str(),
+                (o.split + (files.size() == 1 ? " graph" : " graphs")).c_str(),
+                o.collection.c_str(), o.heldOutConfigs > 0 ? " (held-out configs only)" : "");
     if (kind == Collection::Layout)
         std::printf("%-48s %8s  %8s  %8s\n", "graph", "configs", "OPA", "Kendall");
     else
