@@ -161,45 +161,55 @@ void addFile(SplitSummary& s, const DatasetFile& f) {
         ++s.groundTruths;
 }
 
+// (collection, split) in the dataset's order: collections by name, splits train, valid, test.
+using SplitKey = std::pair<std::string, std::string>;
+struct DatasetOrder {
+    bool operator()(const SplitKey& a, const SplitKey& b) const {
+        if (a.first != b.first) return a.first < b.first;
+        const int x = splitOrder(a.second), y = splitOrder(b.second);
+        return x != y ? x < y : a.second < b.second;
+    }
+};
+using FolderSummary = std::map<SplitKey, SplitSummary, DatasetOrder>;
+
+void printSplit(const SplitKey& key, const SplitSummary& s) {
+    const std::string nodes =
+        s.graphs == 0 ? "-"
+                      : withCommas(s.minNodes) +
+                            (s.maxNodes > s.minNodes ? " to " + withCommas(s.maxNodes) : "");
+    std::string note;
+    if (key.second == "test")
+        note =
+            "  ground truth beside " + withCommas(s.groundTruths) + " of " + withCommas(s.graphs);
+    if (s.unreadable > 0) note += "  " + withCommas(s.unreadable) + " unreadable";
+    std::printf("%-20s %-6s %7s %18s %12s%s\n", key.first.c_str(),
+                key.second.empty() ? "-" : key.second.c_str(), withCommas(s.graphs).c_str(),
+                nodes.c_str(), withCommas(s.configs).c_str(), note.c_str());
+}
+
 // What a dataset folder holds, per collection and split in the dataset's order, from the files'
 // headers alone (as the explorer's dataset browser reads them).
 void inspectFolder(const std::string& dir) {
     const std::vector<DatasetFile> files = scanDataset(dir);
     if (files.empty()) throw FormatError(dir + ": no .npz files in this folder or below it");
-    using Key = std::pair<std::string, std::string>;
-    auto order = [](const Key& a, const Key& b) {
-        const int x = splitOrder(a.second), y = splitOrder(b.second);
-        return a.first != b.first ? a.first < b.first : x != y ? x < y : a.second < b.second;
-    };
-    std::map<Key, SplitSummary, decltype(order)> splits(order);
+    FolderSummary splits;
     int64_t unreadable = 0;
     for (const DatasetFile& f : files) {
-        if (f.error.empty()) {
-            addFile(splits[{f.collection, f.split}], f);
-        } else {  // a loose file whose kind could not be read
+        if (!f.error.empty()) {  // a loose file whose kind could not be read
             reportUnreadable(f.error);
             ++unreadable;
+            continue;
         }
+        addFile(splits[{f.collection, f.split}], f);
     }
     std::printf("%-14s %s\n", "folder", dir.c_str());
     std::printf("%-20s %-6s %7s %18s %12s\n", "collection", "split", "files", "nodes", "configs");
-    for (const auto& [key, s] : splits) {
-        const std::string nodes =
-            s.graphs == 0 ? "-"
-                          : withCommas(s.minNodes) +
-                                (s.maxNodes > s.minNodes ? " to " + withCommas(s.maxNodes) : "");
-        std::string note;
-        if (key.second == "test")
-            note = "  ground truth beside " + withCommas(s.groundTruths) + " of " +
-                   withCommas(s.graphs);
-        if (s.unreadable > 0) note += "  " + withCommas(s.unreadable) + " unreadable";
-        std::printf("%-20s %-6s %7s %18s %12s%s\n", key.first.c_str(),
-                    key.second.empty() ? "-" : key.second.c_str(), withCommas(s.graphs).c_str(),
-                    nodes.c_str(), withCommas(s.configs).c_str(), note.c_str());
-        unreadable += s.unreadable;
-    }
     std::set<std::string> collections;
-    for (const auto& [key, s] : splits) collections.insert(key.first);
+    for (const auto& [key, s] : splits) {
+        printSplit(key, s);
+        unreadable += s.unreadable;
+        collections.insert(key.first);
+    }
     std::printf(
         "%s in %s%s\n", countOf(static_cast<int64_t>(files.size()), "file", "files").c_str(),
         countOf(static_cast<int64_t>(collections.size()), "collection", "collections").c_str(),
