@@ -49,9 +49,7 @@ void run(const EvalOptions& o) {
     if (o.threads > 0) nn::setThreads(o.threads);
     const auto all = scanDataset(o.data);
     const auto files = nn::selectCollection(all, o.collection, o.split);
-    if (files.empty())
-        throw FormatError(o.data + ": no " + o.split + " files for collection '" + o.collection +
-                          "'");
+    if (files.empty()) throw FormatError(noFilesMessage(o.data, o.collection, o.split, all));
     const Collection kind = files.front().kind;
     for (const auto& f : files)
         if (f.kind != kind)

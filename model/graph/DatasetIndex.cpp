@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <map>
 #include <system_error>
 
 #include "graph/GraphFile.h"
@@ -40,6 +41,28 @@ bool placeByPath(const std::filesystem::path& p, DatasetFile& f) {
         return true;
     }
     return false;
+}
+
+std::string noFilesMessage(const std::string& dir, const std::string& collection,
+                           const std::string& split, const std::vector<DatasetFile>& found) {
+    std::map<std::string, int> counts;
+    bool loose = found.empty();
+    for (const auto& f : found) {
+        counts[f.collection + (f.split.empty() ? "" : " " + f.split)]++;
+        loose = loose || f.split.empty();
+    }
+    std::string held;
+    for (const auto& [k, n] : counts)
+        held += (held.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";
+    std::string text = dir + ": no " + split + " files for collection '" + collection +
+                       "' (found: " + (held.empty() ? "no .npz files" : held) + ")";
+    if (loose) {
+        std::string path = collection;
+        std::replace(path.begin(), path.end(), ':', '/');
+        text += "; a collection's files go in npz/" + path + "/" + split +
+                "/NAME.npz, as tpugraphs synth writes them";
+    }
+    return text;
 }
 
 int splitOrder(const std::string& split) {

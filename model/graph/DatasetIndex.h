@@ -44,6 +44,11 @@ std::vector<DatasetFile> selectFiles(const std::vector<DatasetFile>& files, cons
 // The collections the real dataset has, in the competition's order.
 const std::vector<std::string>& knownCollections();
 
+// Why `dir` gave no `split` files of `collection`: what it holds instead ("found: layout (2),
+// tile:xla valid (1)") and, when it holds loose files or none, where a collection's files go.
+std::string noFilesMessage(const std::string& dir, const std::string& collection,
+                           const std::string& split, const std::vector<DatasetFile>& found);
+
 // A split's place in the dataset's own order: train 0, valid 1, test 2, anything else 3.
 int splitOrder(const std::string& split);
 

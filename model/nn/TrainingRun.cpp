@@ -67,15 +67,6 @@ TrainableConfigs trainableConfigs(const TpuGraph& g, double heldOutFraction) {
     return t;
 }
 
-std::string describeFiles(const std::vector<DatasetFile>& files) {
-    std::map<std::string, int> counts;
-    for (const auto& f : files) counts[f.collection + (f.split.empty() ? "" : " " + f.split)]++;
-    std::string s;
-    for (const auto& [k, n] : counts)
-        s += (s.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";
-    return s.empty() ? "none" : s;
-}
-
 struct FileCounts {
     int64_t configs = 0;
     int64_t cost = 0;
@@ -350,9 +341,7 @@ TrainingData loadTrainingData(const TrainSettings& st,
         d.train = selectCollection(all, st.collection, "train");
         d.valid = selectCollection(all, st.collection, "valid");
     }
-    if (d.train.empty())
-        throw FormatError(st.dataDir + ": no training files for collection '" + st.collection +
-                          "' (found: " + describeFiles(all) + ")");
+    if (d.train.empty()) throw FormatError(noFilesMessage(st.dataDir, st.collection, "train", all));
     if (st.maxTrainGraphs > 0 && static_cast<int64_t>(d.train.size()) > st.maxTrainGraphs)
         d.train.resize(static_cast<size_t>(st.maxTrainGraphs));
     if (!st.trainFile.empty()) {

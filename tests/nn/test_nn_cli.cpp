@@ -160,15 +160,18 @@ private slots:
             {"train", "--data", data(), "--collection", "layout:xla:random", "--out",
              file("y.tpgm"), "--relayout-features", "on"},
         };
-        const QStringList expected = {"expects a tile model", "not a tpugraphs cost model file",
-                                      "trained for tile:xla, cannot score layout files",
-                                      "no training files", "no such file or folder",
-                                      "--node-cost-readout: expected 'on' or 'off', got 'yes'",
-                                      "--products: expected auto, float or bfloat16, got 'half'",
-                                      "--lr-schedule: expected cosine, stable-decay or constant, got 'linear'",
-                                      "--pooled-head off needs --node-cost-readout on",
-                                      "act on the pooled embedding: they need --pooled-head on",
-                                      "--relayout-features on needs --flow-features on"};
+        const QStringList expected = {
+            "expects a tile model",
+            "not a tpugraphs cost model file",
+            "trained for tile:xla, cannot score layout files",
+            "no train files",
+            "no such file or folder",
+            "--node-cost-readout: expected 'on' or 'off', got 'yes'",
+            "--products: expected auto, float or bfloat16, got 'half'",
+            "--lr-schedule: expected cosine, stable-decay or constant, got 'linear'",
+            "--pooled-head off needs --node-cost-readout on",
+            "act on the pooled embedding: they need --pooled-head on",
+            "--relayout-features on needs --flow-features on"};
         for (int i = 0; i < bad.size(); ++i) {
             const Run r = tpugraphs(bad[i]);
             QVERIFY2(r.code == 1, qPrintable(bad[i].join(' ') + " -> " + QString::number(r.code)));

@@ -1045,7 +1045,7 @@ private slots:
     void badTrainingInputs() {
         TrainSettings s = quickSettings(data(), "layout:nlp:random", path("x.tpgm"));
         QVERIFY(throwsWith([&] { trainCostModel(s); },
-                           "no training files for collection 'layout:nlp:random'"));
+                           "no train files for collection 'layout:nlp:random'"));
         s.collection = "tile:xla";
         s.outPath = "";
         QVERIFY(throwsWith([&] { trainCostModel(s); }, "no output model path"));
