@@ -63,8 +63,12 @@ int main(int argc, char** argv) {
     parser.addOption(node);
     parser.addOption(config);
     parser.addOption(model);
-    parser.process(app);
-    const QString problem = usageProblem(parser, node, config);
+    // parse first: process() exits with 1 on an unknown option, where every other usage error here
+    // (and the command line's) is 2, with its one message and the pointer to --help. Once the
+    // arguments parse, process() answers --help, --help-all and --version.
+    const bool parsed = parser.parse(QCoreApplication::arguments());
+    if (parsed) parser.process(app);
+    const QString problem = parsed ? usageProblem(parser, node, config) : parser.errorText();
     if (!problem.isEmpty()) {
         std::fprintf(
             stderr, "tpugraphs-explorer: %s\nRun tpugraphs-explorer --help for more information.\n",
