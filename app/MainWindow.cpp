@@ -200,6 +200,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_configPanel, &ConfigPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_browser, &DatasetBrowser::fileActivated, this, &MainWindow::openFile);
     connect(m_browser, &DatasetBrowser::statusMessage, this, &MainWindow::setStatus);
+    connect(m_configPanel, &ConfigPanel::statusMessage, this, &MainWindow::setStatus);
     connect(m_browser, &DatasetBrowser::scanFailed, this, [this](const QString& message) {
         showError(tr("Cannot open the dataset folder"), message);
     });
@@ -555,6 +556,12 @@ QMenu* MainWindow::configMenu(qint64 config) {
         QGuiApplication::clipboard()->setText(QString::fromStdString(whatif::rowAsEdits(m_graph, row)));
         setStatus(tr("Configuration %1 copied as edits").arg(config));
     });
+    menu->addSeparator();
+    menu->addAction(tr("Copy Table Row"), this, [this, config] {
+        if (m_configPanel->copyRow(m_configPanel->model()->rowOf(config)))
+            setStatus(tr("Configuration %1's row copied with the column names").arg(config));
+    });
+    menu->addAction(m_configPanel->exportTableAction());
     return menu;
 }
 

@@ -1,12 +1,17 @@
 #include "ConfigPanel.h"
 
+#include <QAction>
 #include <QBrush>
+#include <QClipboard>
 #include <QColor>
 #include <QDir>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QResizeEvent>
+#include <QSaveFile>
 #include <QTableView>
 #include <QTimer>
 #include <QTreeWidget>
@@ -15,6 +20,7 @@
 
 #include "ConfigTableModel.h"
 #include "CountText.h"
+#include "FileKind.h"
 #include "FilePredictions.h"
 #include "FittingSplitter.h"
 #include "ModelNameText.h"
@@ -117,11 +123,68 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
             [this](const QModelIndex& current) {
                 if (current.isValid()) chooseConfig(m_model->configAt(current.row()));
             });
+    addTableActions();
     connect(m_details, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         const QVariant n = item->data(0, kNodeRole);
         if (n.isValid()) emit nodeActivated(n.toInt());
     });
     setGraph(TpuGraph());
+}
+
+// Copy and export: the table's figures into a spreadsheet, unformatted (no grouping, no "x").
+void ConfigPanel::addTableActions() {
+    auto* copy = new QAction(tr("Copy Table Row"), m_table);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    copy->setToolTip(
+        tr("Copy the chosen configuration's row, with the column names, as tab-separated text"));
+    connect(copy, &QAction::triggered, this, [this] { copyCurrentRow(); });
+    m_exportAction = new QAction(tr("Export Table as CSV…"), m_table);
+    m_exportAction->setToolTip(
+        tr("Write every configuration shown (filtered, in the table's order) as CSV"));
+    connect(m_exportAction, &QAction::triggered, this, [this] {
+        const FileKind kind{QStringLiteral("table-csv"), tr("CSV files (*.csv)"),
+                            QStringLiteral("csv")};
+        const QString name = m_graph.isNull() ? QStringLiteral("configurations.csv")
+                                              : QString::fromStdString(m_graph.name()) +
+                                                    QStringLiteral("-configurations.csv");
+        const QString path = chooseFileToSave(this, tr("Export Table as CSV"), kind, name);
+        if (path.isEmpty()) return;
+        QString error;
+        if (!exportTable(path, &error)) {
+            QMessageBox::warning(this, tr("Export Table as CSV"), error);
+            return;
+        }
+        emit statusMessage(
+            tr("Exported %1 to %2")
+                .arg(countOf(m_model->rowCount(), tr("configuration"), tr("configurations")),
+                     QDir::toNativeSeparators(path)));
+    });
+    m_table->addAction(copy);
+    m_table->addAction(m_exportAction);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+bool ConfigPanel::copyCurrentRow() const {
+    return copyRow(m_table->currentIndex().row());
+}
+
+bool ConfigPanel::copyRow(int row) const {
+    if (row < 0 || row >= m_model->rowCount()) return false;
+    QGuiApplication::clipboard()->setText(m_model->rowsAsText(row, row, QLatin1Char('\t')));
+    return true;
+}
+
+bool ConfigPanel::exportTable(const QString& path, QString* error) const {
+    QSaveFile file(path);  // written whole or not at all
+    const QByteArray text =
+        m_model->rowsAsText(0, m_model->rowCount() - 1, QLatin1Char(',')).toUtf8();
+    if (file.open(QIODevice::WriteOnly) && file.write(text) == text.size() && file.commit())
+        return true;
+    if (error)
+        *error =
+            tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+    return false;
 }
 
 void ConfigPanel::setGraph(const TpuGraph& graph) {

@@ -6,6 +6,7 @@
 
 #include "graph/TpuGraph.h"
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -44,6 +45,13 @@ public:
     QString summaryText() const;
     // The details of the chosen configuration as text ("name: value" lines).
     QString detailText() const;
+    // A row (the chosen one) with the column names, tab-separated, to the clipboard; false
+    // without one.
+    bool copyRow(int row) const;
+    bool copyCurrentRow() const;
+    QAction* exportTableAction() const { return m_exportAction; }
+    // Every row shown (filtered, in the table's order) as CSV; false with `error` set on failure.
+    bool exportTable(const QString& path, QString* error) const;
 
 signals:
     void configChosen(qint64 config);  // -1: none
@@ -51,11 +59,13 @@ signals:
     // with a description of those layouts.
     void nodeMarksChanged(const QHash<int32_t, QString>& marks);
     void nodeActivated(int node);
+    void statusMessage(const QString& text);  // what an export did
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void addTableActions();
     void showDetails();
     // A configuration that cannot be read: the whole message across the row, not cut by a column.
     void showDetailsError(const QString& message);
@@ -76,6 +86,7 @@ private:
     QTreeWidget* m_details;
     FittingSplitter* m_split;
     int m_tableColumnsWidth = 0;  // the shown columns as sized to their contents
+    QAction* m_exportAction = nullptr;
     QTimer* m_decodePoll;  // re-shows details while a deflated config table is still decoding
 };
 

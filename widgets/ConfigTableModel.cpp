@@ -1,6 +1,8 @@
 #include "ConfigTableModel.h"
 
+#include <QStringList>
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "ConfigFilter.h"
@@ -125,6 +127,7 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && !known)
         return tr("This file's runtimes are all 0: a test-split file, runtimes unknown.");
+    if (role == RawValueRole) return rawValue(c, index.column());
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
         case ConfigColumn:
@@ -171,6 +174,74 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
                        : QVariant();
     }
     return {};
+}
+
+QVariant ConfigTableModel::rawValue(int64_t c, int column) const {
+    const auto i = static_cast<size_t>(c);
+    const bool known = m_graph.runtimesKnown();
+    const FilePredictions* p = m_predictions.get();
+    switch (column) {
+        case ConfigColumn:
+            return QVariant::fromValue<qint64>(c);
+        case RuntimeColumn:
+            return known ? QVariant(m_graph.runtimes()[i]) : QVariant();
+        case NormalizerColumn:
+            return m_graph.isLayout() ? QVariant() : QVariant(m_graph.runtimeNormalizers()[i]);
+        case NormalizedColumn:
+            return m_graph.isLayout() || !known ? QVariant()
+                                                : QVariant(m_graph.normalizedRuntime(c));
+        case RelativeColumn: {
+            const double best = known && m_best >= 0 ? rankingValue(m_best) : 0.0;
+            return best > 0 ? QVariant(rankingValue(c) / best) : QVariant();
+        }
+        case RankColumn:
+            return m_rank.empty() ? QVariant() : QVariant::fromValue<qint64>(m_rank[i]);
+        case PredictedColumn:
+            if (!p) return {};
+            return p->predictedNs.empty() ? QVariant(p->scores()[i]) : QVariant(p->predictedNs[i]);
+        case PredictedRankColumn:
+            return p ? QVariant::fromValue<qint64>(p->predictedRank[i]) : QVariant();
+        case SynthColumn:
+            return p ? QVariant(p->synthNs[i]) : QVariant();
+        case ViolationColumn:
+            return p && !p->violationRatio.empty() ? QVariant(p->violationRatio[i]) : QVariant();
+        default:
+            return {};
+    }
+}
+
+namespace {
+// A value as a spreadsheet reads it: whole numbers without a fraction, others to 10 digits.
+QString plainNumber(const QVariant& v) {
+    if (!v.isValid()) return {};
+    if (v.typeId() == QMetaType::LongLong) return QString::number(v.toLongLong());
+    const double x = v.toDouble();
+    return x == std::round(x) && std::abs(x) < 1e15 ? QString::number(static_cast<qint64>(x))
+                                                    : QString::number(x, 'g', 10);
+}
+
+QString field(const QString& text, QChar separator) {
+    if (separator != QLatin1Char(',') ||
+        (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"'))))
+        return text;
+    return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+           QLatin1Char('"');
+}
+}  // namespace
+
+QString ConfigTableModel::rowsAsText(int first, int last, QChar separator) const {
+    std::vector<int> columns;
+    for (int c = 0; c < ColumnCount; ++c)
+        if (isColumnShown(c)) columns.push_back(c);
+    QStringList cells;
+    for (const int c : columns) cells << field(headerData(c, Qt::Horizontal).toString(), separator);
+    QString text = cells.join(separator) + QLatin1Char('\n');
+    for (int row = std::max(0, first); row <= std::min(last, rowCount() - 1); ++row) {
+        cells.clear();
+        for (const int c : columns) cells << plainNumber(rawValue(configAt(row), c));
+        text += cells.join(separator) + QLatin1Char('\n');
+    }
+    return text;
 }
 
 void ConfigTableModel::sort(int column, Qt::SortOrder order) {

@@ -34,6 +34,10 @@ public:
         ColumnCount
     };
 
+    // A cell's value unformatted (a number, no grouping or unit; invalid where the cell is empty),
+    // for what is copied or exported.
+    static constexpr int RawValueRole = Qt::UserRole + 1;
+
     explicit ConfigTableModel(QObject* parent = nullptr);
 
     void setGraph(const TpuGraph& graph);
@@ -59,6 +63,10 @@ public:
     QString filter() const { return m_filter; }
     QString filterError() const { return m_filterError; }
 
+    // Rows [first, last] of the shown columns, a header line first, values unformatted, one line
+    // per row: "," separates (and quotes where needed) for a CSV file, "\t" for the clipboard.
+    QString rowsAsText(int first, int last, QChar separator) const;
+
     int64_t configAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
     int rowOf(int64_t config) const;  // -1 when filtered out
     bool isColumnShown(int column) const;
@@ -70,6 +78,7 @@ public:
     int64_t bestConfig() const { return m_best; }
 
 private:
+    QVariant rawValue(int64_t config, int column) const;
     void applyOrder();
     // Without measured runtimes the model's, when it could turn its scores into runtimes.
     bool hasPredictedRuntimes() const;

@@ -342,8 +342,9 @@ private slots:
             w.explainPanel()->headerText().contains(QStringLiteral("configuration 0")), 30000);
     }
 
-    // Right-click menus: a configuration row explains, compares, edits in the what-if editor and
-    // copies itself as edits; a node inspects, opens its neighbourhood, copies its id.
+    // Right-click menus: a configuration row explains, compares, edits in the what-if editor,
+    // copies itself as edits or its figures as a table row, and exports the table; a node inspects,
+    // opens its neighbourhood, copies its id.
     void contextMenusOnConfigurationsAndNodes() {
         MainWindow w;
         QVERIFY(openWithPredictions(w, synthLayoutFile()));
@@ -352,7 +353,15 @@ private slots:
         std::unique_ptr<QMenu> menu(w.configMenu(4));
         QVERIFY(menu);
         const QList<QAction*> actions = menu->actions();
-        QCOMPARE(actions.size(), 4);
+        QCOMPARE(actions.size(), 7);  // and a separator, Copy Table Row, Export Table as CSV…
+        QCOMPARE(actions[5]->text(), QStringLiteral("Copy Table Row"));
+        QCOMPARE(actions[6]->text(), QStringLiteral("Export Table as CSV…"));
+        actions[5]->trigger();  // configuration 4's row, not the chosen one's
+        QVERIFY2(QGuiApplication::clipboard()
+                     ->text()
+                     .section(QLatin1Char('\n'), 1, 1)
+                     .startsWith(QStringLiteral("4\t")),
+                 qPrintable(QGuiApplication::clipboard()->text()));
         QVERIFY(actions[1]->isEnabled() && actions[1]->text().contains(QStringLiteral("Configuration 1")));
         actions[1]->trigger();  // compare 1 (chosen) with 4
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->explanation() && w.explainPanel()->explanation()->b == 4, 30000);

@@ -1,6 +1,9 @@
 // The configuration table's filter, ranks and runtime histogram: "<1.05" is within 5% of the best
 // on layout and tile files alike, runtimes need their unit, a test split filters by predictions,
 // ties share a rank, the histogram counts every configuration and marks the chosen one.
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QImage>
 #include <QLineEdit>
@@ -8,6 +11,7 @@
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 #include <cstdlib>
@@ -15,6 +19,7 @@
 #include "ConfigFilter.h"
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
+#include "FileDialogAnswer.h"
 #include "JobRunner.h"
 #include "PredictedFile.h"
 #include "RuntimeHistogram.h"
@@ -487,6 +492,76 @@ private slots:
         QVERIFY2(inView(), qPrintable(QStringLiteral("row at y %1, view %2 high")
                                           .arg(table->visualRect(table->currentIndex()).y())
                                           .arg(table->viewport()->height())));
+    }
+
+    // Copy Row (Ctrl+C on the table) puts the chosen row on the clipboard with the column names,
+    // tab-separated and unformatted, so it pastes into a spreadsheet's columns as numbers.
+    void copyRowGivesTheRowUnformatted() {
+        ConfigPanel panel;
+        QVERIFY(showOnALaptop(panel));
+        JobRunner runner(QStringLiteral("model"));
+        const auto predictions = predictedFile(runner, QStringLiteral("r.npz"), m_layout);
+        panel.setPredictions(predictions);
+        const int64_t chosen = 7;
+        panel.chooseConfig(chosen);
+        panel.table()->setFocus();
+        QGuiApplication::clipboard()->clear();
+        QTest::keySequence(panel.table(), QKeySequence::Copy);
+        const QStringList lines =
+            QGuiApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        const QStringList names = lines[0].split(QLatin1Char('\t'));
+        const QStringList values = lines[1].split(QLatin1Char('\t'));
+        QCOMPARE(values.size(), names.size());
+        const auto value = [&](const char* name) {
+            return values.value(static_cast<int>(names.indexOf(QLatin1String(name))));
+        };
+        QCOMPARE(value("Config"), QStringLiteral("7"));
+        QVERIFY(std::abs(value("Runtime (ns)").toDouble() - m_layout.runtimes()[chosen]) < 0.5);
+        QCOMPARE(value("Rank").toLongLong(), panel.model()->rank(chosen));
+        QCOMPARE(value("Predicted rank").toLongLong(), predictions->predictedRank[chosen]);
+        QVERIFY2(!value("vs best").contains(QLatin1Char('x')) && value("vs best").toDouble() >= 1.0,
+                 qPrintable(lines[1]));
+        QVERIFY2(!lines[1].contains(QLatin1Char(',')), qPrintable(lines[1]));  // no digit grouping
+    }
+
+    // Export Table as CSV writes every row shown, filtered and in the table's order.
+    void exportWritesTheRowsShownInOrder() {
+        ConfigPanel panel;
+        QVERIFY(showOnALaptop(panel));
+        panel.filterEdit()->setText(QStringLiteral("top 10"));
+        panel.table()->sortByColumn(ConfigTableModel::RuntimeColumn, Qt::DescendingOrder);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("t.csv"));
+        QString error;
+        QVERIFY2(panel.exportTable(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + panel.model()->rowCount());
+        QVERIFY(lines[0].startsWith(QStringLiteral("Config,Runtime (ns),")));
+        double previous = std::numeric_limits<double>::infinity();
+        for (int r = 1; r < lines.size(); ++r) {
+            const QStringList cells = lines[r].split(QLatin1Char(','));
+            QCOMPARE(cells[0].toLongLong(), panel.model()->configAt(r - 1));
+            QVERIFY(cells[1].toDouble() <= previous);
+            previous = cells[1].toDouble();
+        }
+        QVERIFY(!panel.exportTable(dir.filePath(QStringLiteral("missing/t.csv")), &error));
+        QVERIFY2(error.startsWith(QStringLiteral("Could not write ")), qPrintable(error));
+
+        // As a user does it: the menu's action, a name typed in the dialog, the status bar told.
+        QSignalSpy told(&panel, &ConfigPanel::statusMessage);
+        FileDialogSeen seen;
+        answerNextFileDialog(dir.filePath(QStringLiteral("typed")), &seen);
+        panel.exportTableAction()->trigger();
+        QCOMPARE(seen.offeredName, QStringLiteral("r-configurations.csv"));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("typed.csv"))));
+        QCOMPARE(told.size(), 1);
+        QVERIFY2(told.first().at(0).toString().startsWith(
+                     QStringLiteral("Exported 10 configurations to ")),
+                 qPrintable(told.first().at(0).toString()));
     }
 
     // Another file opens with its table at its first rows: it had kept the last file's scroll
