@@ -23,6 +23,7 @@
 #include "FileKind.h"
 #include "FilePredictions.h"
 #include "FittingSplitter.h"
+#include "JobRunner.h"
 #include "ModelNameText.h"
 #include "RuntimeHistogram.h"
 #include "TensorText.h"
@@ -55,6 +56,7 @@ QString runtimeBound(double ns) {
 
 ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     m_model = new ConfigTableModel(this);
+    m_exportRunner = new JobRunner(QStringLiteral("table-export"), this);
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter: 12 · top 10 · <1.05 · <2.5ms"));
     m_filter->setClearButtonEnabled(true);
@@ -149,16 +151,7 @@ void ConfigPanel::addTableActions() {
                                               : QString::fromStdString(m_graph.name()) +
                                                     QStringLiteral("-configurations.csv");
         const QString path = chooseFileToSave(this, tr("Export Table as CSV"), kind, name);
-        if (path.isEmpty()) return;
-        QString error;
-        if (!exportTable(path, &error)) {
-            QMessageBox::warning(this, tr("Export Table as CSV"), error);
-            return;
-        }
-        emit statusMessage(
-            tr("Exported %1 to %2")
-                .arg(countOf(m_model->rowCount(), tr("configuration"), tr("configurations")),
-                     QDir::toNativeSeparators(path)));
+        if (!path.isEmpty()) startExport(path);
     });
     m_table->addAction(copy);
     m_table->addAction(m_exportAction);
@@ -171,20 +164,50 @@ bool ConfigPanel::copyCurrentRow() const {
 
 bool ConfigPanel::copyRow(int row) const {
     if (row < 0 || row >= m_model->rowCount()) return false;
-    QGuiApplication::clipboard()->setText(m_model->rowsAsText(row, row, QLatin1Char('\t')));
+    QGuiApplication::clipboard()->setText(m_model->snapshot().text(row, row, QLatin1Char('\t')));
     return true;
 }
 
-bool ConfigPanel::exportTable(const QString& path, QString* error) const {
-    QSaveFile file(path);  // written whole or not at all
+namespace {
+// "" when `table` is written to `path` whole (or not at all), else why not.
+QString writeCsv(const ConfigTableSnapshot& table, const QString& path) {
+    QSaveFile file(path);
     const QByteArray text =
-        m_model->rowsAsText(0, m_model->rowCount() - 1, QLatin1Char(',')).toUtf8();
+        table.text(0, static_cast<int>(table.rows.size()) - 1, QLatin1Char(',')).toUtf8();
     if (file.open(QIODevice::WriteOnly) && file.write(text) == text.size() && file.commit())
-        return true;
-    if (error)
-        *error =
-            tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-    return false;
+        return {};
+    return QObject::tr("Could not write %1: %2")
+        .arg(QDir::toNativeSeparators(path), file.errorString());
+}
+}  // namespace
+
+bool ConfigPanel::exportTable(const QString& path, QString* error) const {
+    const QString why = writeCsv(m_model->snapshot(), path);
+    if (error) *error = why;
+    return why.isEmpty();
+}
+
+// On a worker: 100,000 rows take about 0.1 s to write out, beyond what the GUI thread may spend.
+void ConfigPanel::startExport(const QString& path) {
+    ConfigTableSnapshot table = m_model->snapshot();
+    const int64_t rows = static_cast<int64_t>(table.rows.size());
+    const quint64 job = m_exportRunner->submit(
+        QStringLiteral("export"),
+        [table = std::move(table), path](JobControl&) { return QVariant(writeCsv(table, path)); });
+    auto done = std::make_shared<QMetaObject::Connection>();
+    *done = connect(
+        m_exportRunner, &JobRunner::finished, this,
+        [this, job, done, rows, path](quint64 id, const QVariant& v) {
+            if (id != job) return;
+            disconnect(*done);
+            if (!v.toString().isEmpty()) {
+                QMessageBox::warning(this, tr("Export Table as CSV"), v.toString());
+                return;
+            }
+            emit statusMessage(tr("Exported %1 to %2")
+                                   .arg(countOf(rows, tr("configuration"), tr("configurations")),
+                                        QDir::toNativeSeparators(path)));
+        });
 }
 
 void ConfigPanel::setGraph(const TpuGraph& graph) {

@@ -16,6 +16,7 @@ class QTreeWidget;
 namespace tpg {
 
 class ConfigTableModel;
+class JobRunner;
 class FittingSplitter;
 class RuntimeHistogram;
 struct FilePredictions;
@@ -66,6 +67,7 @@ protected:
 
 private:
     void addTableActions();
+    void startExport(const QString& path);  // on a worker; the status bar told when done
     void showDetails();
     // A configuration that cannot be read: the whole message across the row, not cut by a column.
     void showDetailsError(const QString& message);
@@ -87,6 +89,7 @@ private:
     FittingSplitter* m_split;
     int m_tableColumnsWidth = 0;  // the shown columns as sized to their contents
     QAction* m_exportAction = nullptr;
+    JobRunner* m_exportRunner;
     QTimer* m_decodePoll;  // re-shows details while a deflated config table is still decoding
 };
 

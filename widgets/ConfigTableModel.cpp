@@ -127,7 +127,6 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && !known)
         return tr("This file's runtimes are all 0: a test-split file, runtimes unknown.");
-    if (role == RawValueRole) return rawValue(c, index.column());
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
         case ConfigColumn:
@@ -176,34 +175,34 @@ QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
-QVariant ConfigTableModel::rawValue(int64_t c, int column) const {
+QVariant ConfigTableSnapshot::rawValue(int64_t c, int column) const {
+    using M = ConfigTableModel;
     const auto i = static_cast<size_t>(c);
-    const bool known = m_graph.runtimesKnown();
-    const FilePredictions* p = m_predictions.get();
+    const bool known = graph.runtimesKnown();
+    const FilePredictions* p = predictions.get();
     switch (column) {
-        case ConfigColumn:
+        case M::ConfigColumn:
             return QVariant::fromValue<qint64>(c);
-        case RuntimeColumn:
-            return known ? QVariant(m_graph.runtimes()[i]) : QVariant();
-        case NormalizerColumn:
-            return m_graph.isLayout() ? QVariant() : QVariant(m_graph.runtimeNormalizers()[i]);
-        case NormalizedColumn:
-            return m_graph.isLayout() || !known ? QVariant()
-                                                : QVariant(m_graph.normalizedRuntime(c));
-        case RelativeColumn: {
-            const double best = known && m_best >= 0 ? rankingValue(m_best) : 0.0;
-            return best > 0 ? QVariant(rankingValue(c) / best) : QVariant();
+        case M::RuntimeColumn:
+            return known ? QVariant(graph.runtimes()[i]) : QVariant();
+        case M::NormalizerColumn:
+            return graph.isLayout() ? QVariant() : QVariant(graph.runtimeNormalizers()[i]);
+        case M::NormalizedColumn:
+            return graph.isLayout() || !known ? QVariant() : QVariant(graph.normalizedRuntime(c));
+        case M::RelativeColumn: {
+            const double b = known && best >= 0 ? graph.normalizedRuntime(best) : 0.0;
+            return b > 0 ? QVariant(graph.normalizedRuntime(c) / b) : QVariant();
         }
-        case RankColumn:
-            return m_rank.empty() ? QVariant() : QVariant::fromValue<qint64>(m_rank[i]);
-        case PredictedColumn:
+        case M::RankColumn:
+            return rank.empty() ? QVariant() : QVariant::fromValue<qint64>(rank[i]);
+        case M::PredictedColumn:
             if (!p) return {};
             return p->predictedNs.empty() ? QVariant(p->scores()[i]) : QVariant(p->predictedNs[i]);
-        case PredictedRankColumn:
+        case M::PredictedRankColumn:
             return p ? QVariant::fromValue<qint64>(p->predictedRank[i]) : QVariant();
-        case SynthColumn:
+        case M::SynthColumn:
             return p ? QVariant(p->synthNs[i]) : QVariant();
-        case ViolationColumn:
+        case M::ViolationColumn:
             return p && !p->violationRatio.empty() ? QVariant(p->violationRatio[i]) : QVariant();
         default:
             return {};
@@ -229,19 +228,28 @@ QString field(const QString& text, QChar separator) {
 }
 }  // namespace
 
-QString ConfigTableModel::rowsAsText(int first, int last, QChar separator) const {
-    std::vector<int> columns;
-    for (int c = 0; c < ColumnCount; ++c)
-        if (isColumnShown(c)) columns.push_back(c);
+QString ConfigTableSnapshot::text(int first, int last, QChar separator) const {
     QStringList cells;
-    for (const int c : columns) cells << field(headerData(c, Qt::Horizontal).toString(), separator);
-    QString text = cells.join(separator) + QLatin1Char('\n');
-    for (int row = std::max(0, first); row <= std::min(last, rowCount() - 1); ++row) {
+    for (const QString& h : headers) cells << field(h, separator);
+    QString out = cells.join(separator) + QLatin1Char('\n');
+    const int end = std::min(last, static_cast<int>(rows.size()) - 1);
+    for (int row = std::max(0, first); row <= end; ++row) {
         cells.clear();
-        for (const int c : columns) cells << plainNumber(rawValue(configAt(row), c));
-        text += cells.join(separator) + QLatin1Char('\n');
+        for (const int c : columns)
+            cells << plainNumber(rawValue(rows[static_cast<size_t>(row)], c));
+        out += cells.join(separator) + QLatin1Char('\n');
     }
-    return text;
+    return out;
+}
+
+ConfigTableSnapshot ConfigTableModel::snapshot() const {
+    ConfigTableSnapshot s{m_graph, m_predictions, m_rows, m_rank, m_best, {}, {}};
+    for (int c = 0; c < ColumnCount; ++c)
+        if (isColumnShown(c)) {
+            s.columns.push_back(c);
+            s.headers << headerData(c, Qt::Horizontal).toString();
+        }
+    return s;
 }
 
 void ConfigTableModel::sort(int column, Qt::SortOrder order) {

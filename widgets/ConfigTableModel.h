@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QStringList>
 #include <memory>
 #include <vector>
 
@@ -10,6 +11,24 @@ namespace tpg {
 
 class ConfigFilter;
 struct FilePredictions;
+
+// The table as shown (its rows, in order, and its columns), copied so that a worker can write it
+// out while the table goes on changing; the graph and predictions are shared, immutable.
+struct ConfigTableSnapshot {
+    TpuGraph graph;
+    std::shared_ptr<const FilePredictions> predictions;
+    std::vector<int64_t> rows;  // configs in display order
+    std::vector<int64_t> rank;  // per config; empty without measured runtimes
+    int64_t best = -1;
+    std::vector<int> columns;  // ConfigTableModel::Column values shown
+    QStringList headers;       // their names
+
+    // Rows [first, last], a header line first, values unformatted (no grouping, no unit), one
+    // line per row: "," separates (and quotes where needed) for a CSV file, "\t" for the clipboard.
+    QString text(int first, int last, QChar separator) const;
+    // A cell's value unformatted; invalid where the cell is empty.
+    QVariant rawValue(int64_t config, int column) const;
+};
 
 // One row per configuration: index, runtime, normalised runtime (tile), relative to the best,
 // rank (equal runtimes share one), and once a model has scored the file its predicted runtime,
@@ -33,10 +52,6 @@ public:
         ViolationColumn,
         ColumnCount
     };
-
-    // A cell's value unformatted (a number, no grouping or unit; invalid where the cell is empty),
-    // for what is copied or exported.
-    static constexpr int RawValueRole = Qt::UserRole + 1;
 
     explicit ConfigTableModel(QObject* parent = nullptr);
 
@@ -63,9 +78,7 @@ public:
     QString filter() const { return m_filter; }
     QString filterError() const { return m_filterError; }
 
-    // Rows [first, last] of the shown columns, a header line first, values unformatted, one line
-    // per row: "," separates (and quotes where needed) for a CSV file, "\t" for the clipboard.
-    QString rowsAsText(int first, int last, QChar separator) const;
+    ConfigTableSnapshot snapshot() const;
 
     int64_t configAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
     int rowOf(int64_t config) const;  // -1 when filtered out
@@ -78,7 +91,6 @@ public:
     int64_t bestConfig() const { return m_best; }
 
 private:
-    QVariant rawValue(int64_t config, int column) const;
     void applyOrder();
     // Without measured runtimes the model's, when it could turn its scores into runtimes.
     bool hasPredictedRuntimes() const;
