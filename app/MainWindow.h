@@ -114,6 +114,7 @@ private:
     void showError(const QString& title, const QString& message);
     void showFileWarnings();  // the open file's warnings, in a dialog that leaves the window usable
     void onGraphLoaded(const QString& path, const TpuGraph& graph);
+    void releaseFreedMemory();
     void restoreSessionChoices(const QString& path, const TpuGraph& graph);
     void addRecent(const QString& path);
     void rebuildRecentMenu();

@@ -12,6 +12,17 @@ void keepFreedTensorMemory() {
     mallopt(M_TRIM_THRESHOLD, static_cast<int>(limits::kKeptFreeHeapBytes - 1));
 }
 
+void releaseFreedMemory() {
+    // Looked up, as in allocatorName: tcmalloc's C entry point where it is the malloc.
+    using Release = void (*)();
+    if (auto release =
+            reinterpret_cast<Release>(dlsym(RTLD_DEFAULT, "MallocExtension_ReleaseFreeMemory"))) {
+        release();
+        return;
+    }
+    malloc_trim(0);
+}
+
 std::string allocatorName() {
     // Looked up, not linked: the core does not depend on tcmalloc, and a preloaded one counts too.
     using Version = const char* (*)(int*, int*, const char**);

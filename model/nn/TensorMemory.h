@@ -11,6 +11,11 @@ namespace tpg::nn {
 // the executables link tcmalloc (TPUGRAPHS_TCMALLOC) it keeps freed memory itself and ignores this.
 void keepFreedTensorMemory();
 
+// Hands the freed memory the process keeps back to the OS (tcmalloc's page heap, or glibc's heap
+// top beyond what keepFreedTensorMemory keeps): for when a big job is over, not between passes.
+// Thread-safe; takes milliseconds per hundred MB.
+void releaseFreedMemory();
+
 // The malloc this process runs on: "tcmalloc MAJOR.MINOR" when gperftools' tcmalloc is linked or
 // preloaded, else "glibc". Recorded in training logs, so throughput figures say what they ran on.
 std::string allocatorName();
