@@ -1,14 +1,16 @@
 #include "TrainingJob.h"
 
-#include <QDir>
-#include <QElapsedTimer>
-#include <QFileInfo>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "graph/GraphFile.h"
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+#include "TensorMemory.h"
 #include "graph/DatasetIndex.h"
+#include "graph/GraphFile.h"
 
 namespace tpg {
 
@@ -94,6 +96,14 @@ JobRunner::Work trainingJob(const nn::TrainSettings& settings, const std::shared
                             const TpuGraph& openFile) {
     return [settings, cancel, pause, general, openFile](JobControl& control) {
         lowerThisThreadsPriority();
+        // The run's graphs and buffers, freed as it ends (however it ends), go back to the OS: the
+        // heap keeps freed memory for the next pass, and there is none once the run is over.
+        struct ReleaseWhenDone {
+            ReleaseWhenDone() = default;
+            ReleaseWhenDone(const ReleaseWhenDone&) = delete;
+            ReleaseWhenDone& operator=(const ReleaseWhenDone&) = delete;
+            ~ReleaseWhenDone() { nn::releaseFreedMemory(); }
+        } release;
         UpdateBatcher batcher(control);
         if (!settings.trainFile.empty() && !general.isNull()) {
             TrainingUpdate first;

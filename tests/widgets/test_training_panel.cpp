@@ -22,7 +22,9 @@
 #include "ChildWithText.h"
 #include "DefaultModels.h"
 #include "FileDialogAnswer.h"
+#include "ResidentMemory.h"
 #include "StallWatch.h"
+#include "TensorMemory.h"
 #include "TestSettings.h"
 #include "TrainingCharts.h"
 #include "TrainingPanel.h"
@@ -159,6 +161,29 @@ private slots:
         QSignalSpy finished(&panel, &TrainingPanel::runFinished);
         panel.stop();
         QVERIFY(finished.wait(5000));
+    }
+
+    // A run's freed memory goes back to the OS when it ends (the heap had kept it for passes that
+    // no longer come). The freed blocks here stand for a run's buffers.
+    void aRunHandsItsFreedMemoryBack() {
+        nn::keepFreedTensorMemory();  // as the explorer starts
+        TrainingPanel panel;
+        panel.setRunsFolder(runs());
+        panel.setDatasetFolder(data());
+        QVERIFY(waitCollections(panel));
+        QVERIFY(panel.chooseCollection(QStringLiteral("tile:xla")));
+        nn::TrainSettings s = quickForm();
+        s.epochs = 1;
+        panel.setFormSettings(s);
+        const double before = residentMiB();
+        allocateTouchAndFree(256);
+        QVERIFY2(residentMiB() - before > 200, "the heap kept nothing: nothing to test");
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        panel.start();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            residentMiB() - before < 120,
+            qPrintable(QStringLiteral("%1 MiB more resident").arg(residentMiB() - before)), 10000);
     }
 
     // A new panel (an app restart) lists the runs, overlays one, and resumes a stopped one where it
