@@ -388,7 +388,10 @@ void DatasetBrowser::selectFile(const QString& path) {
     if (!item) return;
     const QModelIndex index = m_proxy->mapFromSource(item->index());
     if (!index.isValid()) return;
-    m_view->scrollTo(index);
+    // Out of view (a file opened from elsewhere, or the launch's), it comes to the middle, among
+    // its neighbours: scrolled just into view it sat on the bottom edge, the rows after it hidden.
+    if (!m_view->viewport()->rect().contains(m_view->visualRect(index)))
+        m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
     m_view->selectionModel()->setCurrentIndex(
         index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }

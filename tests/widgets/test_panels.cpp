@@ -274,6 +274,33 @@ private slots:
                                       QStringLiteral("test")}));
     }
 
+    // A file selected from elsewhere comes to the middle of the list, among its neighbours: it had
+    // been scrolled just into view, onto the bottom edge, the files after it hidden.
+    void browserCentresAFileSelectedFromElsewhere() {
+        QTemporaryDir dir;
+        for (int i = 0; i < 60; ++i)
+            writeKernel(dir, QStringLiteral("npz/tile/xla/train/k_%1.npz").arg(i));
+        JobRunner runner(QStringLiteral("io"));
+        DatasetBrowser browser(&runner);
+        browser.resize(300, 400);
+        browser.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&browser));
+        QVERIFY(scanned(browser, dir));
+        browser.selectFile(dir.filePath(QStringLiteral("npz/tile/xla/train/k_40.npz")));
+        QTreeView* view = browser.view();
+        const QRect row = view->visualRect(view->currentIndex());
+        const int middle = view->viewport()->height() / 2;
+        QVERIFY2(std::abs(row.center().y() - middle) <= row.height(),
+                 qPrintable(QStringLiteral("row at y %1 in a %2-px list")
+                                .arg(row.y())
+                                .arg(view->viewport()->height())));
+        // One already in view stays where it is (a click must not move the list).
+        const QModelIndex below = view->indexBelow(view->currentIndex());
+        const int y = view->visualRect(below).y();
+        browser.selectFile(dir.filePath(QStringLiteral("npz/tile/xla/train/k_41.npz")));
+        QCOMPARE(view->visualRect(view->currentIndex()).y(), y);
+    }
+
     void browserReportsAMissingFolder() {
         JobRunner runner(QStringLiteral("io"));
         DatasetBrowser browser(&runner);
