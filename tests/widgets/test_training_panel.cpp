@@ -168,7 +168,8 @@ private slots:
     void aRunHandsItsFreedMemoryBack() {
         nn::keepFreedTensorMemory();  // as the explorer starts
         TrainingPanel panel;
-        panel.setRunsFolder(runs());
+        panel.setRunsFolder(
+            m_dir.filePath(QStringLiteral("memory-runs")));  // not among the listed runs
         panel.setDatasetFolder(data());
         QVERIFY(waitCollections(panel));
         QVERIFY(panel.chooseCollection(QStringLiteral("tile:xla")));
