@@ -221,8 +221,13 @@ void inspectFolder(const std::string& dir) {
 
 void inspectPath(const std::string& path, bool distinctRows) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return inspectFolder(path);
-    inspectFile(path, distinctRows);
+    if (!std::filesystem::is_directory(path, ec)) return inspectFile(path, distinctRows);
+    if (distinctRows)  // said, not silently dropped (on a folder it would decode every file)
+        std::fprintf(stderr,
+                     "note: %s: --distinct counts a file's configurations, not a folder's "
+                     "(give the files)\n",
+                     path.c_str());
+    inspectFolder(path);
 }
 
 // Each file or folder in turn, a blank line between; one that cannot be read is one line on stderr
