@@ -9,9 +9,10 @@
 #include <stdexcept>
 
 #include "Commands.h"
+#include "NumberText.h"
+#include "ProgressBar.h"
 #include "io/Error.h"
 #include "io/Limits.h"
-#include "ProgressBar.h"
 #include "synth/SyntheticDataset.h"
 
 namespace tpg::cli {
@@ -72,9 +73,10 @@ void printSummary(const std::vector<synth::SynthFile>& files, const std::string&
                     100 * exact / n);
     }
     std::printf(
-        "wrote %zu files under %s/npz in %.1fs (near ties: config pairs within %.1f%%; test-split "
+        "wrote %s under %s/npz in %.1fs (near ties: config pairs within %.1f%%; test-split "
         "truth in %s/ground_truth)\n",
-        files.size(), outDir.c_str(), seconds, 100 * synth::kNearTie, outDir.c_str());
+        countOf(static_cast<int64_t>(files.size()), "file", "files").c_str(), outDir.c_str(),
+        seconds, 100 * synth::kNearTie, outDir.c_str());
 }
 
 // Whether no collection chosen gets a graph (checked before --overwrite removes a dataset).
