@@ -57,6 +57,9 @@ QString runtimeBound(double ns) {
 ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     m_model = new ConfigTableModel(this);
     m_exportRunner = new JobRunner(QStringLiteral("table-export"), this);
+    connect(m_exportRunner, &JobRunner::finished, this,
+            [this](quint64 id, const QVariant& error) { exportDone(id, error.toString()); });
+    connect(m_exportRunner, &JobRunner::failed, this, &ConfigPanel::exportDone);
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter: 12 · top 10 · <1.05 · <2.5ms"));
     m_filter->setClearButtonEnabled(true);
@@ -190,24 +193,24 @@ bool ConfigPanel::exportTable(const QString& path, QString* error) const {
 // On a worker: 100,000 rows take about 0.1 s to write out, beyond what the GUI thread may spend.
 void ConfigPanel::startExport(const QString& path) {
     ConfigTableSnapshot table = m_model->snapshot();
-    const int64_t rows = static_cast<int64_t>(table.rows.size());
-    const quint64 job = m_exportRunner->submit(
-        QStringLiteral("export"),
-        [table = std::move(table), path](JobControl&) { return QVariant(writeCsv(table, path)); });
-    auto done = std::make_shared<QMetaObject::Connection>();
-    *done = connect(
-        m_exportRunner, &JobRunner::finished, this,
-        [this, job, done, rows, path](quint64 id, const QVariant& v) {
-            if (id != job) return;
-            disconnect(*done);
-            if (!v.toString().isEmpty()) {
-                QMessageBox::warning(this, tr("Export Table as CSV"), v.toString());
-                return;
-            }
-            emit statusMessage(tr("Exported %1 to %2")
-                                   .arg(countOf(rows, tr("configuration"), tr("configurations")),
-                                        QDir::toNativeSeparators(path)));
-        });
+    const Export request{path, static_cast<int64_t>(table.rows.size())};
+    // No lane: a second export to another file must not cancel the first.
+    const quint64 job = m_exportRunner->submit({}, [table = std::move(table), path](JobControl&) {
+        return QVariant(writeCsv(table, path));
+    });
+    m_exports.insert(job, request);
+}
+
+void ConfigPanel::exportDone(quint64 job, const QString& error) {
+    if (!m_exports.contains(job)) return;
+    const Export request = m_exports.take(job);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Export Table as CSV"), error);
+        return;
+    }
+    emit statusMessage(tr("Exported %1 to %2")
+                           .arg(countOf(request.rows, tr("configuration"), tr("configurations")),
+                                QDir::toNativeSeparators(request.path)));
 }
 
 void ConfigPanel::setGraph(const TpuGraph& graph) {

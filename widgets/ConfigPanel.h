@@ -68,6 +68,7 @@ protected:
 private:
     void addTableActions();
     void startExport(const QString& path);  // on a worker; the status bar told when done
+    void exportDone(quint64 job, const QString& error);
     void showDetails();
     // A configuration that cannot be read: the whole message across the row, not cut by a column.
     void showDetailsError(const QString& message);
@@ -90,6 +91,11 @@ private:
     int m_tableColumnsWidth = 0;  // the shown columns as sized to their contents
     QAction* m_exportAction = nullptr;
     JobRunner* m_exportRunner;
+    struct Export {
+        QString path;
+        int64_t rows = 0;
+    };
+    QHash<quint64, Export> m_exports;  // by job: what the status bar says when it is written
     QTimer* m_decodePoll;  // re-shows details while a deflated config table is still decoding
 };
 

@@ -12,8 +12,10 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTreeWidget>
 #include <QtTest>
+#include <atomic>
 #include <cstdlib>
 
 #include "ConfigFilter.h"
@@ -554,15 +556,31 @@ private slots:
         // As a user does it: the menu's action, a name typed in the dialog, the file written on a
         // worker (the table changing meanwhile does not change it), the status bar told.
         QSignalSpy told(&panel, &ConfigPanel::statusMessage);
+        // The exports wait behind a job that holds the panel's export worker, so the second is
+        // asked for while the first is still to be written (it had cancelled the first).
+        auto* worker = panel.findChild<JobRunner*>();
+        QVERIFY(worker);
+        std::atomic<bool> hold{true};
+        worker->submit(QStringLiteral("test-hold"), [&hold](JobControl&) {
+            while (hold.load()) QThread::msleep(5);
+            return QVariant();
+        });
         FileDialogSeen seen;
         answerNextFileDialog(dir.filePath(QStringLiteral("typed")), &seen);
         panel.exportTableAction()->trigger();
         panel.filterEdit()->clear();
         QCOMPARE(seen.offeredName, QStringLiteral("r-configurations.csv"));
-        QVERIFY(told.wait(10000));
+        // A second export at once, of every row, to another file: both are written.
+        answerNextFileDialog(dir.filePath(QStringLiteral("all")));
+        panel.exportTableAction()->trigger();
+        hold = false;
+        QTRY_COMPARE_WITH_TIMEOUT(told.size(), 2, 10000);
         QFile typed(dir.filePath(QStringLiteral("typed.csv")));
         QVERIFY(typed.open(QIODevice::ReadOnly));
         QCOMPARE(typed.readAll().count('\n'), static_cast<qsizetype>(lines.size()));
+        QFile all(dir.filePath(QStringLiteral("all.csv")));
+        QVERIFY(all.open(QIODevice::ReadOnly));
+        QCOMPARE(all.readAll().count('\n'), static_cast<qsizetype>(1 + m_layout.numConfigs()));
         QVERIFY2(told.first().at(0).toString().startsWith(
                      QStringLiteral("Exported 10 configurations to ")),
                  qPrintable(told.first().at(0).toString()));
