@@ -403,15 +403,15 @@ void MainWindow::connectModelSession() {
         m_progress->show();
         setStatus(tr("%1… (Model › Cancel Prediction to stop)").arg(what));
     });
-    auto done = [this] {
+    auto done = [this] {  // scored, failed or cancelled
         if (m_loadJob == 0) m_progress->hide();
         m_progress->setRange(0, 0);
+        releaseFreedMemory();
     };
     connect(m_models, &ModelSession::predictionsReady, this,
             [this, done](const std::shared_ptr<const FilePredictions>& p) {
                 if (p->file != m_currentFile) return;  // a file opened since
                 done();
-                releaseFreedMemory();
                 m_configPanel->setPredictions(p);
                 const bool own = p->predictor && !p->predictor->model().tiesSamePrograms();
                 setStatus(tr("Predicted %1 with %2%3")
@@ -787,12 +787,12 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
         setStatus(tr("Opened with warnings: %1").arg(warnings.join(QStringLiteral("; "))));
     addRecent(path);
     restoreSessionChoices(path, graph);
-    releaseFreedMemory();
     emit graphLoaded(path);
 }
 
-// The memory a file's scoring or the last file freed goes back to the OS: after a 45,000-node
-// file's, a 176-node file had kept the explorer at its peak, 904 MB, for the rest of the session.
+// Once a file's scoring ends, what it and the last file freed goes back to the OS (every file
+// opened is scored): after a 45,000-node file, a 176-node one had kept the explorer at its peak,
+// 904 MB, for the rest of the session.
 void MainWindow::releaseFreedMemory() {
     m_ioRunner->submit(QStringLiteral("release-memory"), [](JobControl&) {
         nn::releaseFreedMemory();

@@ -179,9 +179,8 @@ private:
     bool m_defaultDocksSized = false;
     bool m_restoringSession = false;
     int m_initialNode = -1;
-    qint64 m_initialConfig = -1;
-    QString m_initialModel;  // loaded once the first file is, so its scores use it  // selections
-                             // made while restoring are not re-saved
+    qint64 m_initialConfig = -1;  // selections made while restoring are not re-saved
+    QString m_initialModel;       // loaded once the first file is, so its scores use it
     QStringList m_sampleCandidates;
     ElidingStatusBar* m_statusBar = nullptr;
 };

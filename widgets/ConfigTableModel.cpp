@@ -105,81 +105,14 @@ QVariant ConfigTableModel::headerData(int section, Qt::Orientation orientation, 
     return {};
 }
 
-QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount()) return {};
-    const int64_t c = m_rows[static_cast<size_t>(index.row())];
-    const bool known = m_graph.runtimesKnown();
-    if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && index.column() == ViolationColumn)
-        return tr("The share of configurable nodes whose largest output dimension is not the most minor one "
-                  "(after the TpuGraphs paper, which found it correlates with runtime).");
-    if (role == Qt::ToolTipRole && index.column() >= PredictedColumn && m_predictions)
-        return index.column() == SynthColumn
-                   ? (m_predictions->synthIsGroundTruth()
-                          ? tr("The synthetic TPU timed this synthetic file: its runtimes are ground truth.")
-                          : tr("An analytic estimate of the synthetic TPU, not this file's hardware."))
-                   : tr("%1; equal scores share a predicted rank.").arg(m_predictions->modelName);
-    if (!m_predictions && index.column() >= PredictedColumn) {  // shown only while pending
-        if (role == Qt::ToolTipRole)
-            return tr("The model is scoring every configuration (progress in the status bar).");
-        return role == Qt::DisplayRole ? QVariant(QStringLiteral("…")) : QVariant();
-    }
-    if (role == Qt::ToolTipRole && !known)
-        return tr("This file's runtimes are all 0: a test-split file, runtimes unknown.");
-    if (role != Qt::DisplayRole) return {};
-    switch (index.column()) {
-        case ConfigColumn:
-            return QString::number(c);
-        case RuntimeColumn:
-            return known ? countText(std::llround(m_graph.runtimes()[static_cast<size_t>(c)]))
-                         : tr("unknown");
-        case NormalizerColumn:
-            return m_graph.isLayout() ? QVariant()
-                                      : QVariant(countText(std::llround(
-                                            m_graph.runtimeNormalizers()[static_cast<size_t>(c)])));
-        case NormalizedColumn:
-            return m_graph.isLayout() || !known
-                       ? QVariant()
-                       : QVariant(QString::number(m_graph.normalizedRuntime(c), 'f', 4));
-        case RelativeColumn: {
-            if (!known || m_best < 0) return {};
-            const double best = rankingValue(m_best);
-            return best > 0 ? QVariant(QStringLiteral("%1x").arg(rankingValue(c) / best, 0, 'f', 3))
-                            : QVariant();
-        }
-        // Ranks are counts, grouped as the runtimes beside them (not by the system's locale).
-        case RankColumn:
-            return m_rank.empty() ? QVariant()
-                                  : QVariant(countText(m_rank[static_cast<size_t>(c)]));
-        case PredictedColumn:
-            if (!m_predictions) return {};
-            return m_predictions->predictedNs.empty()
-                       ? QVariant(QString::number(m_predictions->scores()[static_cast<size_t>(c)],
-                                                  'f', 4))
-                       : QVariant(countText(
-                             std::llround(m_predictions->predictedNs[static_cast<size_t>(c)])));
-        case PredictedRankColumn:
-            return m_predictions
-                       ? QVariant(countText(m_predictions->predictedRank[static_cast<size_t>(c)]))
-                       : QVariant();
-        case SynthColumn:
-            return m_predictions ? QVariant(countText(std::llround(
-                                       m_predictions->synthNs[static_cast<size_t>(c)])))
-                                 : QVariant();
-        case ViolationColumn:
-            return m_predictions && !m_predictions->violationRatio.empty()
-                       ? QVariant(QString::number(m_predictions->violationRatio[static_cast<size_t>(c)], 'f', 3))
-                       : QVariant();
-    }
-    return {};
-}
-
-QVariant ConfigTableSnapshot::rawValue(int64_t c, int column) const {
+namespace {
+// A cell's value unformatted (invalid where the cell is empty): the one reading of the graph and
+// predictions per column, which the view formats and a copy or an export writes plain.
+QVariant cellValue(const TpuGraph& graph, const FilePredictions* p,
+                   const std::vector<int64_t>& rank, int64_t best, int64_t c, int column) {
     using M = ConfigTableModel;
     const auto i = static_cast<size_t>(c);
     const bool known = graph.runtimesKnown();
-    const FilePredictions* p = predictions.get();
     switch (column) {
         case M::ConfigColumn:
             return QVariant::fromValue<qint64>(c);
@@ -207,6 +140,57 @@ QVariant ConfigTableSnapshot::rawValue(int64_t c, int column) const {
         default:
             return {};
     }
+}
+}  // namespace
+
+QVariant ConfigTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const int64_t c = m_rows[static_cast<size_t>(index.row())];
+    const bool known = m_graph.runtimesKnown();
+    if (role == Qt::TextAlignmentRole)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == ViolationColumn)
+        return tr(
+            "The share of configurable nodes whose largest output dimension is not the most minor "
+            "one "
+            "(after the TpuGraphs paper, which found it correlates with runtime).");
+    if (role == Qt::ToolTipRole && index.column() >= PredictedColumn && m_predictions)
+        return index.column() == SynthColumn
+                   ? (m_predictions->synthIsGroundTruth()
+                          ? tr("The synthetic TPU timed this synthetic file: its runtimes are "
+                               "ground truth.")
+                          : tr("An analytic estimate of the synthetic TPU, not this file's "
+                               "hardware."))
+                   : tr("%1; equal scores share a predicted rank.").arg(m_predictions->modelName);
+    if (!m_predictions && index.column() >= PredictedColumn) {  // shown only while pending
+        if (role == Qt::ToolTipRole)
+            return tr("The model is scoring every configuration (progress in the status bar).");
+        return role == Qt::DisplayRole ? QVariant(QStringLiteral("…")) : QVariant();
+    }
+    if (role == Qt::ToolTipRole && !known)
+        return tr("This file's runtimes are all 0: a test-split file, runtimes unknown.");
+    if (role != Qt::DisplayRole) return {};
+    const QVariant v = cellValue(m_graph, m_predictions.get(), m_rank, m_best, c, index.column());
+    if (index.column() == RuntimeColumn && !known) return tr("unknown");
+    if (!v.isValid()) return {};
+    switch (index.column()) {
+        case ConfigColumn:
+            return QString::number(v.toLongLong());
+        case NormalizedColumn:
+            return QString::number(v.toDouble(), 'f', 4);
+        case RelativeColumn:
+            return QStringLiteral("%1x").arg(v.toDouble(), 0, 'f', 3);
+        case ViolationColumn:
+            return QString::number(v.toDouble(), 'f', 3);
+        case PredictedColumn:  // a score where the model gives no runtimes
+            if (m_predictions->predictedNs.empty()) return QString::number(v.toDouble(), 'f', 4);
+            break;
+        default:
+            break;
+    }
+    // Runtimes in whole ns and ranks, grouped as counts (not by the system's locale).
+    return v.typeId() == QMetaType::LongLong ? countText(v.toLongLong())
+                                             : countText(std::llround(v.toDouble()));
 }
 
 namespace {
@@ -236,7 +220,8 @@ QString ConfigTableSnapshot::text(int first, int last, QChar separator) const {
     for (int row = std::max(0, first); row <= end; ++row) {
         cells.clear();
         for (const int c : columns)
-            cells << plainNumber(rawValue(rows[static_cast<size_t>(row)], c));
+            cells << plainNumber(
+                cellValue(graph, predictions.get(), rank, best, rows[static_cast<size_t>(row)], c));
         out += cells.join(separator) + QLatin1Char('\n');
     }
     return out;

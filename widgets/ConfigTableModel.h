@@ -26,8 +26,6 @@ struct ConfigTableSnapshot {
     // Rows [first, last], a header line first, values unformatted (no grouping, no unit), one
     // line per row: "," separates (and quotes where needed) for a CSV file, "\t" for the clipboard.
     QString text(int first, int last, QChar separator) const;
-    // A cell's value unformatted; invalid where the cell is empty.
-    QVariant rawValue(int64_t config, int column) const;
 };
 
 // One row per configuration: index, runtime, normalised runtime (tile), relative to the best,

@@ -148,9 +148,9 @@ void run(const EvalOptions& o) {
             return scores;
         };
     }
-    std::printf("evaluating %s on %s %s of %s%s\n", what.c_str(),
-                withCommas(static_cast<int64_t>(files.size())).c_str(),
-                (o.split + (files.size() == 1 ? " graph" : " graphs")).c_str(),
+    std::printf("evaluating %s on %s of %s%s\n", what.c_str(),
+                countOf(static_cast<int64_t>(files.size()), o.split + " graph", o.split + " graphs")
+                    .c_str(),
                 o.collection.c_str(), o.heldOutConfigs > 0 ? " (held-out configs only)" : "");
     if (kind == Collection::Layout)
         std::printf("%-48s %8s  %8s  %8s\n", "graph", "configs", "OPA", "Kendall");
