@@ -285,10 +285,20 @@ void ConfigPanel::showFilterState() {
     updateSummary();
 }
 
+// The decision rests on the height the table would have under the full histogram, the same in
+// either state, so switching cannot flip it back.
+void ConfigPanel::fitHistogram() {
+    const int rowHeight = m_table->verticalHeader()->defaultSectionSize();
+    const int viewportIfFull =
+        m_table->viewport()->height() - (RuntimeHistogram::normalHeight() - m_histogram->height());
+    m_histogram->setCompact(viewportIfFull < widgetlimits::kConfigTableMinRows * rowHeight);
+}
+
 // A table made shorter (the agreement line appearing above it, the dock resized) keeps the chosen
 // row in view if it was: else the fastest configuration, chosen at start-up, sat just below.
 bool ConfigPanel::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_table->viewport() && event->type() == QEvent::Resize) {
+        fitHistogram();
         const QRect row = m_table->visualRect(m_table->currentIndex());
         const int oldHeight = static_cast<QResizeEvent*>(event)->oldSize().height();
         if (row.isValid() && row.top() >= 0 && row.bottom() < oldHeight)

@@ -77,6 +77,8 @@ private:
     void showFilterState();
     void updateSummary();
     void showColumns();
+    // A short dock gets a compact histogram, so the table keeps kConfigTableMinRows rows.
+    void fitHistogram();
 
     TpuGraph m_graph;
     int64_t m_config = -1;

@@ -15,6 +15,7 @@ namespace {
 
 constexpr int kBins = 48;             // fine enough to see modes, coarse enough to read counts
 constexpr int kHeight = 72;           // a strip above the table, not a chart competing with it
+constexpr int kCompactBarRows = 1;    // compact: bars one text line tall
 constexpr double kLogSpan = 10;       // above this max / min the x axis is logarithmic
 constexpr int kCaptionHeight = 14;
 constexpr int kMargin = 4;
@@ -60,6 +61,18 @@ void RuntimeHistogram::setRuntimes(const std::vector<double>& values, bool predi
 void RuntimeHistogram::clear() {
     setRuntimes({}, false);
     m_fileOpen = false;
+}
+
+int RuntimeHistogram::normalHeight() {
+    return kHeight;
+}
+
+void RuntimeHistogram::setCompact(bool compact) {
+    if (compact == m_compact) return;
+    m_compact = compact;
+    setFixedHeight(compact ? kCaptionHeight + kMargin + 2 + kCompactBarRows * fontMetrics().height()
+                           : kHeight);
+    update();
 }
 
 void RuntimeHistogram::setMarked(int64_t config) {
@@ -164,8 +177,10 @@ void RuntimeHistogram::paintEvent(QPaintEvent* /*event*/) {
                 : std::max(kMinBarHeight, column.height() * static_cast<double>(count) / tallest);
         p.fillRect(QRectF(column.left() + 0.5, column.bottom() - h, column.width() - 1, h), kBarColor);
     }
-    drawMarker(p, m_best, kBestColor, m_marked != m_best ? 1 : -1);  // below the chosen one's label
-    drawMarker(p, m_marked, kMarkColor, 0);
+    // The best's label below the chosen one's; a compact strip's labels would hide its tallest
+    // bars, and the caption names both.
+    drawMarker(p, m_best, kBestColor, m_marked != m_best && !m_compact ? 1 : -1);
+    drawMarker(p, m_marked, kMarkColor, m_compact ? -1 : 0);
 }
 
 void RuntimeHistogram::drawMarker(QPainter& p, int64_t config, const QColor& colour, int labelRow) const {

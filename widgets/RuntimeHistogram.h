@@ -24,6 +24,11 @@ public:
     void setMarked(int64_t config);  // -1: none
     // Tile files rank by normalised runtime, so their best need not have the fastest raw runtime.
     void setBest(int64_t config);    // -1: none
+    // A short strip for a short dock (the table below keeps its rows): bars one text line tall,
+    // the markers' values left to the caption.
+    void setCompact(bool compact);
+    bool isCompact() const { return m_compact; }
+    static int normalHeight();
     int64_t marked() const { return m_marked; }
     int64_t best() const { return m_best; }
 
@@ -61,7 +66,7 @@ private:
     std::vector<double> m_values;
     std::vector<int64_t> m_counts;
     double m_min = 0, m_max = 0;
-    bool m_log = false, m_predicted = false, m_fileOpen = false;
+    bool m_log = false, m_predicted = false, m_fileOpen = false, m_compact = false;
     int64_t m_marked = -1, m_best = -1;
 };
 

@@ -32,6 +32,10 @@ constexpr double kConfigTableMaxShare = 0.65;
 // ... on a tile file, whose two more columns would be cut at 65% on a 1366-px screen, beside
 // details of 24 short name-value rows.
 constexpr double kTileConfigTableMaxShare = 0.8;
+// Configurations: where the table would list fewer rows than this under the full runtime
+// histogram, the histogram shrinks to a strip, so a short dock (a 1024 x 600 screen's) still lists
+// a handful of configurations.
+constexpr int kConfigTableMinRows = 6;
 // Graph toolbar: the search box keeps room for this many characters ("Find node: id" of its
 // hint), and the view and colour boxes give way down to this many, in a narrow graph panel.
 constexpr int kSearchBoxMinChars = 14;

@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QMenu>
@@ -46,6 +47,7 @@
 #include "NodeInspector.h"
 #include "OpCategory.h"
 #include "ResidentMemory.h"
+#include "RuntimeHistogram.h"
 #include "SampleLocator.h"
 #include "StallWatch.h"
 #include "SyntheticHloGraph.h"
@@ -55,6 +57,7 @@
 #include "TrainingPanel.h"
 #include "VizLimits.h"
 #include "WhatIfPanel.h"
+#include "WidgetLimits.h"
 #include "graph/GraphFile.h"
 #include "synth/SyntheticDataset.h"
 #include "synth/TpuCostModel.h"
@@ -1212,6 +1215,37 @@ private slots:
             QVERIFY2(button, qPrintable(text));
             QTRY_COMPARE(button->visibleRegion().boundingRect().size(), button->size());
         }
+    }
+
+    // The configurations on a small screen: under the full histogram, the agreement line and the
+    // filter, the table of a 1024 x 600 window listed three rows. The histogram shrinks to a strip
+    // there, and only there.
+    void theConfigurationTableKeepsItsRowsOnASmallScreen() {
+        QSettings().clear();
+        MainWindow w;
+        w.resize(1024, 600);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openWithPredictions(w, m_layoutFile));
+        QTableView* table = w.configPanel()->table();
+        const int rowHeight = table->verticalHeader()->defaultSectionSize();
+        QTRY_VERIFY(!w.configPanel()->agreementText().isEmpty());
+        QTRY_VERIFY2(
+            table->viewport()->height() / rowHeight >= 4,
+            qPrintable(QStringLiteral("%1 rows").arg(table->viewport()->height() / rowHeight)));
+        QVERIFY(w.configPanel()->histogram()->isCompact());
+
+        QSettings().clear();
+        MainWindow large;  // the first window's size
+        large.resize(1500, 950);
+        large.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&large));
+        QVERIFY(openWithPredictions(large, m_layoutFile));
+        QTRY_VERIFY(!large.configPanel()->agreementText().isEmpty());
+        QTest::qWait(50);
+        QVERIFY(!large.configPanel()->histogram()->isCompact());
+        QVERIFY(large.configPanel()->table()->viewport()->height() / rowHeight >=
+                widgetlimits::kConfigTableMinRows);
     }
 
     // View › Reset Window Layout: a dock closed, floated or moved (which the saved arrangement

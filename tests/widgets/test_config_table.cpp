@@ -403,6 +403,38 @@ private slots:
             qPrintable(alike.caption()));
     }
 
+    // A compact strip (a short dock) draws its bars one text line tall, under no marker label:
+    // where the chosen one's label stood, the tallest bars (next to the best) were hidden.
+    void aCompactHistogramDrawsItsBarsUnlabelled() {
+        std::vector<double> runtimes;
+        for (int i = 0; i < 960; ++i)
+            runtimes.push_back(1.0e6 + 1.0e3 * i);  // every bar full height
+        RuntimeHistogram h;
+        h.setRuntimes(runtimes, false);
+        h.setMarked(1);  // beside the best, so its label would start at the plot's left edge
+        h.setCompact(true);
+        QVERIFY(h.height() < RuntimeHistogram::normalHeight());
+        QVERIFY(h.height() >= h.fontMetrics().height());
+        h.resize(480, h.height());
+        QImage shot(h.size(), QImage::Format_ARGB32);
+        h.render(&shot);
+        // Where a label's box would cover the first bars: their colour, not the box's.
+        const QRectF first = h.binRect(0);
+        const QColor bar = shot.pixelColor(static_cast<int>(h.binRect(30).center().x()),
+                                           static_cast<int>(first.center().y()));
+        int barPixels = 0, pixels = 0;
+        for (int x = static_cast<int>(first.left()); x < static_cast<int>(first.left()) + 60; ++x)
+            for (int y = static_cast<int>(first.top()) + 2;
+                 y < static_cast<int>(first.bottom()) - 1; ++y, ++pixels)
+                barPixels += shot.pixelColor(x, y) == bar ? 1 : 0;
+        QVERIFY2(barPixels * 2 > pixels,
+                 qPrintable(QStringLiteral("%1 of %2 pixels of the first bars drawn")
+                                .arg(barPixels)
+                                .arg(pixels)));
+        h.setCompact(false);
+        QCOMPARE(h.height(), RuntimeHistogram::normalHeight());
+    }
+
     // A bin holding one slow configuration beside a bin of hundreds is drawn, not left blank (it
     // drew 0.2 px high: transformer_003's slowest configurations looked absent).
     void aLoneOutlierIsDrawn() {
