@@ -401,9 +401,16 @@ void MainWindow::connectModelSession() {
         m_progress->setValue(static_cast<int>(fraction * 100));
         m_progress->setFormat(tr("predicting %p%"));
         m_progress->show();
-        setStatus(tr("%1… (Model › Cancel Prediction to stop)").arg(what));
+        // A scoring that starts again (another file, another model) starts the clock again.
+        if (!m_predictionTime.isRunning() || fraction < m_predictionFraction)
+            m_predictionTime.restart();
+        m_predictionFraction = fraction;
+        const double left = m_predictionTime.secondsLeft(fraction);
+        setStatus(tr("%1…%2 (Model › Cancel Prediction to stop)")
+                      .arg(what, left >= 0 ? tr(" ETA %1").arg(clockText(left)) : QString()));
     });
     auto done = [this] {  // scored, failed or cancelled
+        m_predictionTime.stop();
         if (m_loadJob == 0) m_progress->hide();
         m_progress->setRange(0, 0);
         releaseFreedMemory();

@@ -31,6 +31,7 @@
 #include "FileKind.h"
 #include "JobRunner.h"
 #include "NnLimits.h"
+#include "RemainingTime.h"
 #include "TrainingCharts.h"
 #include "VerticalScrollArea.h"
 #include "graph/DatasetIndex.h"
@@ -56,11 +57,6 @@ QComboBox* newLongChoice() {
     choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     choice->setMinimumContentsLength(kNarrowChoiceChars);
     return choice;
-}
-
-QString clock(double seconds) {
-    const auto s = static_cast<qint64>(std::max(0.0, seconds));
-    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
 QString metricText(double v) { return std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("–"); }
@@ -639,8 +635,8 @@ void TrainingPanel::showProgress(const nn::TrainProgress& p) {
     if (p.configsPerSecond > 0)
         m_speed->setText(
             tr("%1 configs/s · %2 elapsed%3")
-                .arg(countText(std::llround(p.configsPerSecond)), clock(p.elapsedSeconds),
-                     p.etaSeconds >= 0 ? tr(" · ETA %1").arg(clock(p.etaSeconds)) : QString()));
+                .arg(countText(std::llround(p.configsPerSecond)), clockText(p.elapsedSeconds),
+                     p.etaSeconds >= 0 ? tr(" · ETA %1").arg(clockText(p.etaSeconds)) : QString()));
 }
 
 void TrainingPanel::updateComparison() {
@@ -663,15 +659,16 @@ void TrainingPanel::onFinished(const nn::TrainResult& r) {
     setStatus(tr("Run %1 after %2 (%3). %4")
                   .arg(reason)
                   .arg(countOf(r.steps, tr("step"), tr("steps")))
-                  .arg(clock(r.seconds))
+                  .arg(clockText(r.seconds))
                   .arg(r.saved || m_liveHasBest ? tr("Best model kept.")
                                                 : tr("No epoch finished: no model yet.")));
     for (const auto& w : r.warnings) setStatus(m_status + QLatin1Char(' ') + QString::fromStdString(w));
     if (!r.cancelled)
         m_progress->setValue(m_progress->maximum());  // its end came: by budget, epochs or patience
     if (m_configsPerSecond > 0)  // no ETA once it has ended
-        m_speed->setText(tr("%1 configs/s · %2 in all")
-                             .arg(countText(std::llround(m_configsPerSecond)), clock(r.seconds)));
+        m_speed->setText(
+            tr("%1 configs/s · %2 in all")
+                .arg(countText(std::llround(m_configsPerSecond)), clockText(r.seconds)));
     updateButtons();
     listRuns();
     emit runFinished(folder, reason);

@@ -36,6 +36,10 @@ constexpr double kTileConfigTableMaxShare = 0.8;
 // histogram, the histogram shrinks to a strip, so a short dock (a 1024 x 600 screen's) still lists
 // a handful of configurations.
 constexpr int kConfigTableMinRows = 6;
+// A job's time left is estimated once this share of it is done and this many seconds have
+// passed: before, a file's header and a phase's set-up weigh too much in it.
+constexpr double kRemainingTimeMinFraction = 0.01;
+constexpr double kRemainingTimeMinSeconds = 2.0;
 // Graph toolbar: the search box keeps room for this many characters ("Find node: id" of its
 // hint), and the view and colour boxes give way down to this many, in a narrow graph panel.
 constexpr int kSearchBoxMinChars = 14;

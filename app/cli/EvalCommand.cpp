@@ -113,7 +113,7 @@ void run(const EvalOptions& o) {
                 baseline =
                     std::make_shared<nn::GraphBlindLinearRanker>(kind, g.configFeatureWidth());
             baseline->addGraph(g, 1000, o.heldOutConfigs);
-            bar.update(static_cast<int64_t>(i + 1));
+            bar.update(static_cast<double>(i + 1));
         }
         baseline->fit();
         bar.finish();

@@ -108,7 +108,7 @@ void inspectFile(const std::string& file, bool distinctRows) {
                 t.start();
                 ProgressBar bar("decoding", t.numConfigs());
                 while (!t.complete() && t.error().empty()) {
-                    bar.update(static_cast<int64_t>(t.progress() * static_cast<double>(t.numConfigs())));
+                    bar.update(t.progress() * static_cast<double>(t.numConfigs()));
                     std::this_thread::sleep_for(std::chrono::milliseconds(50));
                 }
                 t.wait();

@@ -134,7 +134,10 @@ void run(const PredictOptions& o) {
         const TpuGraph g = loadTpuGraph(f.path, lo);
         const nn::CostModel& model = modelFor(models, builtIn, builtInCollections[i], f, g);
         const auto scores = model.scoreAll(g, [&](int64_t done, int64_t total) {
-            bar.update(static_cast<int64_t>(i),
+            // Part of the file done moves the bar: one big file is most of a run.
+            const double part =
+                total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+            bar.update(static_cast<double>(i) + part,
                        f.name + " " + std::to_string(done) + "/" + std::to_string(total));
         });
         auto ranked = metrics::rankByPrediction(scores);
@@ -144,7 +147,7 @@ void run(const PredictOptions& o) {
         for (size_t k = 0; k < ranked.size(); ++k) csv << (k ? ";" : "") << ranked[k];
         csv << '\n';
         ++rows;
-        bar.update(static_cast<int64_t>(i + 1), f.name);
+        bar.update(static_cast<double>(i + 1), f.name);
     }
     csv.close();
     if (!csv) {

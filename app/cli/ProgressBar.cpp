@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace tpg::cli {
@@ -11,13 +12,24 @@ namespace {
 // Redrawing faster than the eye reads only costs terminal time.
 constexpr auto kRedrawInterval = std::chrono::milliseconds(100);
 constexpr int kBarWidth = 30;
+// An estimate of the time left from less than this much work or time is mostly noise.
+constexpr double kEtaMinFraction = 0.01;
+constexpr double kEtaMinSeconds = 1.0;
+
+// "1:05", as `train` gives its ETA.
+std::string clockText(double seconds) {
+    const long long s = std::llround(seconds);
+    char text[32];
+    std::snprintf(text, sizeof text, "%lld:%02lld", s / 60, s % 60);
+    return text;
+}
 }  // namespace
 
 ProgressBar::ProgressBar(std::string label, int64_t total)
     : m_label(std::move(label)), m_total(std::max<int64_t>(1, total)), m_tty(isatty(STDERR_FILENO) != 0),
       m_start(std::chrono::steady_clock::now()) {}
 
-void ProgressBar::update(int64_t done, const std::string& detail) {
+void ProgressBar::update(double done, const std::string& detail) {
     const auto now = std::chrono::steady_clock::now();
     if (!m_tty || now - m_lastDraw < kRedrawInterval) return;
     m_lastDraw = now;
@@ -25,19 +37,22 @@ void ProgressBar::update(int64_t done, const std::string& detail) {
 }
 
 void ProgressBar::finish(const std::string& detail) {
-    draw(m_total, detail);
+    draw(static_cast<double>(m_total), detail);
     std::fputc('\n', stderr);
 }
 
-void ProgressBar::draw(int64_t done, const std::string& detail) {
-    const double frac = std::clamp(static_cast<double>(done) / static_cast<double>(m_total), 0.0, 1.0);
+void ProgressBar::draw(double done, const std::string& detail) {
+    const double frac = std::clamp(done / static_cast<double>(m_total), 0.0, 1.0);
     const int filled = static_cast<int>(frac * kBarWidth);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     std::string bar(static_cast<size_t>(filled), '#');
     bar.resize(kBarWidth, '.');
-    std::fprintf(stderr, "%s%s [%s] %3d%% %lld/%lld %.1fs %s", m_tty ? "\r" : "", m_label.c_str(), bar.c_str(),
-                 static_cast<int>(frac * 100), static_cast<long long>(done), static_cast<long long>(m_total), secs,
-                 detail.c_str());
+    const std::string eta = frac >= kEtaMinFraction && frac < 1 && secs >= kEtaMinSeconds
+                                ? " ETA " + clockText(secs / frac * (1 - frac))
+                                : std::string();
+    std::fprintf(stderr, "%s%s [%s] %3d%% %lld/%lld %.1fs%s %s", m_tty ? "\r" : "", m_label.c_str(),
+                 bar.c_str(), static_cast<int>(frac * 100), static_cast<long long>(done),
+                 static_cast<long long>(m_total), secs, eta.c_str(), detail.c_str());
     if (m_tty) std::fputs("\033[K", stderr);
     std::fflush(stderr);
 }

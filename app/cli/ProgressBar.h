@@ -7,15 +7,16 @@
 namespace tpg::cli {
 
 // A one-line progress bar on stderr, redrawn at most every kRedrawInterval; silent when stderr
-// is not a terminal except for the final line, so logs stay readable.
+// is not a terminal except for the final line, so logs stay readable. `done` may be fractional
+// (a file part-way through), so one long item still moves the bar; the count shows whole items.
 class ProgressBar {
 public:
     explicit ProgressBar(std::string label, int64_t total);
-    void update(int64_t done, const std::string& detail = {});
+    void update(double done, const std::string& detail = {});
     void finish(const std::string& detail = {});
 
 private:
-    void draw(int64_t done, const std::string& detail);
+    void draw(double done, const std::string& detail);
 
     std::string m_label;
     int64_t m_total;

@@ -112,7 +112,8 @@ void run(TuneCommandOptions& o) {
 
     const auto began = std::chrono::steady_clock::now();
     ProgressBar bar("scoring the file's configs", g.numConfigs());
-    const whatif::WhatIfPredictor p(graph, model, [&](int64_t done, int64_t) { bar.update(done); });
+    const whatif::WhatIfPredictor p(
+        graph, model, [&](int64_t done, int64_t) { bar.update(static_cast<double>(done)); });
     bar.finish();
     const double scoringSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 

@@ -964,6 +964,36 @@ private slots:
         QVERIFY2(watch.responsive(), qPrintable(watch.report()));
     }
 
+    // A scoring of seconds says how long it has left ("Predicting 1,500 configurations… ETA
+    // 0:03"), as a 100,000-configuration real file's scoring takes most of an hour.
+    void aLongScoringSaysHowLongItHasLeft() {
+        MainWindow w;
+        const QString file =
+            write(QStringLiteral("many-configs.npz"), testing::HloGraphSpec{3000, 4, 3, 1500});
+        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
+        QElapsedTimer clock;
+        clock.start();
+        QList<QPair<qint64, QString>> progress;  // when, what: the scoring's status messages
+        connect(w.statusBar(), &QStatusBar::messageChanged, &w, [&](const QString& text) {
+            if (text.contains(QStringLiteral("Cancel Prediction")))
+                progress.append({clock.elapsed(), text});
+        });
+        w.openFile(file);
+        QVERIFY(ready.wait(300000));
+        QVERIFY(!progress.isEmpty());
+        int late = 0;  // every message from 2.5 s after the first, once the estimate has its data
+        for (const auto& [when, text] : progress)
+            if (when - progress.front().first >= 2500) {
+                ++late;
+                QVERIFY2(text.contains(QStringLiteral("… ETA ")), qPrintable(text));
+            }
+        qInfo("%d of %lld progress messages after 2.5 s, scored in %.1f s", late,
+              static_cast<long long>(progress.size()),
+              static_cast<double>(clock.elapsed()) / 1000.0);
+        QVERIFY2(late >= 1, "the scoring was too quick to test its estimate");
+        QVERIFY(!w.statusText().contains(QStringLiteral("ETA")));  // the scoring over
+    }
+
     void badFileShowsTheReadersMessageAndStaysUsable() {
         MainWindow w;
         w.show();
@@ -1130,7 +1160,7 @@ private slots:
         };
         auto raiseAndSettle = [](QDockWidget* d) {
             d->raise();
-            QTest::qWaitFor([d] { return !d->visibleRegion().isEmpty(); });
+            (void)QTest::qWaitFor([d] { return !d->visibleRegion().isEmpty(); });
             QTest::qWait(50);  // a first show's growth is queued
             return d->isVisible() ? d->height() : -1;
         };

@@ -4,10 +4,13 @@ file once; --program-ties reaches the model (configs of one program share a scor
 they keep their file order; off ranks them by the network's own scores); a bad value gets one line;
 each file gets its collection's built-in model, a file outside the dataset tree the layout model of
 all four collections (or, when it records its search as a What-if export does, that collection's),
-and a file whose kind is not its folder's one line.
+and a file whose kind is not its folder's one line. On a terminal the progress bar moves while
+one big file is scored (it sat at 0% until the file was done) and estimates the time left.
 Usage: predict_cli_test.py TPUGRAPHS_BINARY SYNTH_DATA_DIR WORK_DIR"""
 import glob
 import os
+import pty
+import re
 import shutil
 import subprocess
 import sys
@@ -83,6 +86,40 @@ p = subprocess.run([exe, "predict", "--data", os.path.join(work, "mixed"), "--ou
 errors = [l for l in p.stderr.splitlines() if not l.startswith("note:") and l.strip()]
 if p.returncode != 1 or len(errors) != 1 or "holds a tile graph, but its folder is layout:xla:random's" not in errors[0]:
     failures.append("a tile file in a layout folder -> %d\n%s" % (p.returncode, p.stderr))
+
+
+def on_terminal(args):
+    """stderr of a run on a pseudo-terminal, as a user's shell gives it."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed its end
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    return p.wait(timeout=300), out.decode(errors="replace")
+
+
+# One file of a few seconds' scoring (4,000 nodes, a random search: no rows shared).
+slow = os.path.join(work, "slow")
+subprocess.run([exe, "synth", "--out", slow, "--seed", "11", "--layout-graphs", "1", "--tile-graphs", "0",
+                "--configs", "1200", "--min-nodes", "4000", "--max-nodes", "4000",
+                "--collections", "layout:xla:random", "--overwrite"], check=True, capture_output=True, timeout=300)
+rc, err = on_terminal([exe, "predict", "--data", glob.glob(os.path.join(slow, "npz/**/*.npz"), recursive=True)[0],
+                       "--out", os.path.join(work, "slow.csv")])
+bars = [m.groupdict() for m in re.finditer(
+    r"predicting \[[#.]+\] +(?P<pct>\d+)% (?P<done>\d+)/1 (?P<secs>[\d.]+)s(?P<eta> ETA \d+:\d\d)?", err)]
+partway = [b for b in bars if 0 < int(b["pct"]) < 100 and b["done"] == "0"]
+late = [b for b in partway if float(b["secs"]) >= 1.0]
+if rc != 0 or not partway or any(not b["eta"] for b in late):
+    failures.append("predict on a terminal -> %d: the bar did not move within the file, or gave no time left\n%s"
+                    % (rc, err.replace("\r", "\n")[-2000:]))
 
 print("\n\n".join(failures) if failures else "predict: rankings, --program-ties and errors ok")
 sys.exit(1 if failures else 0)

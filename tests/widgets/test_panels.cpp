@@ -26,6 +26,7 @@
 #include "GraphView.h"
 #include "JobRunner.h"
 #include "ModelNameText.h"
+#include "RemainingTime.h"
 #include "SyntheticHloGraph.h"
 #include "VizLimits.h"
 #include "WidgetLimits.h"
@@ -60,6 +61,21 @@ class TestPanels : public QObject {
     }
 
 private slots:
+    // A job's time left, from the share done and the time taken: none from its first moments, 0
+    // once it is done, and written as the Training tab writes times.
+    void theTimeLeftIsEstimatedOnceTheJobHasRunAWhile() {
+        QCOMPARE(RemainingTime::secondsLeft(0.25, 10.0), 30.0);
+        QCOMPARE(RemainingTime::secondsLeft(0.005, 10.0), -1.0);  // too little done
+        QCOMPARE(RemainingTime::secondsLeft(0.5, 1.0), -1.0);     // too soon
+        QCOMPARE(RemainingTime::secondsLeft(1.0, 10.0), 0.0);
+        RemainingTime idle;
+        QVERIFY(!idle.isRunning());
+        QCOMPARE(idle.secondsLeft(0.5), -1.0);
+        QCOMPARE(clockText(65), QStringLiteral("1:05"));
+        QCOMPARE(clockText(3725.9), QStringLiteral("62:05"));
+        QCOMPARE(clockText(-3), QStringLiteral("0:00"));
+    }
+
     // A model file is named by its folder and file (a run's folder tells runs apart); other labels
     // stay as they are; a long name keeps both ends.
     void modelNamesAreShortAndKeepTheirEnds() {
