@@ -1,6 +1,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "Commands.h"
@@ -60,6 +61,8 @@ void run(const EvalOptions& o) {
     eo.heldOutConfigFraction = o.heldOutConfigs;
 
     nn::ConfigScorer scorer;
+    ProgressBar bar("evaluating", static_cast<int64_t>(files.size()));
+    size_t graphsDone = 0;
     std::shared_ptr<nn::GraphBlindLinearRanker> baseline;
     nn::CostModel model;
     std::string what;
@@ -135,8 +138,15 @@ void run(const EvalOptions& o) {
                 "warning: %s was trained holding out %.3g of each graph's configs, not %.3g\n",
                 model.label().c_str(), model.info().heldOutConfigFraction, o.heldOutConfigs);
         model.setTieSamePrograms(programTies);
-        scorer = [model](const TpuGraph& g, const std::vector<int64_t>& ids) {
-            return model.scoreConfigs(g, ids);
+        // A graph of 100,000 configurations takes minutes: the bar moves within it.
+        scorer = [model, &bar, &graphsDone](const TpuGraph& g, const std::vector<int64_t>& ids) {
+            const std::string name = std::filesystem::path(g.path()).stem().string();
+            return model.scoreConfigs(g, ids, nullptr, [&](int64_t done, int64_t total) {
+                bar.update(static_cast<double>(graphsDone) +
+                               static_cast<double>(done) /
+                                   static_cast<double>(std::max<int64_t>(1, total)),
+                           name + " " + std::to_string(done) + "/" + std::to_string(total));
+            });
         };
         what = model.label() + " (trained for " + model.info().collection + ")";
     }
@@ -158,10 +168,13 @@ void run(const EvalOptions& o) {
         std::printf("%-48s %8s  %8s  %8s  %8s  %8s\n", "graph", "configs", "top1", "top5", "top10",
                     "score");
     const auto metrics =
-        nn::evaluateFiles(files, scorer, eo, [&](size_t, const nn::GraphMetrics* m) {
+        nn::evaluateFiles(files, scorer, eo, [&](size_t done, const nn::GraphMetrics* m) {
+            bar.clear();  // the graph's line where the bar stood
             if (m) printGraph(kind, *m);
             std::fflush(stdout);
+            graphsDone = done;
         });
+    bar.clear();
     if (metrics.empty())
         throw FormatError(o.data + ": no " + o.split + " graph has known runtimes to evaluate on");
     const nn::ValidationSummary s = nn::summarize(kind, metrics);

@@ -41,6 +41,12 @@ void ProgressBar::finish(const std::string& detail) {
     std::fputc('\n', stderr);
 }
 
+void ProgressBar::clear() {
+    if (!m_tty) return;
+    std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+}
+
 void ProgressBar::draw(double done, const std::string& detail) {
     const double frac = std::clamp(done / static_cast<double>(m_total), 0.0, 1.0);
     const int filled = static_cast<int>(frac * kBarWidth);

@@ -14,6 +14,9 @@ public:
     explicit ProgressBar(std::string label, int64_t total);
     void update(double done, const std::string& detail = {});
     void finish(const std::string& detail = {});
+    // Takes the bar off the terminal's line, so a line printed next starts clean (the bar comes
+    // back with the next update).
+    void clear();
 
 private:
     void draw(double done, const std::string& detail);

@@ -495,7 +495,8 @@ void CostModel::requireCompatible(const TpuGraph& g) const {
 }
 
 std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector<int64_t>& configs,
-                                            const CancelToken* cancel) const {
+                                            const CancelToken* cancel,
+                                            const Progress& progress) const {
     requireCompatible(g);
     for (int64_t c : configs)
         if (c < 0 || c >= g.numConfigs())
@@ -515,6 +516,8 @@ std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector
         const float* s = scores.data_ptr<float>();
         requireFiniteScores(g, s, n, configs.data() + begin);
         for (int64_t i = 0; i < n; ++i) out[begin + static_cast<size_t>(i)] = s[i];
+        if (progress)
+            progress(static_cast<int64_t>(begin) + n, static_cast<int64_t>(configs.size()));
     }
     if (d->tieSamePrograms && !(cancel && cancel->cancelled()))
         synth::shareScoresWithinPrograms(g, configs, out, [cancel] { return cancel && cancel->cancelled(); });

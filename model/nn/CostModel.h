@@ -57,7 +57,8 @@ public:
                                  const std::vector<uint64_t>* programKeys = nullptr) const;
     // Chosen configs of `g`, in the given order.
     std::vector<double> scoreConfigs(const TpuGraph& g, const std::vector<int64_t>& configs,
-                                     const CancelToken* cancel = nullptr) const;
+                                     const CancelToken* cancel = nullptr,
+                                     const Progress& progress = {}) const;
     // Explicit config rows (e.g. an edited config in the GUI): `count` rows of
     // numConfigurable * configWidth (layout) or configWidth (tile) floats.
     std::vector<double> scoreRows(const TpuGraph& g, const float* rows, int64_t count) const;

@@ -140,8 +140,9 @@ struct RelayoutCase {
 
 RelayoutCase relayoutCase() {
     using namespace tpg::nn;
-    RelayoutCase r{tpg::synth::makeLayoutGraph(tpg::synth::Recipe::Transformer, 21, 400, 40,
-                                               tpg::synth::LayoutSearch::Random, "t", 1)};
+    RelayoutCase r;
+    r.graph = tpg::synth::makeLayoutGraph(tpg::synth::Recipe::Transformer, 21, 400, 40,
+                                          tpg::synth::LayoutSearch::Random, "t", 1);
     r.configs = r.graph.numConfigs();
     const int64_t nc = r.graph.numConfigurable();
     r.rows.resize(static_cast<size_t>(r.configs * nc * 18));
