@@ -330,6 +330,16 @@ void MainWindow::createMenus() {
     model->addAction(tr("Use &Built-in Model"), this, [this] {
         m_models->useBuiltIn(m_graph.isNull() ? Collection::Layout : m_graph.collection(), m_currentFile, m_graph);
     });
+    m_predictAction = model->addAction(tr("&Predict Configurations"), this, [this] {
+        m_models->predictAgain(m_currentFile, m_graph);
+        m_configPanel->setPredictionsPending(true);
+        updatePredictAction();
+    });
+    m_predictAction->setObjectName(QStringLiteral("predictAction"));
+    m_predictAction->setStatusTip(tr(
+        "Score the open file's configurations again, after a prediction was cancelled or failed"));
+    connect(m_models, &ModelSession::busyChanged, this, &MainWindow::updatePredictAction);
+    updatePredictAction();
     QAction* cancel = model->addAction(tr("&Cancel Prediction"), m_models, &ModelSession::cancel);
     cancel->setObjectName(QStringLiteral("cancelPredictionAction"));
     cancel->setEnabled(m_models->busy());  // greyed out while nothing is being predicted
@@ -394,6 +404,11 @@ void MainWindow::createMenus() {
     });
 }
 
+void MainWindow::updatePredictAction() {
+    if (m_predictAction)
+        m_predictAction->setEnabled(!m_graph.isNull() && !m_models->hasPredictions(m_currentFile));
+}
+
 void MainWindow::connectModelSession() {
     connect(m_models, &ModelSession::progressed, this, [this](double fraction, const QString& what) {
         if (m_loadJob != 0) return;  // the loading bar has the status bar
@@ -430,12 +445,13 @@ void MainWindow::connectModelSession() {
     connect(m_models, &ModelSession::predictionFailed, this, [this, done](const QString& message) {
         done();
         m_configPanel->setPredictionsPending(false);
-        setStatus(tr("No predictions: %1").arg(message));
+        setStatus(
+            tr("No predictions: %1 (Model › Predict Configurations to try again)").arg(message));
     });
     connect(m_models, &ModelSession::predictionCancelled, this, [this, done] {
         done();
         m_configPanel->setPredictionsPending(false);
-        setStatus(tr("Prediction cancelled."));
+        setStatus(tr("Prediction cancelled (Model › Predict Configurations to start it again)."));
     });
     // The label names the open file's model; one loaded for the other kind of file waits for it.
     connect(
@@ -766,6 +782,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_restoringSession = false;
     showModelInUse(m_models->modelName(graph.collection(), path, graph.searchCollection()));
     m_models->predict(path, graph);
+    updatePredictAction();
     // Loaded against the file, refused with a message if it cannot score it; it re-scores the file.
     if (!m_initialModel.isEmpty()) m_models->loadModel(std::exchange(m_initialModel, {}), graph);
     m_configPanel->setPredictionsPending(!graph.isNull());

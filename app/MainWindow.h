@@ -124,6 +124,8 @@ private:
     void sizeDefaultDocks();
     void setStatus(const QString& text);
     void connectModelSession();
+    // Model › Predict Configurations: only while the open file has no predictions, none coming.
+    void updatePredictAction();
     void showModelInUse(const QString& label);
     // The collection the open file records (an exported What-if file's), "" for none.
     std::string recordedByOpenFile() const {
@@ -162,6 +164,7 @@ private:
     QDockWidget* m_inspectorDock = nullptr;
     QDockWidget* m_configDock = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QAction* m_predictAction = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_graphLabel;
     QLabel* m_warningLabel;

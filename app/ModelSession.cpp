@@ -42,15 +42,16 @@ ModelSession::ModelSession(QObject* parent) : QObject(parent) {
     });
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id == m_job) {
-            setJob(0);
             m_predictions = result.value<std::shared_ptr<const FilePredictions>>();
+            setJob(0);  // after: busyChanged's listeners see the predictions
             if (m_predictions) emit predictionsReady(m_predictions);
         } else if (id == m_loadJob) {
             m_loadJob = 0;
             const auto model = result.value<nn::CostModel>();
             m_loaded[model.kind()] = model;
             emit modelChanged(model.kind(), QString::fromStdString(model.label()));
-            if (!m_loadTarget.isNull() && m_loadTarget.collection() == model.kind()) predict(m_file, m_loadTarget);
+            if (!m_loadTarget.isNull() && m_loadTarget.collection() == model.kind())
+                predict(m_file, m_loadTarget);
         }
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
@@ -87,6 +88,18 @@ QString ModelSession::modelName(Collection kind, const QString& file,
 }
 
 void ModelSession::predict(const QString& file, const TpuGraph& graph) {
+    submitPrediction(file, graph, false);
+}
+
+void ModelSession::predictAgain(const QString& file, const TpuGraph& graph) {
+    submitPrediction(file, graph, true);
+}
+
+bool ModelSession::hasPredictions(const QString& file) const {
+    return busy() || (m_predictions && m_predictions->file == file);
+}
+
+void ModelSession::submitPrediction(const QString& file, const TpuGraph& graph, bool sameModel) {
     m_predictions.reset();
     m_file = file;
     if (graph.isNull()) {
@@ -99,11 +112,12 @@ void ModelSession::predict(const QString& file, const TpuGraph& graph) {
     // with the other program rule, is made on the worker.
     const auto it = m_loaded.find(kind);
     const nn::CostModel chosen = it != m_loaded.end() ? it->second : nn::CostModel();
-    setJob(m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen,
+    setJob(m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen, sameModel,
                                                         ties = m_programTies](JobControl& control) {
         const nn::CostModel model =
             sessionModel(chosen, kind, file, shared->searchCollection(), ties);
-        return QVariant::fromValue(std::shared_ptr<const FilePredictions>(predictFile(file, shared, model, control)));
+        return QVariant::fromValue(std::shared_ptr<const FilePredictions>(
+            predictFile(file, shared, model, control, sameModel)));
     }));
 }
 

@@ -32,6 +32,11 @@ public:
 
     // Scores every configuration of `graph` (the open `file`) with the model for its kind.
     void predict(const QString& file, const TpuGraph& graph);
+    // The same again, after a scoring of the open file was cancelled or failed: the what-if
+    // session goes on (UnrankedPredictor::sameModel).
+    void predictAgain(const QString& file, const TpuGraph& graph);
+    // The open file's configurations are scored (or being scored) by the model in use.
+    bool hasPredictions(const QString& file) const;
     void cancel();
     bool busy() const { return m_job != 0; }
     // Loads a model file for its kind. When it cannot score `current`, it is refused with one
@@ -59,6 +64,7 @@ signals:
 
 private:
     void setJob(quint64 job);  // the running prediction (0: none), announcing busyChanged
+    void submitPrediction(const QString& file, const TpuGraph& graph, bool sameModel);
 
     JobRunner* m_runner;
     std::map<Collection, nn::CostModel> m_loaded;  // user-chosen models by kind

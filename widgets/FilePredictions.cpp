@@ -48,8 +48,10 @@ QString FilePredictions::agreementText() const {
         .arg(pct(top1), pct(top5));
 }
 
-std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::shared_ptr<const TpuGraph>& graph,
-                                             const nn::CostModel& model, JobControl& control) {
+std::shared_ptr<FilePredictions> predictFile(const QString& file,
+                                             const std::shared_ptr<const TpuGraph>& graph,
+                                             const nn::CostModel& model, JobControl& control,
+                                             bool sameModel) {
     const TpuGraph& g = *graph;
     auto out = std::make_shared<FilePredictions>();
     out->file = file;
@@ -63,7 +65,7 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::sha
     nn::CancelToken cancel;
     const auto unranked = std::make_shared<whatif::WhatIfPredictor>(
         graph, model, whatif::WhatIfPredictor::Unranked{});
-    control.post(QVariant::fromValue(UnrankedPredictor{file, out->modelName, unranked}));
+    control.post(QVariant::fromValue(UnrankedPredictor{file, out->modelName, unranked, sameModel}));
     if (control.cancelled()) return nullptr;
     // The bar: the program index to 10% (a synthetic TPU pass per configuration, about a tenth
     // of the scoring's time on big files), the scores to 80%, the synthetic TPU's timings to 100%.

@@ -41,14 +41,20 @@ struct UnrankedPredictor {
     QString file;
     QString modelName;
     std::shared_ptr<whatif::WhatIfPredictor> predictor;
+    // The same model scoring the file again (after a cancelled or failed scoring): the what-if
+    // session goes on, its runs' scores unchanged, where another model restarts it.
+    bool sameModel = false;
 };
 
 // Scores every configuration of `graph` with `model` and times each with the synthetic TPU,
 // reporting progress through `control`; returns null when cancelled. First posts an
 // UnrankedPredictor through `control` (JobRunner::partial), so edits need not wait for the
-// scoring. Throws FormatError when the model cannot score the file.
-std::shared_ptr<FilePredictions> predictFile(const QString& file, const std::shared_ptr<const TpuGraph>& graph,
-                                             const nn::CostModel& model, JobControl& control);
+// scoring (`sameModel`: the model of the last scoring, which did not end). Throws FormatError
+// when the model cannot score the file.
+std::shared_ptr<FilePredictions> predictFile(const QString& file,
+                                             const std::shared_ptr<const TpuGraph>& graph,
+                                             const nn::CostModel& model, JobControl& control,
+                                             bool sameModel = false);
 
 // Evaluates `rows` with `predictor` in order, stopping when `control` is cancelled: a list made
 // before the file was scored (the editor's runs, the suggestions), ranked once it is. Returns

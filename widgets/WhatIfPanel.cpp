@@ -458,6 +458,12 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
 // program rule switched), whose edits should not wait for it either.
 void WhatIfPanel::setUnranked(const UnrankedPredictor& unranked) {
     if (!unranked.predictor || unranked.file != m_file) return;
+    if (unranked.sameModel && m_predictor && !m_predictor->isRanked() &&
+        unranked.modelName == m_modelName) {
+        // The same scores: the session goes on, and this scoring's predictions rank it.
+        m_predictor = unranked.predictor;
+        return;
+    }
     usePredictor(unranked.predictor, unranked.modelName);
 }
 

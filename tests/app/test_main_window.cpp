@@ -994,6 +994,55 @@ private slots:
         QVERIFY(!w.statusText().contains(QStringLiteral("ETA")));  // the scoring over
     }
 
+    // A cancelled prediction can be started again (Model › Predict Configurations), and the
+    // what-if session made meanwhile goes on, ranked by it: there had been no way back short of
+    // opening the file again, which restarts the session.
+    void aCancelledPredictionStartsAgainKeepingTheWhatIfSession() {
+        MainWindow w;
+        const QString file =
+            write(QStringLiteral("cancel-me.npz"), testing::HloGraphSpec{3000, 4, 3, 1500});
+        auto* predict = w.findChild<QAction*>(QStringLiteral("predictAction"));
+        auto* cancel = w.findChild<QAction*>(QStringLiteral("cancelPredictionAction"));
+        QVERIFY(predict && cancel);
+        QVERIFY(!predict->isEnabled());  // no file
+        QSignalSpy cancelled(w.modelSession(), &ModelSession::predictionCancelled);
+        w.openFile(file);
+        QVERIFY(waitLoaded(w, file));
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
+        QVERIFY(w.modelSession()->busy());
+        QVERIFY(!predict->isEnabled());  // predictions coming
+        cancel->trigger();
+        QVERIFY(cancelled.count() > 0 || cancelled.wait(30000));
+        QVERIFY(predict->isEnabled());
+        QVERIFY2(w.statusText().contains(QStringLiteral("Predict Configurations")),
+                 qPrintable(w.statusText()));
+
+        int32_t node = -1;
+        for (int32_t n : w.graph().configurableNodes())
+            if (whatif::slotTensor(w.graph(), n, whatif::LayoutSlot::Output).rank() >= 2) node = n;
+        QVERIFY(node >= 0);
+        const int rank = whatif::slotTensor(w.graph(), node, whatif::LayoutSlot::Output).rank();
+        std::vector<int> perm(static_cast<size_t>(rank));
+        for (int i = 0; i < rank; ++i) perm[static_cast<size_t>(i)] = i;
+        if (whatif::layoutOf(w.graph(), w.whatIfPanel()->currentRow(), node,
+                             whatif::LayoutSlot::Output) == perm)
+            std::swap(perm[0], perm[1]);
+        QVERIFY(w.whatIfPanel()->setLayout(node, whatif::LayoutSlot::Output, perm));
+        QTRY_COMPARE_WITH_TIMEOUT(w.whatIfPanel()->runs().size(), size_t{2}, 30000);
+        QVERIFY(!w.whatIfPanel()->ranked());
+
+        QSignalSpy ready(w.modelSession(), &ModelSession::predictionsReady);
+        predict->trigger();
+        QVERIFY(!predict->isEnabled());
+        QVERIFY(ready.wait(120000));
+        QVERIFY(!predict->isEnabled());                            // predicted
+        QTRY_VERIFY(!w.configPanel()->agreementText().isEmpty());  // the table's predictions
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->ranked(), 30000);
+        QCOMPARE(w.whatIfPanel()->runs().size(), size_t{2});  // the start and the edit, ranked
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->runs().back().report.rank > 0, 30000);
+        QCOMPARE(w.whatIfPanel()->undoStack()->count(), 1);
+    }
+
     void badFileShowsTheReadersMessageAndStaysUsable() {
         MainWindow w;
         w.show();
