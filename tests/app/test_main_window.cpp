@@ -86,6 +86,32 @@ class TestMainWindow : public QObject {
         return waitLoaded(w, file) && (ready.count() > 0 || ready.wait(60000));
     }
 
+    // A what-if edit: the last configurable node with an output of rank 2 or more gets the
+    // ascending layout (rarely the default; else its first two dims swapped). Returns the node and
+    // the layout, or node -1 when refused or no node qualifies.
+    static std::pair<int32_t, std::vector<int>> editAnOutputLayout(MainWindow& w) {
+        int32_t node = -1;
+        for (int32_t n : w.graph().configurableNodes())
+            if (whatif::slotTensor(w.graph(), n, whatif::LayoutSlot::Output).rank() >= 2) node = n;
+        if (node < 0) return {-1, {}};
+        std::vector<int> perm(static_cast<size_t>(
+            whatif::slotTensor(w.graph(), node, whatif::LayoutSlot::Output).rank()));
+        std::iota(perm.begin(), perm.end(), 0);
+        if (whatif::layoutOf(w.graph(), w.whatIfPanel()->currentRow(), node,
+                             whatif::LayoutSlot::Output) == perm)
+            std::swap(perm[0], perm[1]);
+        if (!w.whatIfPanel()->setLayout(node, whatif::LayoutSlot::Output, perm)) return {-1, {}};
+        return {node, perm};
+    }
+
+    // A first launch's window of `size` (its docks as a first launch sizes them), shown, with
+    // `file` open and predicted.
+    static bool showWithPredictions(MainWindow& w, QSize size, const QString& file) {
+        w.resize(size);
+        w.show();
+        return QTest::qWaitForWindowExposed(&w) && openWithPredictions(w, file);
+    }
+
     static bool waitLoaded(MainWindow& w, const QString& path) {
         QSignalSpy loaded(&w, &MainWindow::graphLoaded);
         QSignalSpy ready(w.graphPanel(), &GraphPanel::layoutReady);
@@ -264,16 +290,8 @@ private slots:
         w.configPanel()->chooseConfig(1);
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("configuration 1")), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
-        int32_t node = -1;
-        for (int32_t n : w.graph().configurableNodes())
-            if (whatif::slotTensor(w.graph(), n, whatif::LayoutSlot::Output).rank() >= 2) node = n;
+        const auto [node, perm] = editAnOutputLayout(w);
         QVERIFY(node >= 0);
-        const int rank = whatif::slotTensor(w.graph(), node, whatif::LayoutSlot::Output).rank();
-        std::vector<int> perm(static_cast<size_t>(rank));
-        for (int i = 0; i < rank; ++i) perm[static_cast<size_t>(i)] = i;  // ascending: rarely the default
-        if (whatif::layoutOf(w.graph(), w.whatIfPanel()->currentRow(), node, whatif::LayoutSlot::Output) == perm)
-            std::swap(perm[0], perm[1]);
-        QVERIFY(w.whatIfPanel()->setLayout(node, whatif::LayoutSlot::Output, perm));
         QTRY_VERIFY_WITH_TIMEOUT(w.explainPanel()->headerText().contains(QStringLiteral("the what-if edit")), 30000);
         // The exported picture's caption counts in English ("node(s)" had shown as is).
         QCOMPARE(w.viewCaption(),
@@ -1017,17 +1035,7 @@ private slots:
         QVERIFY2(w.statusText().contains(QStringLiteral("Predict Configurations")),
                  qPrintable(w.statusText()));
 
-        int32_t node = -1;
-        for (int32_t n : w.graph().configurableNodes())
-            if (whatif::slotTensor(w.graph(), n, whatif::LayoutSlot::Output).rank() >= 2) node = n;
-        QVERIFY(node >= 0);
-        const int rank = whatif::slotTensor(w.graph(), node, whatif::LayoutSlot::Output).rank();
-        std::vector<int> perm(static_cast<size_t>(rank));
-        for (int i = 0; i < rank; ++i) perm[static_cast<size_t>(i)] = i;
-        if (whatif::layoutOf(w.graph(), w.whatIfPanel()->currentRow(), node,
-                             whatif::LayoutSlot::Output) == perm)
-            std::swap(perm[0], perm[1]);
-        QVERIFY(w.whatIfPanel()->setLayout(node, whatif::LayoutSlot::Output, perm));
+        QVERIFY(editAnOutputLayout(w).first >= 0);
         QTRY_COMPARE_WITH_TIMEOUT(w.whatIfPanel()->runs().size(), size_t{2}, 30000);
         QVERIFY(!w.whatIfPanel()->ranked());
 
@@ -1279,10 +1287,7 @@ private slots:
     void whatIfSessionButtonsShowOnASmallScreen() {
         QSettings().clear();
         MainWindow w;
-        w.resize(1024, 600);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openWithPredictions(w, m_layoutFile));
+        QVERIFY(showWithPredictions(w, {1024, 600}, m_layoutFile));
         for (QDockWidget* d : w.findChildren<QDockWidget*>())
             if (d->windowTitle() == QStringLiteral("What-if")) d->raise();
         QTRY_VERIFY(!w.whatIfPanel()->visibleRegion().isEmpty());
@@ -1302,10 +1307,7 @@ private slots:
     void theConfigurationTableKeepsItsRowsOnASmallScreen() {
         QSettings().clear();
         MainWindow w;
-        w.resize(1024, 600);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openWithPredictions(w, m_layoutFile));
+        QVERIFY(showWithPredictions(w, {1024, 600}, m_layoutFile));
         QTableView* table = w.configPanel()->table();
         const int rowHeight = table->verticalHeader()->defaultSectionSize();
         QTRY_VERIFY(!w.configPanel()->agreementText().isEmpty());
@@ -1315,11 +1317,8 @@ private slots:
         QVERIFY(w.configPanel()->histogram()->isCompact());
 
         QSettings().clear();
-        MainWindow large;  // the first window's size
-        large.resize(1500, 950);
-        large.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&large));
-        QVERIFY(openWithPredictions(large, m_layoutFile));
+        MainWindow large;
+        QVERIFY(showWithPredictions(large, {1500, 950}, m_layoutFile));  // the first window's size
         QTRY_VERIFY(!large.configPanel()->agreementText().isEmpty());
         QTest::qWait(50);
         QVERIFY(!large.configPanel()->histogram()->isCompact());

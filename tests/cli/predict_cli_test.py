@@ -112,23 +112,23 @@ slow = os.path.join(work, "slow")
 subprocess.run([exe, "synth", "--out", slow, "--seed", "11", "--layout-graphs", "1", "--tile-graphs", "0",
                 "--configs", "1200", "--min-nodes", "4000", "--max-nodes", "4000",
                 "--collections", "layout:xla:random", "--overwrite"], check=True, capture_output=True, timeout=300)
-rc, err = on_terminal([exe, "predict", "--data", glob.glob(os.path.join(slow, "npz/**/*.npz"), recursive=True)[0],
-                       "--out", os.path.join(work, "slow.csv")])
-bars = [m.groupdict() for m in re.finditer(
-    r"predicting \[[#.]+\] +(?P<pct>\d+)% (?P<done>\d+)/1 (?P<secs>[\d.]+)s(?P<eta> ETA \d+:\d\d)?", err)]
-partway = [b for b in bars if 0 < int(b["pct"]) < 100 and b["done"] == "0"]
-late = [b for b in partway if float(b["secs"]) >= 1.1]  # shown to 0.1 s: 1.0 may be 0.96
-if rc != 0 or not partway or any(not b["eta"] for b in late):
-    failures.append("predict on a terminal -> %d: the bar did not move within the file, or gave no time left\n%s"
-                    % (rc, err.replace("\r", "\n")[-2000:]))
-rc, err = on_terminal([exe, "eval", "--data", slow, "--collection", "layout:xla:random", "--split", "train"])
-bars = [m.groupdict() for m in re.finditer(
-    r"evaluating \[[#.]+\] +(?P<pct>\d+)% (?P<done>\d+)/1 (?P<secs>[\d.]+)s(?P<eta> ETA \d+:\d\d)?", err)]
-partway = [b for b in bars if 0 < int(b["pct"]) < 100 and b["done"] == "0"]
-late = [b for b in partway if float(b["secs"]) >= 1.1]  # shown to 0.1 s: 1.0 may be 0.96
-if rc != 0 or not partway or any(not b["eta"] for b in late):
-    failures.append("eval on a terminal -> %d: no bar moving within the file, or no time left\n%s"
-                    % (rc, err.replace("\r", "\n")[-2000:]))
+
+
+def check_bar_moves(label, args):
+    """The bar of a one-file run moves within the file and, past a second, says the time left."""
+    rc, err = on_terminal(args)
+    bars = [m.groupdict() for m in re.finditer(
+        label + r" \[[#.]+\] +(?P<pct>\d+)% (?P<done>\d+)/1 (?P<secs>[\d.]+)s(?P<eta> ETA \d+:\d\d)?", err)]
+    partway = [b for b in bars if 0 < int(b["pct"]) < 100 and b["done"] == "0"]
+    late = [b for b in partway if float(b["secs"]) >= 1.1]  # shown to 0.1 s: 1.0 may be 0.96
+    if rc != 0 or not partway or any(not b["eta"] for b in late):
+        failures.append("%s on a terminal -> %d: the bar did not move within the file, or gave no time left\n%s"
+                        % (args[1], rc, err.replace("\r", "\n")[-2000:]))
+
+
+check_bar_moves("predicting", [exe, "predict", "--data", glob.glob(os.path.join(slow, "npz/**/*.npz"), recursive=True)[0],
+                               "--out", os.path.join(work, "slow.csv")])
+check_bar_moves("evaluating", [exe, "eval", "--data", slow, "--collection", "layout:xla:random", "--split", "train"])
 
 print("\n\n".join(failures) if failures else "predict: rankings, --program-ties and errors ok")
 sys.exit(1 if failures else 0)
