@@ -61,7 +61,7 @@ void run(const EvalOptions& o) {
     eo.heldOutConfigFraction = o.heldOutConfigs;
 
     nn::ConfigScorer scorer;
-    ProgressBar bar("evaluating", static_cast<int64_t>(files.size()));
+    ProgressBar evaluating("evaluating", static_cast<int64_t>(files.size()));
     size_t graphsDone = 0;
     std::shared_ptr<nn::GraphBlindLinearRanker> baseline;
     nn::CostModel model;
@@ -139,13 +139,14 @@ void run(const EvalOptions& o) {
                 model.label().c_str(), model.info().heldOutConfigFraction, o.heldOutConfigs);
         model.setTieSamePrograms(programTies);
         // A graph of 100,000 configurations takes minutes: the bar moves within it.
-        scorer = [model, &bar, &graphsDone](const TpuGraph& g, const std::vector<int64_t>& ids) {
+        scorer = [model, &evaluating, &graphsDone](const TpuGraph& g,
+                                                   const std::vector<int64_t>& ids) {
             const std::string name = std::filesystem::path(g.path()).stem().string();
             return model.scoreConfigs(g, ids, nullptr, [&](int64_t done, int64_t total) {
-                bar.update(static_cast<double>(graphsDone) +
-                               static_cast<double>(done) /
-                                   static_cast<double>(std::max<int64_t>(1, total)),
-                           name + " " + std::to_string(done) + "/" + std::to_string(total));
+                evaluating.update(static_cast<double>(graphsDone) +
+                                      static_cast<double>(done) /
+                                          static_cast<double>(std::max<int64_t>(1, total)),
+                                  name + " " + std::to_string(done) + "/" + std::to_string(total));
             });
         };
         what = model.label() + " (trained for " + model.info().collection + ")";
@@ -169,12 +170,12 @@ void run(const EvalOptions& o) {
                     "score");
     const auto metrics =
         nn::evaluateFiles(files, scorer, eo, [&](size_t done, const nn::GraphMetrics* m) {
-            bar.clear();  // the graph's line where the bar stood
+            evaluating.clear();  // the graph's line where the bar stood
             if (m) printGraph(kind, *m);
             std::fflush(stdout);
             graphsDone = done;
         });
-    bar.clear();
+    evaluating.clear();
     if (metrics.empty())
         throw FormatError(o.data + ": no " + o.split + " graph has known runtimes to evaluate on");
     const nn::ValidationSummary s = nn::summarize(kind, metrics);

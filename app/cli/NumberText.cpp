@@ -1,5 +1,6 @@
 #include "NumberText.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace tpg::cli {
@@ -12,6 +13,13 @@ std::string withCommas(int64_t v) {
 
 std::string countOf(int64_t n, const std::string& one, const std::string& many) {
     return withCommas(n) + " " + (n == 1 ? one : many);
+}
+
+std::string clockText(double seconds) {
+    const auto s = static_cast<long long>(std::max(0.0, seconds));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
+    return buf;
 }
 
 std::string percentChange(double now, double reference, const std::string& unknown) {

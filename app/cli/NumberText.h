@@ -9,6 +9,8 @@ namespace tpg::cli {
 std::string withCommas(int64_t v);
 // (3, "copy", "copies") -> "3 copies", (1, ...) -> "1 copy".
 std::string countOf(int64_t n, const std::string& one, const std::string& many);
+// 65 -> "1:05": minutes and seconds, as every ETA is given (and the explorer's).
+std::string clockText(double seconds);
 // "+12.3%" / "-4.0%": `now` against `reference`; `unknown` when either is not a runtime.
 std::string percentChange(double now, double reference, const std::string& unknown);
 // "<= " / ">= " before a predicted runtime the fit clamped (WhatIfReport::beyondFit), else "".

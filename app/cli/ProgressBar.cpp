@@ -3,8 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
+
+#include "NumberText.h"
 
 namespace tpg::cli {
 
@@ -16,13 +17,6 @@ constexpr int kBarWidth = 30;
 constexpr double kEtaMinFraction = 0.01;
 constexpr double kEtaMinSeconds = 1.0;
 
-// "1:05", as `train` gives its ETA.
-std::string clockText(double seconds) {
-    const long long s = std::llround(seconds);
-    char text[32];
-    std::snprintf(text, sizeof text, "%lld:%02lld", s / 60, s % 60);
-    return text;
-}
 }  // namespace
 
 ProgressBar::ProgressBar(std::string label, int64_t total)

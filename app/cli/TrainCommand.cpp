@@ -65,11 +65,7 @@ std::string epochLabel(const nn::TrainProgress& p) {
 }
 
 std::string etaText(double seconds) {
-    if (seconds < 0) return "";
-    char buf[40];
-    const auto s = static_cast<long long>(seconds);
-    std::snprintf(buf, sizeof buf, ", ETA %lld:%02lld", s / 60, s % 60);
-    return buf;
+    return seconds < 0 ? "" : ", ETA " + clockText(seconds);
 }
 
 void applyOptions(TrainOptions& o) {
