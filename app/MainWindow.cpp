@@ -406,7 +406,7 @@ void MainWindow::createMenus() {
 
 void MainWindow::updatePredictAction() {
     if (m_predictAction)
-        m_predictAction->setEnabled(!m_graph.isNull() && !m_models->hasPredictions(m_currentFile));
+        m_predictAction->setEnabled(!m_graph.isNull() && !m_models->scoredOrScoring(m_currentFile));
 }
 
 void MainWindow::connectModelSession() {

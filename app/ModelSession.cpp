@@ -95,7 +95,7 @@ void ModelSession::predictAgain(const QString& file, const TpuGraph& graph) {
     submitPrediction(file, graph, true);
 }
 
-bool ModelSession::hasPredictions(const QString& file) const {
+bool ModelSession::scoredOrScoring(const QString& file) const {
     return busy() || (m_predictions && m_predictions->file == file);
 }
 

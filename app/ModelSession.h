@@ -36,7 +36,7 @@ public:
     // session goes on (UnrankedPredictor::sameModel).
     void predictAgain(const QString& file, const TpuGraph& graph);
     // The open file's configurations are scored (or being scored) by the model in use.
-    bool hasPredictions(const QString& file) const;
+    bool scoredOrScoring(const QString& file) const;
     void cancel();
     bool busy() const { return m_job != 0; }
     // Loads a model file for its kind. When it cannot score `current`, it is refused with one
