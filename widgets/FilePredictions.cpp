@@ -67,8 +67,13 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file,
         graph, model, whatif::WhatIfPredictor::Unranked{});
     control.post(QVariant::fromValue(UnrankedPredictor{file, out->modelName, unranked, sameModel}));
     if (control.cancelled()) return nullptr;
-    // The bar: the program index to 10% (a synthetic TPU pass per configuration, about a tenth
-    // of the scoring's time on big files), the scores to 80%, the synthetic TPU's timings to 100%.
+    // The bar, each phase its share of the time (so the explorer's ETA holds): where configurations
+    // of one program share a score, the program index to 10% (a synthetic TPU pass per
+    // configuration, about a tenth of the scoring's time on big files), which times every
+    // configuration on the way, then the scores to 95% and the violation ratios to 100%; else the
+    // scores to 80% and the synthetic TPU's timings to 100%.
+    const bool indexed = g.isLayout() && model.tiesSamePrograms();
+    const double scoresFrom = indexed ? 0.1 : 0.0, lastFrom = indexed ? 0.95 : 0.8;
     auto phase = [&control, &cancel](double from, double width, const QString& what) {
         return [&control, &cancel, from, width, what](int64_t done, int64_t total) {
             if (control.cancelled()) cancel.cancel();
@@ -77,7 +82,8 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file,
             control.setProgress(from + width * share, what);
         };
     };
-    out->predictor = unranked->ranked(phase(0.1, 0.7, scoring), &cancel, phase(0.0, 0.1, indexing));
+    out->predictor = unranked->ranked(phase(scoresFrom, lastFrom - scoresFrom, scoring), &cancel,
+                                      phase(0.0, scoresFrom, indexing));
     const std::vector<double>& scores = out->predictor->scores();
     out->predictedRank = sharedRanks(scores);
     if (g.runtimesKnown()) {
@@ -95,13 +101,16 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file,
     const bool timed = !out->synthNs.empty();
     out->synthNs.resize(static_cast<size_t>(n));
     if (g.isLayout()) out->violationRatio.resize(static_cast<size_t>(n));
-    const QString timing = QObject::tr("Timing %1 on the synthetic TPU").arg(configurations);
+    const QString last =
+        timed ? QObject::tr("Computing the violation ratios of %1").arg(configurations)
+              : QObject::tr("Timing %1 on the synthetic TPU").arg(configurations);
     for (int64_t c = 0; c < n; ++c) {
         if (control.cancelled()) return nullptr;
         const std::vector<float> row = out->predictor->row(c);
         if (!timed) out->synthNs[static_cast<size_t>(c)] = out->predictor->synthRuntime(row);
         if (g.isLayout()) out->violationRatio[static_cast<size_t>(c)] = explain::violationRatio(g, row.data());
-        control.setProgress(0.8 + 0.2 * static_cast<double>(c + 1) / static_cast<double>(n), timing);
+        control.setProgress(
+            lastFrom + (1 - lastFrom) * static_cast<double>(c + 1) / static_cast<double>(n), last);
     }
     if (g.runtimesKnown()) out->synthKendall = metrics::kendallTau(out->synthNs, g.runtimes());
     return out;
