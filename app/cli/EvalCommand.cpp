@@ -8,6 +8,7 @@
 #include "CostModel.h"
 #include "DefaultModels.h"
 #include "Evaluation.h"
+#include "FileScoring.h"
 #include "GraphBlindLinearRanker.h"
 #include "LearnCommands.h"
 #include "NumberText.h"
@@ -142,11 +143,8 @@ void run(const EvalOptions& o) {
         scorer = [model, &evaluating, &graphsDone](const TpuGraph& g,
                                                    const std::vector<int64_t>& ids) {
             const std::string name = std::filesystem::path(g.path()).stem().string();
-            return model.scoreConfigs(g, ids, nullptr, [&](int64_t done, int64_t total) {
-                evaluating.update(static_cast<double>(graphsDone) +
-                                      static_cast<double>(done) /
-                                          static_cast<double>(std::max<int64_t>(1, total)),
-                                  name + " " + std::to_string(done) + "/" + std::to_string(total));
+            return scoreFile(model, g, &ids, [&](double part, const std::string& what) {
+                evaluating.update(static_cast<double>(graphsDone) + part, name + " " + what);
             });
         };
         what = model.label() + " (trained for " + model.info().collection + ")";

@@ -10,6 +10,7 @@
 #include "CostModel.h"
 #include "DefaultModels.h"
 #include "Evaluation.h"
+#include "FileScoring.h"
 #include "LearnCommands.h"
 #include "NnLimits.h"
 #include "NumberText.h"
@@ -133,12 +134,9 @@ void run(const PredictOptions& o) {
         if (!f.error.empty()) throw FormatError(f.error);
         const TpuGraph g = loadTpuGraph(f.path, lo);
         const nn::CostModel& model = modelFor(models, builtIn, builtInCollections[i], f, g);
-        const auto scores = model.scoreAll(g, [&](int64_t done, int64_t total) {
-            // Part of the file done moves the bar: one big file is most of a run.
-            const double part =
-                total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
-            bar.update(static_cast<double>(i) + part,
-                       f.name + " " + std::to_string(done) + "/" + std::to_string(total));
+        // Part of the file done moves the bar: one big file is most of a run.
+        const auto scores = scoreFile(model, g, nullptr, [&](double part, const std::string& what) {
+            bar.update(static_cast<double>(i) + part, f.name + " " + what);
         });
         auto ranked = metrics::rankByPrediction(scores);
         if (!g.isLayout() && ranked.size() > static_cast<size_t>(nn::limits::kTileTopK))

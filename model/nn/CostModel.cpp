@@ -495,8 +495,8 @@ void CostModel::requireCompatible(const TpuGraph& g) const {
 }
 
 std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector<int64_t>& configs,
-                                            const CancelToken* cancel,
-                                            const Progress& progress) const {
+                                            const CancelToken* cancel, const Progress& progress,
+                                            const std::vector<uint64_t>* programKeys) const {
     requireCompatible(g);
     for (int64_t c : configs)
         if (c < 0 || c >= g.numConfigs())
@@ -519,7 +519,10 @@ std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector
         if (progress)
             progress(static_cast<int64_t>(begin) + n, static_cast<int64_t>(configs.size()));
     }
-    if (d->tieSamePrograms && !(cancel && cancel->cancelled()))
+    if (!d->tieSamePrograms || (cancel && cancel->cancelled())) return out;
+    if (programKeys && programKeys->size() == out.size())
+        synth::shareScoresWithinPrograms(*programKeys, out);
+    else
         synth::shareScoresWithinPrograms(g, configs, out, [cancel] { return cancel && cancel->cancelled(); });
     return out;
 }

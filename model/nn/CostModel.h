@@ -55,10 +55,11 @@ public:
     std::vector<double> scoreAll(const TpuGraph& g, const Progress& progress = {},
                                  const CancelToken* cancel = nullptr,
                                  const std::vector<uint64_t>* programKeys = nullptr) const;
-    // Chosen configs of `g`, in the given order.
+    // Chosen configs of `g`, in the given order; `programKeys` as for scoreAll, one per config.
     std::vector<double> scoreConfigs(const TpuGraph& g, const std::vector<int64_t>& configs,
                                      const CancelToken* cancel = nullptr,
-                                     const Progress& progress = {}) const;
+                                     const Progress& progress = {},
+                                     const std::vector<uint64_t>* programKeys = nullptr) const;
     // Explicit config rows (e.g. an edited config in the GUI): `count` rows of
     // numConfigurable * configWidth (layout) or configWidth (tile) floats.
     std::vector<double> scoreRows(const TpuGraph& g, const float* rows, int64_t count) const;

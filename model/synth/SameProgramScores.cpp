@@ -7,7 +7,8 @@
 
 namespace tpg::synth {
 
-std::vector<uint64_t> programKeys(const TpuGraph& g, const std::vector<int64_t>& configs, const StopRequested& stop) {
+std::vector<uint64_t> programKeys(const TpuGraph& g, const std::vector<int64_t>& configs,
+                                  const StopRequested& stop, const KeyProgress& progress) {
     if (!g.isLayout() || configs.size() < 2) return {};
     std::vector<uint64_t> keys(configs.size());
     try {
@@ -15,6 +16,8 @@ std::vector<uint64_t> programKeys(const TpuGraph& g, const std::vector<int64_t>&
         for (size_t i = 0; i < configs.size(); ++i) {
             if (stop && stop()) return {};
             keys[i] = tpu.programKey(configs[i]);
+            if (progress)
+                progress(static_cast<int64_t>(i) + 1, static_cast<int64_t>(configs.size()));
         }
     } catch (const FormatError&) {
         return {};

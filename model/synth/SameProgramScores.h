@@ -24,9 +24,11 @@ bool shareScoresWithinPrograms(const TpuGraph& g, const std::vector<int64_t>& co
                                const StopRequested& stop = {});
 // Its two halves, for a caller that scores the same configs again (training's validation): the
 // program key of each of `configs`, empty where the rule does not apply (as above); and the
-// scores shared by key (`keys` and `scores` of one length).
+// scores shared by key (`keys` and `scores` of one length). `progress` hears (done, total) after
+// each key: on a big file they take minutes (a synthetic TPU pass each).
+using KeyProgress = std::function<void(int64_t done, int64_t total)>;
 std::vector<uint64_t> programKeys(const TpuGraph& g, const std::vector<int64_t>& configs,
-                                  const StopRequested& stop = {});
+                                  const StopRequested& stop = {}, const KeyProgress& progress = {});
 void shareScoresWithinPrograms(const std::vector<uint64_t>& keys, std::vector<double>& scores);
 
 }  // namespace tpg::synth

@@ -124,6 +124,14 @@ def check_bar_moves(label, args):
     if rc != 0 or not partway or any(not b["eta"] for b in late):
         failures.append("%s on a terminal -> %d: the bar did not move within the file, or gave no time left\n%s"
                         % (args[1], rc, err.replace("\r", "\n")[-2000:]))
+    # The program keys come first, within the file's first tenth (they had come after the scores,
+    # with the bar at 100%: minutes on a big file).
+    phases = re.findall(label + r" \[[#.]+\] +(\d+)% \S+ \S+(?: ETA \S+)? \S+ (programs )?\d+/\d+", err)
+    keys = [int(pct) for pct, programs in phases if programs]
+    scores = [i for i, (pct, programs) in enumerate(phases) if not programs]
+    if not keys or max(keys) > 10 or (scores and any(programs for _, programs in phases[scores[0]:])):
+        failures.append("%s on a terminal: the program keys were not the first tenth of the file\n%s"
+                        % (args[1], err.replace("\r", "\n")[-2000:]))
 
 
 check_bar_moves("predicting", [exe, "predict", "--data", glob.glob(os.path.join(slow, "npz/**/*.npz"), recursive=True)[0],
