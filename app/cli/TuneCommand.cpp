@@ -7,6 +7,7 @@
 
 #include "Commands.h"
 #include "DefaultModels.h"
+#include "FileScoring.h"
 #include "LearnCommands.h"
 #include "NumberText.h"
 #include "ProgressBar.h"
@@ -111,9 +112,22 @@ void run(TuneCommandOptions& o) {
     model.requireCompatible(g);
 
     const auto began = std::chrono::steady_clock::now();
+    // The bar counts configurations; the program index, where it runs, is the first tenth of it.
     ProgressBar bar("scoring the file's configs", g.numConfigs());
+    const double n = static_cast<double>(g.numConfigs());
+    const double from = g.isLayout() && model.tiesSamePrograms() ? kProgramKeyShare : 0.0;
     const whatif::WhatIfPredictor p(
-        graph, model, [&](int64_t done, int64_t) { bar.update(static_cast<double>(done)); });
+        graph, model,
+        [&](int64_t done, int64_t total) {
+            bar.update(
+                n * (from + (1 - from) * static_cast<double>(done) / static_cast<double>(total)),
+                std::to_string(done) + "/" + std::to_string(total));
+        },
+        nullptr,
+        [&](int64_t done, int64_t total) {
+            bar.update(n * from * static_cast<double>(done) / static_cast<double>(total),
+                       "programs " + std::to_string(done) + "/" + std::to_string(total));
+        });
     bar.finish();
     const double scoringSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 

@@ -50,9 +50,10 @@ std::string StartPoint::text() const {
 
 WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn::CostModel& model,
                                  const nn::CostModel::Progress& progress,
-                                 const nn::CancelToken* cancel)
+                                 const nn::CancelToken* cancel,
+                                 const nn::CostModel::Progress& indexing)
     : WhatIfPredictor(std::move(graph), model, Unranked{}) {
-    scoreFile(progress, cancel);
+    scoreFile(progress, cancel, indexing);
 }
 
 WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn::CostModel& model,

@@ -67,8 +67,12 @@ class WhatIfPredictor {
 public:
     // Scores every configuration of `graph` (progress and cancel as CostModel::scoreAll): the
     // reference for ranks. Throws FormatError when the model cannot score the file.
+    // `indexing` hears the program index, which comes first where configurations of one program
+    // share a score (a synthetic TPU pass each), `progress` the scores.
     WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn::CostModel& model,
-                    const nn::CostModel::Progress& progress = {}, const nn::CancelToken* cancel = nullptr);
+                    const nn::CostModel::Progress& progress = {},
+                    const nn::CancelToken* cancel = nullptr,
+                    const nn::CostModel::Progress& indexing = {});
     // Ready for edits at once, the file's configurations unscored: an edit gets its score, the
     // synthetic TPU's runtime and its nearest rows, but rank 0 and no predicted runtime, until
     // ranked() has scored the file (minutes on a 45,000-node file).
