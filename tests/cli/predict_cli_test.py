@@ -6,7 +6,7 @@ each file gets its collection's built-in model, a file outside the dataset tree 
 all four collections (or, when it records its search as a What-if export does, that collection's),
 and a file whose kind is not its folder's one line. On a terminal the progress bar moves while
 one big file is scored (it sat at 0% until the file was done) and estimates the time left, as
-`eval`'s does (it had none).
+`eval`'s does (it had none); the program keys come first on it, as on `tune`'s.
 Usage: predict_cli_test.py TPUGRAPHS_BINARY SYNTH_DATA_DIR WORK_DIR"""
 import glob
 import os
@@ -137,6 +137,14 @@ def check_bar_moves(label, args):
 check_bar_moves("predicting", [exe, "predict", "--data", glob.glob(os.path.join(slow, "npz/**/*.npz"), recursive=True)[0],
                                "--out", os.path.join(work, "slow.csv")])
 check_bar_moves("evaluating", [exe, "eval", "--data", slow, "--collection", "layout:xla:random", "--split", "train"])
+# tune scores the file before it searches: the program index, then the scores, on one bar.
+rc, err = on_terminal([exe, "tune", glob.glob(os.path.join(slow, "npz/**/*.npz"), recursive=True)[0],
+                       "--budget-seconds", "1", "--out", os.path.join(work, "slow-tune.json")])
+phases = re.findall(r"scoring the file's configs \[[#.]+\] +(\d+)% \S+ \S+(?: ETA \S+)? (programs )?\d+/\d+", err)
+keys = [int(pct) for pct, programs in phases if programs]
+if rc != 0 or not keys or max(keys) > 10 or not any(not programs for _, programs in phases):
+    failures.append("tune on a terminal -> %d: no program index on the scoring bar's first tenth\n%s"
+                    % (rc, err.replace("\r", "\n")[-2000:]))
 
 print("\n\n".join(failures) if failures else "predict: rankings, --program-ties and errors ok")
 sys.exit(1 if failures else 0)
