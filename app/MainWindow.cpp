@@ -44,6 +44,7 @@
 #include "ModelNameText.h"
 #include "ModelSession.h"
 #include "NodeInspector.h"
+#include "RemainingTime.h"
 #include "SampleLocator.h"
 #include "TensorMemory.h"
 #include "TrainingPanel.h"
@@ -410,22 +411,18 @@ void MainWindow::updatePredictAction() {
 }
 
 void MainWindow::connectModelSession() {
-    connect(m_models, &ModelSession::progressed, this, [this](double fraction, const QString& what) {
-        if (m_loadJob != 0) return;  // the loading bar has the status bar
-        m_progress->setRange(0, 100);
-        m_progress->setValue(static_cast<int>(fraction * 100));
-        m_progress->setFormat(tr("predicting %p%"));
-        m_progress->show();
-        // A scoring that starts again (another file, another model) starts the clock again.
-        if (!m_predictionTime.isRunning() || fraction < m_predictionFraction)
-            m_predictionTime.restart();
-        m_predictionFraction = fraction;
-        const double left = m_predictionTime.secondsLeft(fraction);
-        setStatus(tr("%1…%2 (Model › Cancel Prediction to stop)")
-                      .arg(what, left >= 0 ? tr(" ETA %1").arg(clockText(left)) : QString()));
-    });
+    connect(
+        m_models, &ModelSession::progressed, this,
+        [this](double fraction, const QString& what, double left) {
+            if (m_loadJob != 0) return;  // the loading bar has the status bar
+            m_progress->setRange(0, 100);
+            m_progress->setValue(static_cast<int>(fraction * 100));
+            m_progress->setFormat(tr("predicting %p%"));
+            m_progress->show();
+            setStatus(tr("%1…%2 (Model › Cancel Prediction to stop)")
+                          .arg(what, left >= 0 ? tr(" ETA %1").arg(clockText(left)) : QString()));
+        });
     auto done = [this] {  // scored, failed or cancelled
-        m_predictionTime.stop();
         if (m_loadJob == 0) m_progress->hide();
         m_progress->setRange(0, 0);
         releaseFreedMemory();

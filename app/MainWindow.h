@@ -7,7 +7,6 @@
 #include <QStringList>
 #include <vector>
 
-#include "RemainingTime.h"
 #include "graph/TpuGraph.h"
 
 class QDockWidget;
@@ -169,8 +168,6 @@ private:
     QLabel* m_graphLabel;
     QLabel* m_warningLabel;
     QProgressBar* m_progress;
-    RemainingTime m_predictionTime;  // of the open file's scoring, for its ETA
-    double m_predictionFraction = 0;
     QPointer<QMessageBox> m_errorBox;
     QPointer<QMessageBox> m_warningsBox;  // the open file's warnings, closed when another opens
 

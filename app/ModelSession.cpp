@@ -33,9 +33,10 @@ nn::CostModel sessionModel(const nn::CostModel& chosen, Collection kind, const Q
 
 ModelSession::ModelSession(QObject* parent) : QObject(parent) {
     m_runner = new JobRunner(QStringLiteral("model"), this);
-    connect(m_runner, &JobRunner::progressed, this, [this](quint64 id, double f, const QString& what) {
-        if (id == m_job) emit progressed(f, what);
-    });
+    connect(m_runner, &JobRunner::progressed, this,
+            [this](quint64 id, double f, const QString& what) {
+                if (id == m_job) emit progressed(f, what, m_time.secondsLeft(f));
+            });
     connect(m_runner, &JobRunner::partial, this, [this](quint64 id, const QVariant& value) {
         if (id == m_job && value.canConvert<UnrankedPredictor>())
             emit unrankedReady(value.value<UnrankedPredictor>());
@@ -112,6 +113,7 @@ void ModelSession::submitPrediction(const QString& file, const TpuGraph& graph, 
     // with the other program rule, is made on the worker.
     const auto it = m_loaded.find(kind);
     const nn::CostModel chosen = it != m_loaded.end() ? it->second : nn::CostModel();
+    m_time.restart();  // every prediction starts here, a superseding one too
     setJob(m_runner->submit(QStringLiteral("predict"), [file, shared, kind, chosen, sameModel,
                                                         ties = m_programTies](JobControl& control) {
         const nn::CostModel model =

@@ -7,6 +7,7 @@
 
 #include "CostModel.h"
 #include "FilePredictions.h"
+#include "RemainingTime.h"
 #include "graph/TpuGraph.h"
 
 namespace tpg {
@@ -53,7 +54,8 @@ signals:
     // predictionsReady).
     void unrankedReady(const tpg::UnrankedPredictor& unranked);
     void predictionsReady(std::shared_ptr<const tpg::FilePredictions> predictions);
-    void progressed(double fraction, const QString& what);
+    // `secondsLeft`: the scoring's ETA, -1 while too early to say (RemainingTime).
+    void progressed(double fraction, const QString& what, double secondsLeft);
     void predictionFailed(const QString& message);
     void predictionCancelled();
     // A prediction began or ended (Model › Cancel Prediction follows it).
@@ -67,6 +69,7 @@ private:
     void submitPrediction(const QString& file, const TpuGraph& graph, bool sameModel);
 
     JobRunner* m_runner;
+    RemainingTime m_time;                          // of the running prediction, from its submission
     std::map<Collection, nn::CostModel> m_loaded;  // user-chosen models by kind
     std::shared_ptr<const FilePredictions> m_predictions;
     quint64 m_job = 0, m_loadJob = 0;

@@ -6,6 +6,7 @@
 
 #include "CountText.h"
 #include "JobRunner.h"
+#include "NnLimits.h"
 #include "explain/CostExplanation.h"
 #include "metrics/Metrics.h"
 
@@ -73,7 +74,8 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file,
     // configuration on the way, then the scores to 95% and the violation ratios to 100%; else the
     // scores to 80% and the synthetic TPU's timings to 100%.
     const bool indexed = g.isLayout() && model.tiesSamePrograms();
-    const double scoresFrom = indexed ? 0.1 : 0.0, lastFrom = indexed ? 0.95 : 0.8;
+    const double scoresFrom = indexed ? nn::limits::kProgramIndexShare : 0.0;
+    const double lastFrom = indexed ? 0.95 : 0.8;
     auto phase = [&control, &cancel](double from, double width, const QString& what) {
         return [&control, &cancel, from, width, what](int64_t done, int64_t total) {
             if (control.cancelled()) cancel.cancel();

@@ -14,7 +14,6 @@ QString clockText(double seconds);
 class RemainingTime {
 public:
     void restart() { m_clock.start(); }
-    void stop() { m_clock.invalidate(); }
     bool isRunning() const { return m_clock.isValid(); }
     // Seconds left at `fraction` (0-1) done (0 once all is), or -1 while it is too early to say.
     double secondsLeft(double fraction) const;

@@ -1,10 +1,28 @@
 #include "FileScoring.h"
 
+#include <algorithm>
 #include <numeric>
 
+#include "NnLimits.h"
 #include "synth/SameProgramScores.h"
 
 namespace tpg::cli {
+
+ScoringPhases scoringPhases(bool indexed, const FileProgress& progress) {
+    const double from = indexed ? nn::limits::kProgramIndexShare : 0.0;
+    auto share = [](int64_t done, int64_t total) {
+        return static_cast<double>(done) / static_cast<double>(std::max<int64_t>(1, total));
+    };
+    auto counted = [](int64_t done, int64_t total) {
+        return std::to_string(done) + "/" + std::to_string(total);
+    };
+    return {[=](int64_t done, int64_t total) {
+                progress(from * share(done, total), "programs " + counted(done, total));
+            },
+            [=](int64_t done, int64_t total) {
+                progress(from + (1 - from) * share(done, total), counted(done, total));
+            }};
+}
 
 std::vector<double> scoreFile(const nn::CostModel& model, const TpuGraph& g,
                               const std::vector<int64_t>* configs, const FileProgress& progress) {
@@ -14,24 +32,13 @@ std::vector<double> scoreFile(const nn::CostModel& model, const TpuGraph& g,
         std::iota(all.begin(), all.end(), 0);
     }
     const std::vector<int64_t>& ids = configs ? *configs : all;
-    auto counted = [](int64_t done, int64_t total) {
-        return std::to_string(done) + "/" + std::to_string(total);
-    };
+    const bool indexed = g.isLayout() && model.tiesSamePrograms();
+    const ScoringPhases phases = scoringPhases(indexed, progress);
     std::vector<uint64_t> keys;
-    if (g.isLayout() && model.tiesSamePrograms())
-        keys = synth::programKeys(g, ids, {}, [&](int64_t done, int64_t total) {
-            progress(kProgramKeyShare * static_cast<double>(done) / static_cast<double>(total),
-                     "programs " + counted(done, total));
-        });
-    const double from = keys.empty() ? 0.0 : kProgramKeyShare;
-    const nn::CostModel::Progress scoring = [&](int64_t done, int64_t total) {
-        progress(from + (1 - from) * static_cast<double>(done) /
-                            static_cast<double>(std::max<int64_t>(1, total)),
-                 counted(done, total));
-    };
+    if (indexed) keys = synth::programKeys(g, ids, {}, phases.keys);
     const std::vector<uint64_t>* known = keys.empty() ? nullptr : &keys;
-    return configs ? model.scoreConfigs(g, ids, nullptr, scoring, known)
-                   : model.scoreAll(g, scoring, nullptr, known);
+    return configs ? model.scoreConfigs(g, ids, nullptr, phases.scores, known)
+                   : model.scoreAll(g, phases.scores, nullptr, known);
 }
 
 }  // namespace tpg::cli

@@ -9,12 +9,15 @@
 
 namespace tpg::cli {
 
-// The share of a file's scoring time its program keys take, where configurations of one program
-// share a score (a synthetic TPU pass each, about a tenth, as on the explorer's bar).
-inline constexpr double kProgramKeyShare = 0.1;
-
 // (share of the file done, 0-1; what is being done, "programs 120/1000" or "120/1000").
 using FileProgress = std::function<void(double share, const std::string& what)>;
+
+// A file's scoring on one progress: its program keys first where `indexed` (the model ties
+// programs; nn::limits::kProgramIndexShare of the file), then its scores.
+struct ScoringPhases {
+    nn::CostModel::Progress keys, scores;
+};
+ScoringPhases scoringPhases(bool indexed, const FileProgress& progress);
 
 // `configs` of `g` scored by `model` (every one when `configs` is null), reporting as it goes:
 // the program keys first where the model ties programs (they had run after the scores, minutes

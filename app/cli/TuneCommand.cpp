@@ -112,22 +112,13 @@ void run(TuneCommandOptions& o) {
     model.requireCompatible(g);
 
     const auto began = std::chrono::steady_clock::now();
-    // The bar counts configurations; the program index, where it runs, is the first tenth of it.
+    // The bar counts configurations; the program index, where it runs, comes first on it.
     ProgressBar bar("scoring the file's configs", g.numConfigs());
-    const double n = static_cast<double>(g.numConfigs());
-    const double from = g.isLayout() && model.tiesSamePrograms() ? kProgramKeyShare : 0.0;
-    const whatif::WhatIfPredictor p(
-        graph, model,
-        [&](int64_t done, int64_t total) {
-            bar.update(
-                n * (from + (1 - from) * static_cast<double>(done) / static_cast<double>(total)),
-                std::to_string(done) + "/" + std::to_string(total));
-        },
-        nullptr,
-        [&](int64_t done, int64_t total) {
-            bar.update(n * from * static_cast<double>(done) / static_cast<double>(total),
-                       "programs " + std::to_string(done) + "/" + std::to_string(total));
+    const ScoringPhases phases = scoringPhases(
+        g.isLayout() && model.tiesSamePrograms(), [&](double share, const std::string& what) {
+            bar.update(share * static_cast<double>(g.numConfigs()), what);
         });
+    const whatif::WhatIfPredictor p(graph, model, phases.scores, nullptr, phases.keys);
     bar.finish();
     const double scoringSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 

@@ -519,11 +519,7 @@ std::vector<double> CostModel::scoreConfigs(const TpuGraph& g, const std::vector
         if (progress)
             progress(static_cast<int64_t>(begin) + n, static_cast<int64_t>(configs.size()));
     }
-    if (!d->tieSamePrograms || (cancel && cancel->cancelled())) return out;
-    if (programKeys && programKeys->size() == out.size())
-        synth::shareScoresWithinPrograms(*programKeys, out);
-    else
-        synth::shareScoresWithinPrograms(g, configs, out, [cancel] { return cancel && cancel->cancelled(); });
+    tieSamePrograms(g, &configs, out, cancel, programKeys);
     return out;
 }
 
@@ -555,20 +551,25 @@ std::vector<double> CostModel::scoreAll(const TpuGraph& g, const Progress& progr
         while (d->interactiveWaiting.load() > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(limits::kInteractiveYieldPollMs));
     }
-    tieSamePrograms(g, out, cancel, programKeys);
+    tieSamePrograms(g, nullptr, out, cancel, programKeys);
     return out;
 }
 
-void CostModel::tieSamePrograms(const TpuGraph& g, std::vector<double>& scores, const CancelToken* cancel,
+void CostModel::tieSamePrograms(const TpuGraph& g, const std::vector<int64_t>* configs,
+                                std::vector<double>& scores, const CancelToken* cancel,
                                 const std::vector<uint64_t>* programKeys) const {
     if (!d->tieSamePrograms || (cancel && cancel->cancelled())) return;
     if (programKeys && programKeys->size() == scores.size()) {
         synth::shareScoresWithinPrograms(*programKeys, scores);
         return;
     }
-    std::vector<int64_t> all(scores.size());
-    std::iota(all.begin(), all.end(), 0);
-    synth::shareScoresWithinPrograms(g, all, scores, [cancel] { return cancel && cancel->cancelled(); });
+    std::vector<int64_t> all;
+    if (!configs) {
+        all.resize(scores.size());
+        std::iota(all.begin(), all.end(), 0);
+    }
+    synth::shareScoresWithinPrograms(g, configs ? *configs : all, scores,
+                                     [cancel] { return cancel && cancel->cancelled(); });
 }
 
 void CostModel::setTieSamePrograms(bool on) {

@@ -79,7 +79,10 @@ public:
     Impl& impl() const { return *d; }
 
 private:
-    void tieSamePrograms(const TpuGraph& g, std::vector<double>& scores, const CancelToken* cancel,
+    // `scores` of `configs` (null: every config of `g`, in order), shared within programs by
+    // `programKeys` when given, else by keys computed here.
+    void tieSamePrograms(const TpuGraph& g, const std::vector<int64_t>* configs,
+                         std::vector<double>& scores, const CancelToken* cancel,
                          const std::vector<uint64_t>* programKeys) const;
     static CostModel fromContents(const ModelFileContents& contents, const std::string& label);
     std::shared_ptr<Impl> d;
