@@ -122,6 +122,14 @@ void run(const PredictOptions& o) {
     for (auto& [collection, model] : builtIn) model.setTieSamePrograms(programTies);
 
     const std::string tmp = o.out + ".tmp";
+    // Removed unless renamed into place: a run that fails on a file leaves nothing beside --out.
+    struct RemovedUnlessKept {
+        const std::string& path;
+        bool kept = false;
+        ~RemovedUnlessKept() {
+            if (!kept) std::remove(path.c_str());
+        }
+    } partial{tmp};
     std::ofstream csv(tmp, std::ios::trunc);
     if (!csv) throw FormatError(o.out + ": cannot write");
     csv << "ID,TopConfigs\n";
@@ -148,13 +156,11 @@ void run(const PredictOptions& o) {
         bar.update(static_cast<double>(i + 1), f.name);
     }
     csv.close();
-    if (!csv) {
-        std::remove(tmp.c_str());
-        throw FormatError(o.out + ": write failed (disk full?)");
-    }
+    if (!csv) throw FormatError(o.out + ": write failed (disk full?)");
     std::error_code ec;
     fs::rename(tmp, o.out, ec);
     if (ec) throw FormatError(o.out + ": cannot replace the file: " + ec.message());
+    partial.kept = true;
     bar.finish(countOf(rows, "row", "rows") + " -> " + o.out);
 }
 

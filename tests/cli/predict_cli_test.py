@@ -82,11 +82,19 @@ if p.returncode != 0 or "using the built-in layout:nlp:default model" not in p.s
 misplaced = os.path.join(work, "mixed/npz/layout/xla/random/test/kernel.npz")
 os.makedirs(os.path.dirname(misplaced), exist_ok=True)
 shutil.copy(glob.glob(os.path.join(data, "npz/tile/xla/test/*.npz"))[0], misplaced)
-p = subprocess.run([exe, "predict", "--data", os.path.join(work, "mixed"), "--out", os.path.join(work, "mixed.csv")],
+mixed_csv = os.path.join(work, "mixed.csv")
+for stale in (mixed_csv, mixed_csv + ".tmp"):
+    if os.path.exists(stale):
+        os.remove(stale)
+p = subprocess.run([exe, "predict", "--data", os.path.join(work, "mixed"), "--out", mixed_csv],
                    capture_output=True, text=True, timeout=300)
 errors = [l for l in p.stderr.splitlines() if not l.startswith("note:") and l.strip()]
 if p.returncode != 1 or len(errors) != 1 or "holds a tile graph, but its folder is layout:xla:random's" not in errors[0]:
     failures.append("a tile file in a layout folder -> %d\n%s" % (p.returncode, p.stderr))
+# A failed run leaves nothing beside --out (it had left the partial CSV, mixed.csv.tmp).
+left = [f for f in os.listdir(work) if f.startswith("mixed.csv")]
+if left:
+    failures.append("a failed predict left %s in %s" % (left, work))
 
 
 def on_terminal(args):
