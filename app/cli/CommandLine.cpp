@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -132,6 +133,12 @@ std::string collectionProblem(std::string& name) {
                        join(knownCollections()) + " or a prefix of them (layout, layout:xla, ...)";
     if (const auto guess = nearest(name, accepted)) text += "; did you mean " + *guess + "?";
     return text;
+}
+
+std::string outputFileProblem(std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) return {};
+    return "'" + path + "' is a folder; expected the path of the file to write";
 }
 
 bool parseOnOff(const std::string& value, const char* option) {

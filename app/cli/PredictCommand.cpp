@@ -175,7 +175,9 @@ void addPredictCommand(CLI::App& app) {
                        "--tile-model to be explicit. A kind present in the data without a model "
                        "uses the built-in default model.");
     cmd->add_option("--data", o->data, "Dataset folder or one .npz file")->required();
-    cmd->add_option("--out", o->out, "CSV to write")->required();
+    cmd->add_option("--out", o->out, "CSV to write")
+        ->required()
+        ->check(CLI::Validator(outputFileProblem, "FILE"));
     cmd->add_option("--model", o->models,
                     "Model file (layout or tile; may be given twice, once per kind)");
     cmd->add_option("--layout-model", o->layoutModel, "Layout model file");

@@ -279,7 +279,8 @@ void addTrainCommand(CLI::App& app) {
                     "the --held-out-configs share of them (default 0.2)");
     cmd->add_option("--out", s.outPath,
                     "Model file to write (the best epoch; MODEL.state keeps the training state)")
-        ->required();
+        ->required()
+        ->check(CLI::Validator(outputFileProblem, "FILE"));
     cmd->add_option("--minutes", s.minutes,
                     "Wall-clock budget in minutes, validation included: the run trains until it "
                     "is spent (or --patience epochs pass without validation gain; 0 = no budget, then give "
@@ -409,7 +410,8 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_flag("--resume", s.resume, "Continue from MODEL.state if it exists");
     cmd->add_option("--log", s.logPath,
                     "Write the metrics the explorer plots as JSON lines: a start record, one per "
-                    "optimiser step and epoch, an end record (resumed runs continue it)");
+                    "optimiser step and epoch, an end record (resumed runs continue it)")
+        ->check(CLI::Validator(outputFileProblem, "FILE"));
     cmd->add_option("--world-size", o->worldSize,
                     "Data-parallel workers (c10d/Gloo). Without RANK in the environment, starts this many "
                     "worker processes on this machine, sharing its cores; with torchrun's RANK, WORLD_SIZE, "

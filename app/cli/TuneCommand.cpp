@@ -195,7 +195,9 @@ void addTuneCommand(CLI::App& app) {
     cmd->add_option("--seed", o->search.seed, "Random seed")->capture_default_str();
     cmd->add_option("--rounds", o->search.maxRounds, "Stop after this many rounds too (0: the budget alone)")
         ->capture_default_str();
-    cmd->add_option("--out", o->out, "What-if session file to write (JSON)")->required();
+    cmd->add_option("--out", o->out, "What-if session file to write (JSON)")
+        ->required()
+        ->check(CLI::Validator(outputFileProblem, "FILE"));
     cmd->callback([o] { run(*o); });
 }
 

@@ -91,6 +91,12 @@ p = subprocess.run([exe, "predict", "--data", os.path.join(work, "mixed"), "--ou
 errors = [l for l in p.stderr.splitlines() if not l.startswith("note:") and l.strip()]
 if p.returncode != 1 or len(errors) != 1 or "holds a tile graph, but its folder is layout:xla:random's" not in errors[0]:
     failures.append("a tile file in a layout folder -> %d\n%s" % (p.returncode, p.stderr))
+# --out naming a folder is a usage error, said before any scoring (it had failed at the rename, after it).
+p = subprocess.run([exe, "predict", "--data", layout, "--out", work], capture_output=True, text=True, timeout=300)
+lines = [l for l in p.stderr.splitlines() if l.strip()]
+if p.returncode != 2 or len(lines) != 2 or \
+        lines[0] != "tpugraphs: predict: --out: '%s' is a folder; expected the path of the file to write" % work:
+    failures.append("--out FOLDER -> %d\n%s" % (p.returncode, p.stderr))
 # A failed run leaves nothing beside --out (it had left the partial CSV, mixed.csv.tmp).
 left = [f for f in os.listdir(work) if f.startswith("mixed.csv")]
 if left:
