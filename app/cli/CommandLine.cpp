@@ -137,8 +137,12 @@ std::string collectionProblem(std::string& name) {
 
 std::string outputFileProblem(std::string& path) {
     std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) return {};
-    return "'" + path + "' is a folder; expected the path of the file to write";
+    if (std::filesystem::is_directory(path, ec))
+        return "'" + path + "' is a folder; expected the path of the file to write";
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
+        return "the folder '" + folder.string() + "' does not exist (it is not created)";
+    return {};
 }
 
 bool parseOnOff(const std::string& value, const char* option) {

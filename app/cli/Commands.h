@@ -33,9 +33,9 @@ int runCommandLine(const char* description, const std::function<void(CLI::App&)>
 // A CLI::Validator's function (hence the non-const reference).
 std::string collectionProblem(std::string& name);
 
-// A file-to-write option's problem ("" when it has none): a folder there would fail the final
-// rename, after work that can take minutes or hours, so parsing says it. A CLI::Validator's
-// function.
+// A file-to-write option's problem ("" when it has none): a folder at the path, or no folder to
+// put it in, would fail the final write after work that can take minutes or hours, so parsing
+// says it. A CLI::Validator's function.
 std::string outputFileProblem(std::string& path);
 
 // An "on" / "off" option's value; anything else throws FormatError naming the option.

@@ -79,7 +79,9 @@ tile_model = os.path.join(work, "no-such-model.tpgm")
 run(["tune", layout, "--model", tile_model, "--out", out], 1, ["no-such-model.tpgm"])
 run(["tune", layout, "--start", "99999", "--out", out], 1, ["99999"])
 run(["tune", layout], 2, ["--out is required"])
-run(["tune", layout, "--out", os.path.join(work, "no/such/dir/x.json"), "--rounds", "1"], 1, ["cannot write"])
+# No folder for --out: said as the arguments are read (it had been said after the search).
+run(["tune", layout, "--out", os.path.join(work, "no/such/dir/x.json"), "--rounds", "1"], 2,
+    ["--out: the folder '%s' does not exist (it is not created)" % os.path.join(work, "no/such/dir")])
 
 for f in failures:
     print("FAIL:", f)
