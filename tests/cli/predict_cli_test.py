@@ -4,7 +4,8 @@ file once; --program-ties reaches the model (configs of one program share a scor
 they keep their file order; off ranks them by the network's own scores); a bad value gets one line;
 each file gets its collection's built-in model, a file outside the dataset tree the layout model of
 all four collections (or, when it records its search as a What-if export does, that collection's),
-and a file whose kind is not its folder's one line. On a terminal the progress bar moves while
+and a file whose kind is not its folder's one line, leaving nothing beside --out; --out naming a
+folder is a usage error before any scoring. On a terminal the progress bar moves while
 one big file is scored (it sat at 0% until the file was done) and estimates the time left, as
 `eval`'s does (it had none); the program keys come first on it, as on `tune`'s.
 Usage: predict_cli_test.py TPUGRAPHS_BINARY SYNTH_DATA_DIR WORK_DIR"""
