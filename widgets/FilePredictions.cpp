@@ -73,7 +73,7 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file,
     // configuration, about a tenth of the scoring's time on big files), which times every
     // configuration on the way, then the scores to 95% and the violation ratios to 100%; else the
     // scores to 80% and the synthetic TPU's timings to 100%.
-    const bool indexed = g.isLayout() && model.tiesSamePrograms();
+    const bool indexed = model.indexesPrograms(g);
     const double scoresFrom = indexed ? nn::limits::kProgramIndexShare : 0.0;
     const double lastFrom = indexed ? 0.95 : 0.8;
     auto phase = [&control, &cancel](double from, double width, const QString& what) {

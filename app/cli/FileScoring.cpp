@@ -32,7 +32,7 @@ std::vector<double> scoreFile(const nn::CostModel& model, const TpuGraph& g,
         std::iota(all.begin(), all.end(), 0);
     }
     const std::vector<int64_t>& ids = configs ? *configs : all;
-    const bool indexed = g.isLayout() && model.tiesSamePrograms();
+    const bool indexed = model.indexesPrograms(g);
     const ScoringPhases phases = scoringPhases(indexed, progress);
     std::vector<uint64_t> keys;
     if (indexed) keys = synth::programKeys(g, ids, {}, phases.keys);

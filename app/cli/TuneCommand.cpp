@@ -114,8 +114,8 @@ void run(TuneCommandOptions& o) {
     const auto began = std::chrono::steady_clock::now();
     // The bar counts configurations; the program index, where it runs, comes first on it.
     ProgressBar bar("scoring the file's configs", g.numConfigs());
-    const ScoringPhases phases = scoringPhases(
-        g.isLayout() && model.tiesSamePrograms(), [&](double share, const std::string& what) {
+    const ScoringPhases phases =
+        scoringPhases(model.indexesPrograms(g), [&](double share, const std::string& what) {
             bar.update(share * static_cast<double>(g.numConfigs()), what);
         });
     const whatif::WhatIfPredictor p(graph, model, phases.scores, nullptr, phases.keys);

@@ -580,6 +580,10 @@ bool CostModel::tiesSamePrograms() const {
     return d->tieSamePrograms;
 }
 
+bool CostModel::indexesPrograms(const TpuGraph& g) const {
+    return g.isLayout() && d->tieSamePrograms;
+}
+
 std::vector<double> CostModel::scoreRows(const TpuGraph& g, const float* rows,
                                          int64_t count) const {
     requireCompatible(g);

@@ -71,6 +71,9 @@ public:
     // Off: scoreAll and scoreConfigs give every config the network's own score (to measure it).
     void setTieSamePrograms(bool on);
     bool tiesSamePrograms() const;
+    // Whether scoring `g`'s file shares scores within programs (a layout graph, ties on), so its
+    // program index (a synthetic TPU pass per configuration) comes first.
+    bool indexesPrograms(const TpuGraph& g) const;
 
     // Where the model label in messages comes from (file path or "built-in layout model").
     const std::string& label() const;

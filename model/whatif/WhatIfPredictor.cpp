@@ -123,7 +123,7 @@ double WhatIfPredictor::synthRuntime(const std::vector<float>& row, uint64_t* pr
 std::vector<uint64_t> WhatIfPredictor::indexPrograms(const nn::CancelToken* cancel,
                                                      const nn::CostModel::Progress& progress) {
     const TpuGraph& g = *m_graph;
-    if (!g.isLayout() || !m_model.tiesSamePrograms()) return {};  // the file's scores are the network's own
+    if (!m_model.indexesPrograms(g)) return {};  // the file's scores are the network's own
     const int64_t width = rowWidth();
     std::vector<uint64_t> keys(static_cast<size_t>(g.numConfigs()));
     m_indexedSynthNs.assign(static_cast<size_t>(g.numConfigs()), 0.0);
