@@ -84,7 +84,33 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     m_view = new GraphView(this);
     m_view->setScene(m_scene);
     m_view->miniMap()->setScene(m_scene);
+    // Built in the order of the focus chain: toolbar, banners, search results, view.
+    QHBoxLayout* bar = buildToolbar();
+    buildBanners();
+    buildSearchResults();
+    m_busy = new QLabel(m_view);
+    m_busy->setStyleSheet(
+        QStringLiteral("QLabel { background: rgba(21,101,192,220); color: white; padding: 6px; "
+                       "border-radius: 4px; }"));
+    m_busy->move(12, 12);
+    m_busy->hide();
 
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(3);
+    layout->addLayout(bar);
+    layout->addWidget(m_legend);
+    layout->addWidget(m_resultsBox);
+    layout->addWidget(m_hint);
+    layout->addWidget(m_note);
+    layout->addWidget(m_view, 1);
+
+    connectControls();
+    connectScene();
+    syncControls();
+}
+
+QHBoxLayout* GraphPanel::buildToolbar() {
     m_back = toolButton(this, tr("◀ Back"), tr("Previous view"));
     m_mode = new QComboBox(this);
     m_mode->addItem(tr("Program (grouped)"), static_cast<int>(ViewMode::Groups));
@@ -141,7 +167,15 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     bar->addWidget(m_search, 1);
     bar->addStretch(0);
     for (QToolButton* b : {fit, actual, zoomIn, zoomOut}) bar->addWidget(b);
+    connect(fit, &QToolButton::clicked, m_view, &GraphView::fitAll);
+    connect(actual, &QToolButton::clicked, m_view, &GraphView::actualSize);
+    connect(zoomIn, &QToolButton::clicked, this, [this] { m_view->zoomBy(kZoomStep); });
+    connect(zoomOut, &QToolButton::clicked, this, [this] { m_view->zoomBy(1.0 / kZoomStep); });
+    return bar;
+}
 
+// The legend, the note of a part drawn alone and the dismissable hint, above the view.
+void GraphPanel::buildBanners() {
     m_legend = new QLabel(legendHtml(), this);
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);
@@ -165,6 +199,9 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     m_hint->setStyleSheet(QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; padding: 3px; }"));
     m_hint->hide();
     connect(m_hint, &QLabel::linkActivated, m_hint, &QLabel::hide);  // the "×" link dismisses it
+}
+
+void GraphPanel::buildSearchResults() {
     m_searchRunner = new JobRunner(QStringLiteral("search"), this);
     m_resultsBox = new QWidget(this);
     m_resultsLabel = new QLabel(m_resultsBox);
@@ -198,29 +235,11 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
         const auto matches = result.value<NodeMatches>();
         showSearchResults(matches.query, matches);
     });
-    m_busy = new QLabel(m_view);
-    m_busy->setStyleSheet(
-        QStringLiteral("QLabel { background: rgba(21,101,192,220); color: white; padding: 6px; "
-                       "border-radius: 4px; }"));
-    m_busy->move(12, 12);
-    m_busy->hide();
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(3);
-    layout->addLayout(bar);
-    layout->addWidget(m_legend);
-    layout->addWidget(m_resultsBox);
-    layout->addWidget(m_hint);
-    layout->addWidget(m_note);
-    layout->addWidget(m_view, 1);
-
+void GraphPanel::connectControls() {
     connect(m_colour, &QComboBox::activated, this,
             [this] { setCostMeasure(static_cast<CostMeasure>(m_colour->currentData().toInt())); });
-    connect(fit, &QToolButton::clicked, m_view, &GraphView::fitAll);
-    connect(actual, &QToolButton::clicked, m_view, &GraphView::actualSize);
-    connect(zoomIn, &QToolButton::clicked, this, [this] { m_view->zoomBy(kZoomStep); });
-    connect(zoomOut, &QToolButton::clicked, this, [this] { m_view->zoomBy(1.0 / kZoomStep); });
     connect(m_back, &QToolButton::clicked, this, &GraphPanel::goBack);
     connect(m_mode, &QComboBox::activated, this, [this](int index) {
         ViewSpec spec;
@@ -258,7 +277,9 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
             m_resultsQuery.clear();
         }
     });
+}
 
+void GraphPanel::connectScene() {
     connect(m_scene, &GraphScene::nodeSelected, this, &GraphPanel::nodeSelected);
     connect(m_scene, &GraphScene::nodeActivated, this, &GraphPanel::showNeighbourhood);
     connect(m_scene, &GraphScene::summaryActivated, m_scene, &GraphScene::nodeActivated);
@@ -287,7 +308,6 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
         emit statusMessage(tr("Layout failed: %1").arg(message));
         emit layoutFailed(message);
     });
-    syncControls();
 }
 
 void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {

@@ -14,6 +14,7 @@
 #include "ViewGraph.h"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -93,6 +94,11 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    QHBoxLayout* buildToolbar();
+    void buildBanners();
+    void buildSearchResults();
+    void connectControls();
+    void connectScene();
     void focusGroup(int group);
     void fitResultsHeight();
     // The k-hop view around `node`, with `node` selected once drawn.
