@@ -25,6 +25,55 @@ namespace tpg {
 
 namespace {
 constexpr qreal kBarLabelAngle = -60;  // slanted: a permutation's label is wider than its bar
+
+QString sweepHeading(const QString& title, size_t shown, size_t total, bool modelInNs,
+                     int64_t clamped) {
+    QString heading = total > shown
+                          ? SweepChart::tr("%1 — best %2 of %3").arg(title).arg(shown).arg(total)
+                          : title;
+    if (modelInNs && clamped > 1)
+        heading += SweepChart::tr(" · %1 faster than all measured, in the model's order")
+                       .arg(countText(clamped));
+    return heading;
+}
+
+// A dashed level across all bars (the current value, the best measured runtime).
+void addReferenceLine(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, double value, size_t bars,
+                      const QString& name, const QColor& color) {
+    auto* line = new QLineSeries;
+    line->setName(name);
+    line->append(-0.5, value);
+    line->append(static_cast<double>(bars) - 0.5, value);
+    line->setPen(QPen(color, 1.5, Qt::DashLine));
+    chart->addSeries(line);
+    line->attachAxis(x);
+    line->attachAxis(y);
+}
+
+// Differences between layouts are often a few percent: the axis starts near the smallest value.
+void setValueRange(QValueAxis* y, double bottom, double top, bool runtimes) {
+    const double span = std::max(top - bottom, std::abs(top) * 1e-3);
+    // No runtime is negative: a sweep spanning 0.1 to 2 ms had its axis start at -1 ms.
+    const double floor = runtimes ? std::max(0.0, bottom - 0.15 * span) : bottom - 0.15 * span;
+    y->setRange(floor, top + 0.05 * span);
+    y->applyNiceNumbers();  // ticks on a round step: 2.3, 2.4, ... not 2.311, 2.406, ...
+    y->setLabelFormat(tickLabelFormat(y));
+}
+
+// The dock is short and wide: the legend goes beside the plot and the chart's frame is thin, or
+// the title, a legend row and the slanted labels left the bars a quarter of its height.
+void placeLegendBeside(QChart* chart, QBarSeries* bars, const QFont& font) {
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->legend()->setFont(font);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // the references as lines
+    // A bar set's marker "from the series" is drawn hollow: model and synthetic TPU looked alike.
+    for (QLegendMarker* marker : chart->legend()->markers(bars))
+        marker->setShape(QLegend::MarkerShapeRectangle);
+    chart->setMargins(QMargins(2, 0, 2, 0));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
+}
 }  // namespace
 
 SweepChart::SweepChart(QWidget* parent) : QChartView(parent) {
@@ -100,13 +149,7 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, int c
     m_points = points;
     auto* chart = new QChart;
     followPalette(chart, palette());
-    QString heading = total > points.size()
-                          ? tr("%1 — best %2 of %3").arg(title).arg(points.size()).arg(total)
-                          : title;
-    if (modelInNs && clamped > 1)
-        heading +=
-            tr(" · %1 faster than all measured, in the model's order").arg(countText(clamped));
-    chart->setTitle(heading);
+    chart->setTitle(sweepHeading(title, points.size(), total, modelInNs, clamped));
     // Nanoseconds are drawn in the unit of the largest runtime shown; scores as they are.
     double largestNs = std::max(currentValue.value_or(0.0), bestMeasured);
     for (const Point& p : m_points) largestNs = std::max({largestNs, p.model, p.synth});
@@ -150,40 +193,16 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, int c
     auto reference = [&](std::optional<double> value, const QString& name, const QColor& color) {
         if (!value) return;
         const double v = *value * scale;
-        auto* line = new QLineSeries;
-        line->setName(name);
-        line->append(-0.5, v);
-        line->append(static_cast<double>(m_points.size()) - 0.5, v);
-        line->setPen(QPen(color, 1.5, Qt::DashLine));
-        chart->addSeries(line);
-        line->attachAxis(x);
-        line->attachAxis(y);
+        addReferenceLine(chart, x, y, v, m_points.size(), name, color);
         top = std::max(top, v);
         bottom = std::min(bottom, v);
     };
     reference(currentValue, currentName, QColor(0x33, 0x66, 0xcc));
     if (modelInNs && bestMeasured >= 0)
         reference(bestMeasured, tr("best measured"), QColor(0x22, 0x99, 0x44));
-    // Differences between layouts are often a few percent: start the axis near the smallest value.
-    const double span = std::max(top - bottom, std::abs(top) * 1e-3);
-    // No runtime is negative: a sweep spanning 0.1 to 2 ms had its axis start at -1 ms.
-    const double floor = modelInNs ? std::max(0.0, bottom - 0.15 * span) : bottom - 0.15 * span;
-    y->setRange(floor, top + 0.05 * span);
-    y->applyNiceNumbers();  // ticks on a round step: 2.3, 2.4, ... not 2.311, 2.406, ...
-    y->setLabelFormat(tickLabelFormat(y));
+    setValueRange(y, bottom, top, modelInNs);
     y->setTitleText(modelInNs ? unit.name : tr("score"));
-    // The dock is short and wide: the legend goes beside the plot and the chart's frame is thin,
-    // or the title, a legend row and the slanted labels left the bars a quarter of its height.
-    chart->legend()->setVisible(true);
-    chart->legend()->setAlignment(Qt::AlignRight);
-    chart->legend()->setFont(small);
-    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // the references as lines
-    // A bar set's marker "from the series" is drawn hollow: model and synthetic TPU looked alike.
-    for (QLegendMarker* marker : chart->legend()->markers(bars))
-        marker->setShape(QLegend::MarkerShapeRectangle);
-    chart->setMargins(QMargins(2, 0, 2, 0));
-    chart->layout()->setContentsMargins(0, 0, 0, 0);
-    chart->setBackgroundRoundness(0);
+    placeLegendBeside(chart, bars, small);
     connect(bars, &QBarSeries::clicked, this, [this](int index, QBarSet*) {
         if (index >= 0 && index < static_cast<int>(m_points.size()))
             emit candidateClicked(m_points[static_cast<size_t>(index)].candidate);
