@@ -85,6 +85,100 @@ std::string readCollectionName(NpzArchive& a, Collection kind, std::vector<std::
     return {};
 }
 
+void readNodes(Reader& r, TpuGraphData& d) {
+    NpyHeader hf = r.header("node_feat");
+    r.expectRank("node_feat", hf, 2, "(n, 140)");
+    d.numNodes = hf.shape[0];
+    d.nodeFeatureWidth = hf.shape[1];
+    if (d.numNodes == 0) r.fail("node_feat", "expected at least one node, got shape " + hf.shapeString());
+    if (d.numNodes > limits::kMaxNodes) r.fail("node_feat", "too many nodes: " + hf.shapeString());
+    if (d.nodeFeatureWidth != schema::kNodeFeatureWidth)
+        d.warnings.push_back("node_feat has " + std::to_string(d.nodeFeatureWidth) + " columns, not " +
+                             std::to_string(schema::kNodeFeatureWidth) +
+                             ": a trimmed copy? Feature names are unknown.");
+    d.nodeFeatures = r.archive().read("node_feat").toFloat();
+    for (size_t i = 0; i < d.nodeFeatures.size(); ++i)
+        if (!std::isfinite(d.nodeFeatures[i]))
+            r.fail("node_feat", "value at node " + std::to_string(i / static_cast<size_t>(std::max<int64_t>(1, d.nodeFeatureWidth))) +
+                                    " is not finite (expected finite features)");
+}
+
+void readOpcodes(Reader& r, TpuGraphData& d) {
+    NpyHeader ho = r.header("node_opcode");
+    if (ho.shape.size() != 1 || ho.shape[0] != d.numNodes)
+        r.fail("node_opcode", "expected shape (" + std::to_string(d.numNodes) + ",) to match node_feat, got " + ho.shapeString());
+    auto ops = r.readInteger("node_opcode", ho).toInt64();
+    d.opcodes.resize(ops.size());
+    int unknown = 0;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        if (ops[i] < 0 || ops[i] > 65535)
+            r.fail("node_opcode", "node " + std::to_string(i) + " has opcode " +
+                                      std::to_string(ops[i]) + " (expected an id in [0, 65535])");
+        d.opcodes[i] = static_cast<int32_t>(ops[i]);
+        if (!schema::opcodeKnown(d.opcodes[i])) ++unknown;
+    }
+    if (unknown)
+        d.warnings.push_back(std::to_string(unknown) +
+                             (unknown == 1 ? " node has an opcode id" : " nodes have opcode ids") +
+                             " the schema does not list");
+}
+
+void readEdges(Reader& r, TpuGraphData& d) {
+    NpyHeader he = r.header("edge_index");
+    const bool emptyEdges = he.shape.size() == 1 && he.shape[0] == 0;
+    if (!emptyEdges && (he.shape.size() != 2 || he.shape[1] != 2))
+        r.fail("edge_index", "expected shape (m, 2), got " + he.shapeString());
+    auto flat = r.readInteger("edge_index", he).toInt64();
+    auto ids = toInt32(flat, r, "edge_index", d.numNodes);
+    d.edges.resize(ids.size() / 2);
+    for (size_t i = 0; i < d.edges.size(); ++i) d.edges[i] = {ids[2 * i], ids[2 * i + 1]};
+}
+
+void readTileConfigs(Reader& r, TpuGraphData& d, size_t c) {
+    NpzArchive& a = r.archive();
+    NpyHeader hc = r.header("config_feat");
+    r.expectRank("config_feat", hc, 2, "(c, 24)");
+    if (static_cast<size_t>(hc.shape[0]) != c)
+        r.fail("config_feat", "expected " + std::to_string(c) +
+                                  " rows (one per config_runtime), got " + hc.shapeString());
+    d.configFeatureWidth = hc.shape[1];
+    if (d.configFeatureWidth != schema::kTileConfigWidth)
+        d.warnings.push_back("config_feat has " + std::to_string(d.configFeatureWidth) +
+                             " columns, not " + std::to_string(schema::kTileConfigWidth) +
+                             ": a trimmed copy? Feature names are unknown.");
+    d.tileConfigFeatures = a.read("config_feat").toFloat();
+    if (!a.has("config_runtime_normalizers"))
+        r.fail("config_runtime_normalizers",
+               "missing (expected one normaliser per configuration in a tile file)");
+    d.runtimeNormalizers = r.readRuntimes("config_runtime_normalizers", c);
+}
+
+void readLayoutConfigs(Reader& r, TpuGraphData& d, size_t c, const LoadOptions& options) {
+    NpzArchive& a = r.archive();
+    NpyHeader hi = r.header("node_config_ids");
+    r.expectRank("node_config_ids", hi, 1, "(nc,)");
+    d.configurableNodes =
+        toInt32(r.readInteger("node_config_ids", hi).toInt64(), r, "node_config_ids", d.numNodes);
+    NpyHeader hn = r.header("node_config_feat");
+    r.expectRank("node_config_feat", hn, 3, "(c, nc, 18)");
+    if (static_cast<size_t>(hn.shape[0]) != c ||
+        hn.shape[1] != static_cast<int64_t>(d.configurableNodes.size()))
+        r.fail("node_config_feat",
+               "expected shape (" + std::to_string(c) + ", " +
+                   std::to_string(d.configurableNodes.size()) +
+                   ", 18) (configs from config_runtime, nodes from node_config_ids), got " +
+                   hn.shapeString());
+    d.configFeatureWidth = hn.shape[2];
+    if (d.configFeatureWidth != schema::kLayoutConfigWidth)
+        d.warnings.push_back("node_config_feat has " + std::to_string(d.configFeatureWidth) +
+                             " columns, not " + std::to_string(schema::kLayoutConfigWidth) +
+                             ": a trimmed copy? Feature names are unknown.");
+    const NpzEntry& e = a.require("node_config_feat");
+    d.layoutConfigs =
+        LayoutConfigTable::open(d.path, "node_config_feat", hn, e.stored, options.backgroundConfigs,
+                                options.decodeStoredConfigs, options.deferDecoding);
+}
+
 }  // namespace
 
 std::string recordedCollection(const std::string& path) {
@@ -98,7 +192,9 @@ Collection detectCollection(const std::string& path) {
     NpzArchive a(path);
     if (a.has("node_config_feat")) return Collection::Layout;
     if (a.has("config_feat")) return Collection::Tile;
-    throwFormatError(path, "", "neither 'node_config_feat' (layout) nor 'config_feat' (tile) found: not a TpuGraphs file");
+    throwFormatError(
+        path, "",
+        "neither 'node_config_feat' (layout) nor 'config_feat' (tile) found: not a TpuGraphs file");
 }
 
 TpuGraph loadTpuGraph(const std::string& path, const LoadOptions& options) {
@@ -107,59 +203,17 @@ TpuGraph loadTpuGraph(const std::string& path, const LoadOptions& options) {
     TpuGraphData d;
     d.path = path;
     d.name = stemOf(path);
-    if (a.has("node_config_feat")) d.collection = Collection::Layout;
-    else if (a.has("config_feat")) d.collection = Collection::Tile;
-    else throwFormatError(path, "", "neither 'node_config_feat' (layout) nor 'config_feat' (tile) found: not a TpuGraphs file");
-
-    // Nodes
-    NpyHeader hf = r.header("node_feat");
-    r.expectRank("node_feat", hf, 2, "(n, 140)");
-    d.numNodes = hf.shape[0];
-    d.nodeFeatureWidth = hf.shape[1];
-    if (d.numNodes == 0) r.fail("node_feat", "expected at least one node, got shape " + hf.shapeString());
-    if (d.numNodes > limits::kMaxNodes) r.fail("node_feat", "too many nodes: " + hf.shapeString());
-    if (d.nodeFeatureWidth != schema::kNodeFeatureWidth)
-        d.warnings.push_back("node_feat has " + std::to_string(d.nodeFeatureWidth) + " columns, not " +
-                             std::to_string(schema::kNodeFeatureWidth) +
-                             ": a trimmed copy? Feature names are unknown.");
-    d.nodeFeatures = a.read("node_feat").toFloat();
-    for (size_t i = 0; i < d.nodeFeatures.size(); ++i)
-        if (!std::isfinite(d.nodeFeatures[i]))
-            r.fail("node_feat", "value at node " + std::to_string(i / static_cast<size_t>(std::max<int64_t>(1, d.nodeFeatureWidth))) +
-                                    " is not finite (expected finite features)");
-
-    NpyHeader ho = r.header("node_opcode");
-    if (ho.shape.size() != 1 || ho.shape[0] != d.numNodes)
-        r.fail("node_opcode", "expected shape (" + std::to_string(d.numNodes) + ",) to match node_feat, got " + ho.shapeString());
-    {
-        auto ops = r.readInteger("node_opcode", ho).toInt64();
-        d.opcodes.resize(ops.size());
-        int unknown = 0;
-        for (size_t i = 0; i < ops.size(); ++i) {
-            if (ops[i] < 0 || ops[i] > 65535)
-                r.fail("node_opcode", "node " + std::to_string(i) + " has opcode " + std::to_string(ops[i]) +
-                                          " (expected an id in [0, 65535])");
-            d.opcodes[i] = static_cast<int32_t>(ops[i]);
-            if (!schema::opcodeKnown(d.opcodes[i])) ++unknown;
-        }
-        if (unknown)
-            d.warnings.push_back(
-                std::to_string(unknown) +
-                (unknown == 1 ? " node has an opcode id" : " nodes have opcode ids") +
-                " the schema does not list");
-    }
-
-    NpyHeader he = r.header("edge_index");
-    const bool emptyEdges = he.shape.size() == 1 && he.shape[0] == 0;
-    if (!emptyEdges && (he.shape.size() != 2 || he.shape[1] != 2))
-        r.fail("edge_index", "expected shape (m, 2), got " + he.shapeString());
-    {
-        auto flat = r.readInteger("edge_index", he).toInt64();
-        auto ids = toInt32(flat, r, "edge_index", d.numNodes);
-        d.edges.resize(ids.size() / 2);
-        for (size_t i = 0; i < d.edges.size(); ++i) d.edges[i] = {ids[2 * i], ids[2 * i + 1]};
-    }
-
+    if (a.has("node_config_feat"))
+        d.collection = Collection::Layout;
+    else if (a.has("config_feat"))
+        d.collection = Collection::Tile;
+    else
+        throwFormatError(path, "",
+                         "neither 'node_config_feat' (layout) nor 'config_feat' (tile) found: not "
+                         "a TpuGraphs file");
+    readNodes(r, d);
+    readOpcodes(r, d);
+    readEdges(r, d);
     if (a.has("node_splits")) {
         NpyHeader hs = r.header("node_splits");
         const bool ok = hs.shape.size() == 1 || (hs.shape.size() == 2 && hs.shape[0] == 1);
@@ -169,44 +223,14 @@ TpuGraph loadTpuGraph(const std::string& path, const LoadOptions& options) {
 
     d.searchCollection = readCollectionName(a, d.collection, d.warnings);
 
-    // Configurations
     NpyHeader hr = r.header("config_runtime");
     r.expectRank("config_runtime", hr, 1, "(c,)");
     const auto c = static_cast<size_t>(hr.shape[0]);
     d.runtimes = a.read("config_runtime").toDouble();
-
-    if (d.collection == Collection::Tile) {
-        NpyHeader hc = r.header("config_feat");
-        r.expectRank("config_feat", hc, 2, "(c, 24)");
-        if (static_cast<size_t>(hc.shape[0]) != c)
-            r.fail("config_feat", "expected " + std::to_string(c) + " rows (one per config_runtime), got " + hc.shapeString());
-        d.configFeatureWidth = hc.shape[1];
-        if (d.configFeatureWidth != schema::kTileConfigWidth)
-            d.warnings.push_back("config_feat has " + std::to_string(d.configFeatureWidth) + " columns, not " +
-                                 std::to_string(schema::kTileConfigWidth) + ": a trimmed copy? Feature names are unknown.");
-        d.tileConfigFeatures = a.read("config_feat").toFloat();
-        if (!a.has("config_runtime_normalizers"))
-            r.fail("config_runtime_normalizers", "missing (expected one normaliser per configuration in a tile file)");
-        d.runtimeNormalizers = r.readRuntimes("config_runtime_normalizers", c);
-    } else {
-        NpyHeader hi = r.header("node_config_ids");
-        r.expectRank("node_config_ids", hi, 1, "(nc,)");
-        d.configurableNodes = toInt32(r.readInteger("node_config_ids", hi).toInt64(), r, "node_config_ids", d.numNodes);
-        NpyHeader hn = r.header("node_config_feat");
-        r.expectRank("node_config_feat", hn, 3, "(c, nc, 18)");
-        if (static_cast<size_t>(hn.shape[0]) != c || hn.shape[1] != static_cast<int64_t>(d.configurableNodes.size()))
-            r.fail("node_config_feat", "expected shape (" + std::to_string(c) + ", " +
-                                           std::to_string(d.configurableNodes.size()) +
-                                           ", 18) (configs from config_runtime, nodes from node_config_ids), got " +
-                                           hn.shapeString());
-        d.configFeatureWidth = hn.shape[2];
-        if (d.configFeatureWidth != schema::kLayoutConfigWidth)
-            d.warnings.push_back("node_config_feat has " + std::to_string(d.configFeatureWidth) + " columns, not " +
-                                 std::to_string(schema::kLayoutConfigWidth) + ": a trimmed copy? Feature names are unknown.");
-        const NpzEntry& e = a.require("node_config_feat");
-        d.layoutConfigs = LayoutConfigTable::open(path, "node_config_feat", hn, e.stored, options.backgroundConfigs,
-                                                  options.decodeStoredConfigs, options.deferDecoding);
-    }
+    if (d.collection == Collection::Tile)
+        readTileConfigs(r, d, c);
+    else
+        readLayoutConfigs(r, d, c, options);
     return TpuGraph(std::move(d));
 }
 
