@@ -255,24 +255,24 @@ TpuGraph makeTileGraph(Recipe recipe, uint64_t seed, int configs, const std::str
     return TpuGraph(attachTileConfigs(structure, configs, configRng));
 }
 
-std::vector<SynthFile> generateDataset(const SynthOptions& o, const Progress& progress) {
-    validate(o);
+namespace {
+
+// One file to generate. Layout programs are shared by a source's two searches, as in the real
+// data (the same programs timed by both searches).
+struct WorkItem {
+    std::string collection;
+    int source = 0;  // 0 tile, 1 xla, 2 nlp
+    int search = 0;  // 0 random, 1 default
+    int index = 0, total = 0;
+};
+
+std::vector<WorkItem> workList(const SynthOptions& o) {
     const std::vector<std::string> wanted =
         o.collections.empty() ? synthCollections() : o.collections;
     auto want = [&](const std::string& c) {
         return std::find(wanted.begin(), wanted.end(), c) != wanted.end();
     };
-    const int threads = threadCount(o.threads);
-
-    // Work list: one entry per file. Layout programs are shared by a source's two searches, as
-    // in the real data (the same programs timed by both searches).
-    struct Item {
-        std::string collection;
-        int source = 0;  // 0 tile, 1 xla, 2 nlp
-        int search = 0;  // 0 random, 1 default
-        int index = 0, total = 0;
-    };
-    std::vector<Item> items;
+    std::vector<WorkItem> items;
     if (want("tile:xla"))
         for (int i = 0; i < o.tileGraphs; ++i) items.push_back({"tile:xla", 0, 0, i, o.tileGraphs});
     for (int source = 1; source <= 2; ++source)
@@ -283,47 +283,82 @@ std::vector<SynthFile> generateDataset(const SynthOptions& o, const Progress& pr
                 for (int i = 0; i < o.layoutGraphs; ++i)
                     items.push_back({c, source, search, i, o.layoutGraphs});
         }
+    return items;
+}
 
+// Builds the item's graph and times its configurations; `f` gets its name and recipe.
+TpuGraphData generateGraph(const WorkItem& it, const SynthOptions& o, int threads, SynthFile& f,
+                           int64_t finished, int64_t total, const Progress& progress) {
+    Rng structureRng(
+        deriveSeed(o.seed, {static_cast<uint64_t>(it.source), static_cast<uint64_t>(it.index)}));
+    Rng configRng(
+        deriveSeed(o.seed, {static_cast<uint64_t>(10 + it.search), static_cast<uint64_t>(it.source),
+                            static_cast<uint64_t>(it.index)}));
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "_%03d", it.index);
+    if (it.source == 0) {
+        const Recipe r = kernelRecipe(structureRng);
+        f.recipe = recipeName(r);
+        f.name = f.recipe + suffix;
+        if (progress) progress(finished, total, f.collection + " " + f.name);
+        return attachTileConfigs(structureOf(buildKernel(r, structureRng, f.name)), o.configs,
+                                 configRng, o.noiseSigma);
+    }
+    const Recipe r = programRecipe(it.source == 2, structureRng);
+    const auto target = static_cast<int64_t>(std::llround(
+        structureRng.logUniform(static_cast<double>(o.minNodes), static_cast<double>(o.maxNodes))));
+    f.recipe = recipeName(r);
+    f.name = f.recipe + suffix;
+    const TpuGraph structure = structureOf(buildProgram(r, structureRng, target, f.name));
+    const std::string detail =
+        f.collection + " " + f.name + " (" + std::to_string(structure.numNodes()) + " nodes)";
+    if (progress) progress(finished, total, detail);
+    return attachLayoutConfigs(
+        structure, o.configs, it.search == 0 ? LayoutSearch::Random : LayoutSearch::Default,
+        configRng, threads,
+        [&](int64_t done) {
+            if (progress) progress(finished + done, total, detail);
+        },
+        o.noiseSigma);
+}
+
+// npz/tile/xla/SPLIT or npz/layout/SRC/SEARCH/SPLIT, as the real tree; a test file's runtimes go
+// to ground_truth/ and, unless asked for, are zeros in the file, as in the real test split.
+void writeGraph(TpuGraphData data, const WorkItem& it, const SynthOptions& o, SynthFile& f) {
+    std::string rel = it.collection;
+    std::replace(rel.begin(), rel.end(), ':', '/');
+    const fs::path dir = fs::path(o.outDir) / "npz" / rel / f.split;
+    makeDirectories(dir);
+    if (f.split == std::string("test")) {
+        const fs::path truthDir = fs::path(o.outDir) / "ground_truth" / rel / f.split;
+        makeDirectories(truthDir);
+        writeNpy(truthDir / (f.name + ".config_runtime.npy"), data.runtimes);
+        if (it.source == 0)
+            writeNpy(truthDir / (f.name + ".config_runtime_normalizers.npy"),
+                     data.runtimeNormalizers);
+        if (!o.testRuntimes) {
+            std::fill(data.runtimes.begin(), data.runtimes.end(), 0.0);
+            std::fill(data.runtimeNormalizers.begin(), data.runtimeNormalizers.end(), 0.0);
+        }
+    }
+    f.path = (dir / (f.name + ".npz")).string();
+    saveTpuGraph(TpuGraph(std::move(data)), f.path, o.compressed);
+}
+
+}  // namespace
+
+std::vector<SynthFile> generateDataset(const SynthOptions& o, const Progress& progress) {
+    validate(o);
+    const int threads = threadCount(o.threads);
+    const std::vector<WorkItem> items = workList(o);
     const int64_t total = static_cast<int64_t>(items.size()) * o.configs;
     int64_t finished = 0;
     std::vector<SynthFile> files;
-    for (const Item& it : items) {
-        Rng structureRng(deriveSeed(
-            o.seed, {static_cast<uint64_t>(it.source), static_cast<uint64_t>(it.index)}));
-        Rng configRng(deriveSeed(
-            o.seed, {static_cast<uint64_t>(10 + it.search), static_cast<uint64_t>(it.source),
-                     static_cast<uint64_t>(it.index)}));
+    for (const WorkItem& it : items) {
         SynthFile f;
         f.collection = it.collection;
         f.split = splitOf(it.index, it.total);
-        char suffix[16];
-        std::snprintf(suffix, sizeof suffix, "_%03d", it.index);
-        TpuGraphData data;
-        if (it.source == 0) {
-            const Recipe r = kernelRecipe(structureRng);
-            f.recipe = recipeName(r);
-            f.name = f.recipe + suffix;
-            if (progress) progress(finished, total, f.collection + " " + f.name);
-            data = attachTileConfigs(structureOf(buildKernel(r, structureRng, f.name)), o.configs,
-                                     configRng, o.noiseSigma);
-        } else {
-            const Recipe r = programRecipe(it.source == 2, structureRng);
-            const auto target = static_cast<int64_t>(std::llround(structureRng.logUniform(
-                static_cast<double>(o.minNodes), static_cast<double>(o.maxNodes))));
-            f.recipe = recipeName(r);
-            f.name = f.recipe + suffix;
-            const TpuGraph structure = structureOf(buildProgram(r, structureRng, target, f.name));
-            const std::string detail = f.collection + " " + f.name + " (" +
-                                       std::to_string(structure.numNodes()) + " nodes)";
-            if (progress) progress(finished, total, detail);
-            data = attachLayoutConfigs(
-                structure, o.configs, it.search == 0 ? LayoutSearch::Random : LayoutSearch::Default,
-                configRng, threads,
-                [&](int64_t done) {
-                    if (progress) progress(finished + done, total, detail);
-                },
-                o.noiseSigma);
-        }
+        TpuGraphData data = generateGraph(it, o, threads, f, finished, total, progress);
         finished += o.configs;
         f.nodes = data.numNodes;
         f.edges = static_cast<int64_t>(data.edges.size());
@@ -333,26 +368,7 @@ std::vector<SynthFile> generateDataset(const SynthOptions& o, const Progress& pr
         if (it.source == 0)
             for (size_t i = 0; i < truth.size(); ++i) truth[i] /= data.runtimeNormalizers[i];
         f.stats = runtimeStats(truth);
-
-        // npz/tile/xla/SPLIT or npz/layout/SRC/SEARCH/SPLIT, as the real tree.
-        std::string rel = it.collection;
-        std::replace(rel.begin(), rel.end(), ':', '/');
-        const fs::path dir = fs::path(o.outDir) / "npz" / rel / f.split;
-        makeDirectories(dir);
-        if (f.split == std::string("test")) {
-            const fs::path truthDir = fs::path(o.outDir) / "ground_truth" / rel / f.split;
-            makeDirectories(truthDir);
-            writeNpy(truthDir / (f.name + ".config_runtime.npy"), data.runtimes);
-            if (it.source == 0)
-                writeNpy(truthDir / (f.name + ".config_runtime_normalizers.npy"),
-                         data.runtimeNormalizers);
-            if (!o.testRuntimes) {
-                std::fill(data.runtimes.begin(), data.runtimes.end(), 0.0);
-                std::fill(data.runtimeNormalizers.begin(), data.runtimeNormalizers.end(), 0.0);
-            }
-        }
-        f.path = (dir / (f.name + ".npz")).string();
-        saveTpuGraph(TpuGraph(std::move(data)), f.path, o.compressed);
+        writeGraph(std::move(data), it, o, f);
         files.push_back(std::move(f));
     }
     if (progress) progress(total, total, "done");
