@@ -72,11 +72,14 @@ void printSummary(const std::vector<synth::SynthFile>& files, const std::string&
                     static_cast<long long>(configs), median(spread), 100 * near / n,
                     100 * exact / n);
     }
-    std::printf(
-        "wrote %s under %s/npz in %.1fs (near ties: config pairs within %.1f%%; test-split "
-        "truth in %s/ground_truth)\n",
-        countOf(static_cast<int64_t>(files.size()), "file", "files").c_str(), outDir.c_str(),
-        seconds, 100 * synth::kNearTie, outDir.c_str());
+    // The ground truth is written for test-split files only: a small dataset may have none.
+    const bool anyTest = std::any_of(files.begin(), files.end(), [](const synth::SynthFile& f) {
+        return f.split == std::string("test");
+    });
+    const std::string truth = anyTest ? "; test-split truth in " + outDir + "/ground_truth" : "";
+    std::printf("wrote %s under %s/npz in %.1fs (near ties: config pairs within %.1f%%%s)\n",
+                countOf(static_cast<int64_t>(files.size()), "file", "files").c_str(),
+                outDir.c_str(), seconds, 100 * synth::kNearTie, truth.c_str());
 }
 
 // Whether no collection chosen gets a graph (checked before --overwrite removes a dataset).
