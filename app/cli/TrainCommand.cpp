@@ -263,12 +263,9 @@ void run(TrainOptions& o) {
     train(o, group.get());
 }
 
-}  // namespace
-
-void addTrainCommand(CLI::App& app) {
-    auto o = std::make_shared<TrainOptions>();
-    nn::TrainSettings& s = o->settings;
-    auto* cmd = app.add_subcommand("train", learnCommandDescription("train"));
+// Where the data and the model file are, and the budget.
+void addRunOptions(CLI::App* cmd, TrainOptions& o) {
+    nn::TrainSettings& s = o.settings;
     cmd->add_option("--data", s.dataDir, "Dataset folder (with npz/{tile,layout}/... below it)");
     cmd->add_option("--collection", s.collection,
                     "layout:xla:random, layout:nlp:default, tile:xla, ... ('layout' = every layout "
@@ -293,6 +290,11 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--seed", s.seed, "Random seed (weights, shuffling, config sampling)")
         ->capture_default_str();
     cmd->add_option("--threads", s.threads, "Torch threads (0 = all cores)")->capture_default_str();
+}
+
+// The network's size, pruning and loss.
+void addShapeAndLossOptions(CLI::App* cmd, TrainOptions& o) {
+    nn::TrainSettings& s = o.settings;
     const nn::ModelShape layoutShape = nn::defaultModelShape(Collection::Layout),
                          tileShape = nn::defaultModelShape(Collection::Tile);
     cmd->add_option("--hidden", s.model.hidden,
@@ -304,13 +306,14 @@ void addTrainCommand(CLI::App& app) {
                         std::to_string(layoutShape.layers) + ", tile " + std::to_string(tileShape.layers) + ")")
         ->capture_default_str();
     cmd->add_option(
-           "--hops", o->hops,
+           "--hops", o.hops,
            "Layout pruning: keep configurable nodes and their K-hop neighbourhood, or 'full'")
         ->capture_default_str();
-    cmd->add_option("--loss", o->loss,
-                    std::string("auto (layout ") + nn::lossName(nn::defaultLoss(Collection::Layout)) +
-                        ", the measured best; tile " + nn::lossName(nn::defaultLoss(Collection::Tile)) +
-                        "), hinge (pairwise), listmle, mse (log runtime) or logistic (pairwise, RankNet)")
+    cmd->add_option(
+           "--loss", o.loss,
+           std::string("auto (layout ") + nn::lossName(nn::defaultLoss(Collection::Layout)) +
+               ", the measured best; tile " + nn::lossName(nn::defaultLoss(Collection::Tile)) +
+               "), hinge (pairwise), listmle, mse (log runtime) or logistic (pairwise, RankNet)")
         ->capture_default_str();
     cmd->add_option("--margin", s.margin, "Pairwise hinge margin")->capture_default_str();
     cmd->add_option("--temperature", s.temperature,
@@ -320,10 +323,16 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--listmle-weight", s.listMleWeight,
                     "Add this many times ListMLE to the pairwise hinge (--loss hinge, or auto)")
         ->capture_default_str();
+}
+
+// The optimiser, its schedule and the epoch kept.
+void addOptimiserOptions(CLI::App* cmd, TrainOptions& o) {
+    nn::TrainSettings& s = o.settings;
     cmd->add_option("--lr", s.learningRate, "Adam learning rate at the start (see --lr-schedule)")
         ->capture_default_str();
-    cmd->add_option("--lr-schedule", o->schedule,
-                    "cosine (down to 5% over the run), stable-decay (the full rate for 75% of the run, then linear "
+    cmd->add_option("--lr-schedule", o.schedule,
+                    "cosine (down to 5% over the run), stable-decay (the full rate for 75% of the "
+                    "run, then linear "
                     "down to 5%) or constant")
         ->capture_default_str();
     cmd->add_option("--dropout", s.dropout, "Layout: share of node encodings zeroed in each training step")
@@ -344,56 +353,69 @@ void addTrainCommand(CLI::App& app) {
                     "rate decays over the run, as cosine and stable-decay do; 6 with a constant rate)")
         ->capture_default_str();
     cmd->add_option(
-           "--select-by", o->selectBy,
+           "--select-by", o.selectBy,
            "The validation figure whose best epoch is kept (and counts toward --patience): score = "
            "the collection's (Kendall for layout, the competition's tile score, from the top-5 "
            "slowdown, for tile) or kendall (for both)")
         ->capture_default_str();
-    cmd->add_option("--violation-feature", o->violation,
+}
+
+// Inputs and heads turned on or off.
+void addFeatureOptions(CLI::App* cmd, TrainOptions& o) {
+    cmd->add_option("--violation-feature", o.violation,
                     "Layout: add the graph-level violation-ratio input (on/off)")
         ->capture_default_str();
-    cmd->add_option("--slot-features", o->slotFeatures,
+    cmd->add_option("--slot-features", o.slotFeatures,
                     "Layout: describe each slot's layout physically (minor dims' sizes, tile "
                     "padding, the op's preferred minor dim) beside its raw values (on/off)")
         ->capture_default_str();
-    cmd->add_option("--flow-features", o->flowFeatures,
+    cmd->add_option("--flow-features", o.flowFeatures,
                     "Layout, with slot features: how far each layout flows through elementwise "
                     "chains (the share of the program that takes an output layout and its "
                     "padding; copies where an operand's layout differs from the one arriving) "
                     "(on/off)")
         ->capture_default_str();
-    cmd->add_option("--relayout-features", o->relayoutFeatures,
+    cmd->add_option("--relayout-features", o.relayoutFeatures,
                     "Layout, with flow features: the reshapes and transposes each node's layouts "
                     "make physical relayouts instead of bitcasts, and the tile-padded elements "
                     "they move (on/off)")
         ->capture_default_str();
-    cmd->add_option("--node-cost-readout", o->nodeCost,
+    cmd->add_option("--node-cost-readout", o.nodeCost,
                     "Layout: each node predicts its own cost and the score adds the log of their "
                     "sum (on/off)")
         ->capture_default_str();
-    cmd->add_option("--pooled-head", o->pooledHead,
-                    std::string("Layout: the score also takes an MLP over the pooled graph embedding (off: the "
-                                "log of the summed node costs alone, so it decomposes into them; needs the "
-                                "node-cost readout) (on/off/auto = ") +
-                        (nn::ModelSettings{}.pooledHead ? "on" : "off") +
-                        ", and on where the node-cost readout is off or config attention or the violation "
-                        "feature on)")
+    cmd->add_option(
+           "--pooled-head", o.pooledHead,
+           std::string(
+               "Layout: the score also takes an MLP over the pooled graph embedding (off: the "
+               "log of the summed node costs alone, so it decomposes into them; needs the "
+               "node-cost readout) (on/off/auto = ") +
+               (nn::ModelSettings{}.pooledHead ? "on" : "off") +
+               ", and on where the node-cost readout is off or config attention or the violation "
+               "feature on)")
         ->capture_default_str();
-    cmd->add_option("--bounds-features", o->boundsFeatures,
+    cmd->add_option("--bounds-features", o.boundsFeatures,
                     "Tile: describe what the bounds mean for the kernel's tensors (tile count, "
                     "partial and lane-padded tiles, tile bytes, working set) beside them (on/off)")
         ->capture_default_str();
-    cmd->add_option("--spill-features", o->spillFeatures,
-                    "Tile: whether the double-buffered working set fits the on-chip memory (16 MiB, "
-                    "the synthetic TPU's) and by how much it misses or clears it (on/off)")
+    cmd->add_option(
+           "--spill-features", o.spillFeatures,
+           "Tile: whether the double-buffered working set fits the on-chip memory (16 MiB, "
+           "the synthetic TPU's) and by how much it misses or clears it (on/off)")
         ->capture_default_str();
-    cmd->add_option("--traffic-features", o->trafficFeatures,
-                    "Tile: what the tiles fetch from HBM (operand bytes in all and per tile, fetches) "
-                    "and whether a single tile leaves them exposed (on/off)")
+    cmd->add_option(
+           "--traffic-features", o.trafficFeatures,
+           "Tile: what the tiles fetch from HBM (operand bytes in all and per tile, fetches) "
+           "and whether a single tile leaves them exposed (on/off)")
         ->capture_default_str();
-    cmd->add_option("--config-attention", o->attention,
+    cmd->add_option("--config-attention", o.attention,
                     "Configs of a batch attend to each other (on/off)")
         ->capture_default_str();
+}
+
+// Which data each epoch sees, memory, resuming and the metrics log.
+void addDataOptions(CLI::App* cmd, TrainOptions& o) {
+    nn::TrainSettings& s = o.settings;
     cmd->add_option(
            "--held-out-configs", s.heldOutConfigFraction,
            "Reserve this fraction of every train graph's distinct configs, each with its duplicates "
@@ -405,35 +427,57 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--valid-configs", s.validConfigsPerGraph,
                     "Configs scored per valid graph each epoch (0 = all)")
         ->capture_default_str();
-    cmd->add_option("--cache-mb", o->cacheMiB, "Memory for prepared graphs (LRU), MiB")
+    cmd->add_option("--cache-mb", o.cacheMiB, "Memory for prepared graphs (LRU), MiB")
         ->capture_default_str();
     cmd->add_flag("--resume", s.resume, "Continue from MODEL.state if it exists");
     cmd->add_option("--log", s.logPath,
                     "Write the metrics the explorer plots as JSON lines: a start record, one per "
                     "optimiser step and epoch, an end record (resumed runs continue it)")
         ->check(CLI::Validator(outputFileProblem, "FILE"));
-    cmd->add_option("--world-size", o->worldSize,
-                    "Data-parallel workers (c10d/Gloo). Without RANK in the environment, starts this many "
-                    "worker processes on this machine, sharing its cores; with torchrun's RANK, WORLD_SIZE, "
-                    "MASTER_ADDR, MASTER_PORT set, this process is one worker (0 = WORLD_SIZE or 1). "
-                    "--graphs-per-step is per worker")
+}
+
+// Workers, products and checkpoints.
+void addProcessOptions(CLI::App* cmd, TrainOptions& o) {
+    nn::TrainSettings& s = o.settings;
+    cmd->add_option(
+           "--world-size", o.worldSize,
+           "Data-parallel workers (c10d/Gloo). Without RANK in the environment, starts this many "
+           "worker processes on this machine, sharing its cores; with torchrun's RANK, WORLD_SIZE, "
+           "MASTER_ADDR, MASTER_PORT set, this process is one worker (0 = WORLD_SIZE or 1). "
+           "--graphs-per-step is per worker")
         ->capture_default_str();
-    cmd->add_option("--products", o->products,
-                    "Training products: float, or bfloat16 (rounded factors and results, float sums; markedly faster on a CPU "
-                    "with bfloat16 units only while its other cores idle), or auto = bfloat16 on such CPUs. Scoring "
+    cmd->add_option("--products", o.products,
+                    "Training products: float, or bfloat16 (rounded factors and results, float "
+                    "sums; markedly faster on a CPU "
+                    "with bfloat16 units only while its other cores idle), or auto = bfloat16 on "
+                    "such CPUs. Scoring "
                     "stays float")
         ->capture_default_str();
-    cmd->add_option("--size-matched-steps", o->sizeMatched,
-                    "Put graphs of similar size in one step (on/off/auto = on with several workers, where a "
-                    "step waits for the slowest)")
+    cmd->add_option(
+           "--size-matched-steps", o.sizeMatched,
+           "Put graphs of similar size in one step (on/off/auto = on with several workers, where a "
+           "step waits for the slowest)")
         ->capture_default_str();
-    cmd->add_option("--join-seconds", o->joinSeconds,
+    cmd->add_option("--join-seconds", o.joinSeconds,
                     "Data-parallel workers wait this long for each other to start")
         ->capture_default_str();
     cmd->add_option("--checkpoint-seconds", s.checkpointSeconds,
                     "Also save the training state this often within an epoch (a killed run "
                     "resumes from it with --resume)")
         ->capture_default_str();
+}
+
+}  // namespace
+
+void addTrainCommand(CLI::App& app) {
+    auto o = std::make_shared<TrainOptions>();
+    auto* cmd = app.add_subcommand("train", learnCommandDescription("train"));
+    addRunOptions(cmd, *o);
+    addShapeAndLossOptions(cmd, *o);
+    addOptimiserOptions(cmd, *o);
+    addFeatureOptions(cmd, *o);
+    addDataOptions(cmd, *o);
+    addProcessOptions(cmd, *o);
     cmd->callback([o] { run(*o); });
 }
 
