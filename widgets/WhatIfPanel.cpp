@@ -200,6 +200,19 @@ WhatIfPanel::WhatIfPanel(JobRunner* runner, QWidget* parent) : QWidget(parent), 
 }
 
 void WhatIfPanel::buildUi() {
+    QHBoxLayout* top = buildTopRow();
+    buildNodeList();
+    buildEditor();
+    QWidget* right = buildResults();
+    buildSplit(right);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(m_split, 1);
+}
+
+// Where to start from, undo and redo, the session's files and the model's name.
+QHBoxLayout* WhatIfPanel::buildTopRow() {
     m_start = new QComboBox(this);
     m_start->addItems({tr("the chosen configuration"), tr("the compiler default"), tr("the best measured"),
                        tr("the best predicted")});
@@ -234,7 +247,10 @@ void WhatIfPanel::buildUi() {
     // 1024 x 600 screen, behind the right column's scroll bar.
     addSessionFileButtons(top);
     top->addWidget(m_modelLabel);
+    return top;
+}
 
+void WhatIfPanel::buildNodeList() {
     m_nodes = new QTreeWidget(this);
     m_nodes->setRootIsDecorated(false);
     m_nodes->setUniformRowHeights(true);
@@ -245,7 +261,10 @@ void WhatIfPanel::buildUi() {
         refreshEditor();
         if (isLayoutFile()) emit nodeActivated(m_node);
     });
+}
 
+// The chosen node's slots, each with its values and a sweep button, and "Default".
+void WhatIfPanel::buildEditor() {
     auto* editor = new QWidget(this);
     m_editor = editor;
     auto* grid = new QGridLayout(editor);
@@ -287,7 +306,10 @@ void WhatIfPanel::buildUi() {
     });
     grid->addWidget(m_defaultButton, 4, 1);
     grid->setRowStretch(5, 1);
+}
 
+// The prediction's text above the tabs of runs, the sweep chart and the suggestions.
+QWidget* WhatIfPanel::buildResults() {
     m_result = new QLabel(this);
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -332,9 +354,14 @@ void WhatIfPanel::buildUi() {
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(m_result);
     rightLayout->addWidget(m_tabs, 1);
+    return right;
+}
+
+// Node list, editor and results side by side, each column asking for the width it needs.
+void WhatIfPanel::buildSplit(QWidget* right) {
     m_split = new FittingSplitter(this);
     m_split->addWidget(m_nodes);
-    m_split->addWidget(editor);
+    m_split->addWidget(m_editor);
     // In a scroll area: a report or a search summary of more lines would otherwise grow the
     // panel's minimum height, and with it the docks (the tab row moved from under the mouse).
     auto* rightScroll = new VerticalScrollArea(right, this);
@@ -355,10 +382,6 @@ void WhatIfPanel::buildUi() {
             {m_editorFitWidth, m_editor->sizeHint().width(), m_editor->minimumSizeHint().width()});
         return m_editorFitWidth;
     });
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(top);
-    layout->addWidget(m_split, 1);
 }
 
 // Save, Load and Export, and what was last saved.

@@ -126,6 +126,11 @@ signals:
 
 private:
     void buildUi();
+    QHBoxLayout* buildTopRow();
+    void buildNodeList();
+    void buildEditor();
+    QWidget* buildResults();
+    void buildSplit(QWidget* right);
     void addSessionFileButtons(QHBoxLayout* row);
     void sessionFileAction(bool saving, bool npz);
     // A layout column wide enough for the longest permutation its slot takes on this graph.
