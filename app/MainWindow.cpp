@@ -155,6 +155,22 @@ MainWindow::MainWindow(QWidget* parent)
         ->setObjectName(QStringLiteral("resetLayoutAction"));
     connectConfigMenu();
 
+    createStatusWidgets();
+    connectModelSession();
+    setStatus(tr("Open a .npz file or a dataset folder (File menu, or drop it here)."));
+    connectPanels();
+    connectBrowser();
+    connectLoading();
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
+        resize(kDefaultWindowSize.boundedTo(screen()->availableGeometry().size()));
+    m_stateRestored = restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
+    rebuildRecentMenu();
+}
+
+// The status bar's permanent widgets: the file's warnings, the graph, the model, progress.
+void MainWindow::createStatusWidgets() {
     m_graphLabel = new QLabel(this);
     m_warningLabel = new QLabel(this);
     m_warningLabel->setObjectName(QStringLiteral("warningLabel"));
@@ -173,9 +189,10 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_graphLabel);
     statusBar()->addPermanentWidget(m_modelLabel);
     statusBar()->addPermanentWidget(m_progress);
-    connectModelSession();
-    setStatus(tr("Open a .npz file or a dataset folder (File menu, or drop it here)."));
+}
 
+// Selection between the graph, the inspector and the configurations table.
+void MainWindow::connectPanels() {
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_inspector, [this](int node) {
         m_inspector->showNode(node);
         if (!m_restoringSession && !m_graph.isNull()) QSettings().setValue(kSessionNodeKey, node);
@@ -200,6 +217,10 @@ MainWindow::MainWindow(QWidget* parent)
         updateMarks();
     });
     connect(m_configPanel, &ConfigPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+}
+
+// A dataset folder scanned: open the file asked for, or the first one worth showing.
+void MainWindow::connectBrowser() {
     connect(m_browser, &DatasetBrowser::fileActivated, this, &MainWindow::openFile);
     connect(m_browser, &DatasetBrowser::statusMessage, this, &MainWindow::setStatus);
     connect(m_configPanel, &ConfigPanel::statusMessage, this, &MainWindow::setStatus);
@@ -224,7 +245,10 @@ MainWindow::MainWindow(QWidget* parent)
         else if (!m_currentFile.isEmpty())
             m_browser->selectFile(m_currentFile);
     });
+}
 
+// A file read on the io worker: show it, or say why it could not be opened.
+void MainWindow::connectLoading() {
     connect(m_ioRunner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id != m_loadJob) return;
         m_loadJob = 0;
@@ -238,12 +262,6 @@ MainWindow::MainWindow(QWidget* parent)
         setStatus(tr("Could not open %1").arg(QFileInfo(m_loadingFile).fileName()));
         showError(tr("Cannot open file"), message);
     });
-
-    QSettings settings;
-    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
-        resize(kDefaultWindowSize.boundedTo(screen()->availableGeometry().size()));
-    m_stateRestored = restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
-    rebuildRecentMenu();
 }
 
 MainWindow::~MainWindow() {

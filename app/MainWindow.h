@@ -110,6 +110,10 @@ protected:
 
 private:
     void createMenus();
+    void createStatusWidgets();
+    void connectPanels();
+    void connectBrowser();
+    void connectLoading();
     void createDocks();
     void showError(const QString& title, const QString& message);
     void showFileWarnings();  // the open file's warnings, in a dialog that leaves the window usable
