@@ -311,6 +311,14 @@ QDockWidget* MainWindow::addToolDock(const QString& title, QWidget* widget) {
 }
 
 void MainWindow::createMenus() {
+    createFileMenu();
+    createEditMenu();
+    createModelMenu();
+    createViewMenu();
+    createHelpMenu();
+}
+
+void MainWindow::createFileMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open File…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
@@ -335,7 +343,9 @@ void MainWindow::createMenus() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+}
 
+void MainWindow::createEditMenu() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_whatIf->undoStack()->createUndoAction(this, tr("&Undo What-if Edit"));
     undo->setShortcut(QKeySequence::Undo);
@@ -343,7 +353,9 @@ void MainWindow::createMenus() {
     redo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
     edit->addAction(undo);
     edit->addAction(redo);
+}
 
+void MainWindow::createModelMenu() {
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     model->addAction(tr("&Load Model…"), this, &MainWindow::loadModelFromDialog);
     model->addAction(tr("Use &Built-in Model"), this, [this] {
@@ -376,7 +388,9 @@ void MainWindow::createMenus() {
         m_trainingDock->show();
         m_trainingDock->raise();
     });
+}
 
+void MainWindow::createViewMenu() {
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     GraphView* view = m_graphPanel->view();
     m_viewMenu->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), view, &GraphView::fitAll);
@@ -397,7 +411,9 @@ void MainWindow::createMenus() {
     m_viewMenu->addSeparator();
     for (QDockWidget* d : {m_browserDock, m_inspectorDock, m_configDock})
         m_viewMenu->addAction(d->toggleViewAction());
+}
 
+void MainWindow::createHelpMenu() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("L&earn: How Layout Affects Runtime"), this, &MainWindow::startLesson)
         ->setObjectName(QStringLiteral("learnAction"));

@@ -110,6 +110,11 @@ protected:
 
 private:
     void createMenus();
+    void createFileMenu();
+    void createEditMenu();
+    void createModelMenu();
+    void createViewMenu();
+    void createHelpMenu();
     void createStatusWidgets();
     void connectPanels();
     void connectBrowser();
