@@ -125,6 +125,30 @@ void ExplainPanel::buildUi() {
     m_details->setWordWrap(true);
     m_comparison = new QLabel;
     m_comparison->setWordWrap(true);
+    QHBoxLayout* compareRow = buildCompareRow();
+    m_chart = new QChartView;
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumHeight(150);
+    buildLists();
+    auto* body = new QSplitter(Qt::Horizontal);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_header);
+    leftLayout->addWidget(m_details);
+    leftLayout->addLayout(compareRow);
+    leftLayout->addWidget(m_comparison);
+    leftLayout->addWidget(m_chart, 1);
+    body->addWidget(left);
+    body->addWidget(m_lists);
+    body->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(body);
+}
+
+// "Compare A with B =": a configuration's number, Compare, Best, Worst and Clear.
+QHBoxLayout* ExplainPanel::buildCompareRow() {
     m_compareBox = new QSpinBox;
     m_compareBox->setToolTip(
         tr("Configuration B, compared with the chosen one (A); \"—\" while B is none "
@@ -151,10 +175,11 @@ void ExplainPanel::buildUi() {
     };
     connect(m_bestButton, &QPushButton::clicked, this, [extreme] { extreme(true); });
     connect(m_worstButton, &QPushButton::clicked, this, [extreme] { extreme(false); });
+    return compareRow;
+}
 
-    m_chart = new QChartView;
-    m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setMinimumHeight(150);
+// The costliest nodes and copies, each list as wide as its short columns, and the memory picture.
+void ExplainPanel::buildLists() {
     m_nodes = new QTreeWidget;
     m_nodes->setHeaderLabels({tr("Node"), tr("Opcode"), tr("Cost"), tr("Layout"), tr("Why")});
     m_nodes->setRootIsDecorated(false);
@@ -202,21 +227,6 @@ void ExplainPanel::buildUi() {
             m_lists->indexOf(list),
             [list] { return widthForColumns(*list, shortColumnsWidth(*list)); },
             widgetlimits::kExplainListMaxShare);
-    auto* body = new QSplitter(Qt::Horizontal);
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_header);
-    leftLayout->addWidget(m_details);
-    leftLayout->addLayout(compareRow);
-    leftLayout->addWidget(m_comparison);
-    leftLayout->addWidget(m_chart, 1);
-    body->addWidget(left);
-    body->addWidget(m_lists);
-    body->setStretchFactor(1, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(body);
 }
 
 void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {

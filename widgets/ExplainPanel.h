@@ -11,6 +11,7 @@
 #include "graph/TpuGraph.h"
 
 class QChartView;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -82,6 +83,8 @@ signals:
 
 private:
     void buildUi();
+    QHBoxLayout* buildCompareRow();
+    void buildLists();
     void request();
     void showExplanation(const Explanation& e);
     void fillChart(const Explanation& e);
