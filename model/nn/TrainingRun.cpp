@@ -323,13 +323,11 @@ private:
         m_map;
 };
 
-TrainingData loadTrainingData(const TrainSettings& st,
-                              const std::function<void(const std::string&)>& say,
-                              const CancelToken* cancel) {
-    const auto checkCancel = [cancel] {
-        if (cancel && cancel->cancelled()) throw PreparationCancelled{};
-    };
-    TrainingData d;
+namespace {
+
+// The train and valid files, and what validation will be measured on.
+void selectTrainingFiles(const TrainSettings& st, TrainingData& d,
+                         const std::function<void(const std::string&)>& say) {
     std::vector<DatasetFile> all;
     if (!st.trainFile.empty()) {
         const DatasetFile file = describeFile(st.trainFile);
@@ -363,15 +361,11 @@ TrainingData loadTrainingData(const TrainSettings& st,
         if (f.kind != kind)
             throw FormatError(st.dataDir + ": '" + st.collection +
                               "' mixes tile and layout files; a model holds one kind");
-    for (const auto& f : d.train) {
-        checkCancel();
-        const FileCounts counts = countsOf(f, st);
-        d.trainConfigCounts.push_back(counts.configs);
-        d.trainStepCosts.push_back(counts.cost);
-    }
+}
 
-    // Normalisation statistics and widths, from a spread of training graphs.
-    say("reading feature statistics");
+// Normalisation statistics and widths come from a spread of training graphs, which must agree.
+std::vector<TpuGraph> loadStatsGraphs(const TrainSettings& st, TrainingData& d,
+                                      const std::function<void()>& checkCancel) {
     std::vector<TpuGraph> statsGraphs;
     LoadOptions statsLoad;
     statsLoad.deferDecoding = true;
@@ -402,7 +396,13 @@ TrainingData loadTrainingData(const TrainSettings& st,
             if (std::find(d.warnings.begin(), d.warnings.end(), w) == d.warnings.end())
                 d.warnings.push_back(w);
     }
+    return statsGraphs;
+}
 
+void describeModel(const TrainSettings& st, TrainingData& d,
+                   const std::vector<TpuGraph>& statsGraphs) {
+    const Collection kind = d.train.front().kind;
+    const TpuGraph& first = statsGraphs.front();
     ModelInfo& info = d.info;
     info.kind = kind;
     info.collection = !st.trainFile.empty() ? d.train.front().collection
@@ -423,6 +423,28 @@ TrainingData loadTrainingData(const TrainSettings& st,
     info.seed = st.seed;
     info.heldOutConfigFraction = st.heldOutConfigFraction;
     info.dataDescription = st.trainFile.empty() ? st.dataDir : st.trainFile;
+}
+
+}  // namespace
+
+TrainingData loadTrainingData(const TrainSettings& st,
+                              const std::function<void(const std::string&)>& say,
+                              const CancelToken* cancel) {
+    const std::function<void()> checkCancel = [cancel] {
+        if (cancel && cancel->cancelled()) throw PreparationCancelled{};
+    };
+    TrainingData d;
+    selectTrainingFiles(st, d, say);
+    for (const auto& f : d.train) {
+        checkCancel();
+        const FileCounts counts = countsOf(f, st);
+        d.trainConfigCounts.push_back(counts.configs);
+        d.trainStepCosts.push_back(counts.cost);
+    }
+
+    say("reading feature statistics");
+    const std::vector<TpuGraph> statsGraphs = loadStatsGraphs(st, d, checkCancel);
+    describeModel(st, d, statsGraphs);
     return d;
 }
 
