@@ -368,36 +368,13 @@ void ConfigPanel::showDetails() {
     }
     const TpuGraph& g = m_graph;
     if (!g.isLayout()) {
-        m_details->setColumnCount(2);
-        m_details->setHeaderLabels({tr("Tile config %1: feature").arg(m_config), tr("Value")});
-        const float* f = g.tileConfig(m_config);
-        const auto& names = schema::tileConfigFeatureNames();
-        for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
-            new QTreeWidgetItem(
-                m_details,
-                {QString::fromStdString(schema::featureName(
-                     names, static_cast<int>(g.configFeatureWidth()), static_cast<int>(i))),
-                 QString::number(static_cast<double>(f[i]), 'g', 8)});
-        m_details->resizeColumnToContents(0);
+        showTileDetails();
         return;
     }
     const auto& table = g.layoutConfigs();
     const int64_t w = table->width();
     const bool named = w == schema::kLayoutConfigWidth;
-    if (named) {
-        m_details->setColumnCount(5);
-        m_details->setHeaderLabels({tr("Config %1: node").arg(m_config), tr("Opcode"),
-                                    tr("Output layout"), tr("Input layout"), tr("Kernel layout")});
-    } else {
-        // A trimmed copy: which columns survived is unknown, so no layout is reconstructed; the
-        // raw values stand under their positions.
-        QStringList headers{tr("Config %1: node").arg(m_config)};
-        for (int64_t i = 0; i < w; ++i) headers << QStringLiteral("col_%1").arg(i);
-        m_details->setColumnCount(static_cast<int>(w) + 1);
-        m_details->setHeaderLabels(headers);
-        m_details->headerItem()->setToolTip(
-            0, tr("%1 columns per node, not 18: a trimmed copy, column names unknown").arg(w));
-    }
+    setLayoutHeaders(w, named);
     if (!table->error().empty()) {
         showDetailsError(QString::fromStdString(table->error()));
         return;
@@ -417,6 +394,47 @@ void ConfigPanel::showDetails() {
         showDetailsError(QString::fromStdString(e.what()));
         return;
     }
+    const QHash<int32_t, QString> marks = addLayoutRows(row, w, named);
+    for (int c = 0; c < m_details->columnCount(); ++c) m_details->resizeColumnToContents(c);
+    emit nodeMarksChanged(marks);
+}
+
+void ConfigPanel::showTileDetails() {
+    const TpuGraph& g = m_graph;
+    m_details->setColumnCount(2);
+    m_details->setHeaderLabels({tr("Tile config %1: feature").arg(m_config), tr("Value")});
+    const float* f = g.tileConfig(m_config);
+    const auto& names = schema::tileConfigFeatureNames();
+    for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
+        new QTreeWidgetItem(
+            m_details, {QString::fromStdString(schema::featureName(
+                            names, static_cast<int>(g.configFeatureWidth()), static_cast<int>(i))),
+                        QString::number(static_cast<double>(f[i]), 'g', 8)});
+    m_details->resizeColumnToContents(0);
+}
+
+// Named slots for the schema's 18 columns; a trimmed copy's raw columns under their positions.
+void ConfigPanel::setLayoutHeaders(int64_t w, bool named) {
+    if (named) {
+        m_details->setColumnCount(5);
+        m_details->setHeaderLabels({tr("Config %1: node").arg(m_config), tr("Opcode"),
+                                    tr("Output layout"), tr("Input layout"), tr("Kernel layout")});
+    } else {
+        // A trimmed copy: which columns survived is unknown, so no layout is reconstructed; the
+        // raw values stand under their positions.
+        QStringList headers{tr("Config %1: node").arg(m_config)};
+        for (int64_t i = 0; i < w; ++i) headers << QStringLiteral("col_%1").arg(i);
+        m_details->setColumnCount(static_cast<int>(w) + 1);
+        m_details->setHeaderLabels(headers);
+        m_details->headerItem()->setToolTip(
+            0, tr("%1 columns per node, not 18: a trimmed copy, column names unknown").arg(w));
+    }
+}
+
+// One row per configurable node; returns the graph's marks for the nodes the configuration sets.
+QHash<int32_t, QString> ConfigPanel::addLayoutRows(const std::vector<float>& row, int64_t w,
+                                                   bool named) {
+    const TpuGraph& g = m_graph;
     QHash<int32_t, QString> marks;
     const auto& nodes = g.configurableNodes();
     for (size_t k = 0; k < nodes.size(); ++k) {
@@ -450,8 +468,7 @@ void ConfigPanel::showDetails() {
                          tr("config %1: %2").arg(m_config).arg(values.join(QStringLiteral(", "))));
         }
     }
-    for (int c = 0; c < m_details->columnCount(); ++c) m_details->resizeColumnToContents(c);
-    emit nodeMarksChanged(marks);
+    return marks;
 }
 
 QString ConfigPanel::detailText() const {

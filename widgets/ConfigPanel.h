@@ -70,6 +70,9 @@ private:
     void startExport(const QString& path);  // on a worker; the status bar told when done
     void exportDone(quint64 job, const QString& error);
     void showDetails();
+    void showTileDetails();
+    void setLayoutHeaders(int64_t w, bool named);
+    QHash<int32_t, QString> addLayoutRows(const std::vector<float>& row, int64_t w, bool named);
     // A configuration that cannot be read: the whole message across the row, not cut by a column.
     void showDetailsError(const QString& message);
     // The filter's outcome where the user looks: a reddish line edit and the reason when refused,
