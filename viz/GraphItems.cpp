@@ -182,7 +182,6 @@ void GraphNodeItem::updateToolTip() {
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     const double lod = levelOfDetail(painter->worldTransform());
-    const bool isNode = m_item.kind == ViewItem::Kind::Node;
     QColor fill = fillColor();
     if (m_item.context) fill = fill.lighter(108);
 
@@ -194,8 +193,19 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         drawFarLabel(painter, lod, farColor());
         return;
     }
-
     painter->setRenderHint(QPainter::Antialiasing, true);
+    drawHalo(painter);
+    drawBox(painter, fill);
+    drawBadges(painter, lod);
+    if (lod < vizlimits::kLabelMinScale) {
+        drawFarLabel(painter, lod, fill);
+        return;
+    }
+    drawLabels(painter, fill);
+}
+
+// The mark of a configuration's or an edit's node, and the search's dashed ring.
+void GraphNodeItem::drawHalo(QPainter* painter) const {
     if (!m_mark.isEmpty()) {
         painter->setPen(Qt::NoPen);
         painter->setBrush(kMarkColor);
@@ -206,6 +216,10 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         painter->setBrush(Qt::NoBrush);
         painter->drawRoundedRect(m_rect.adjusted(-4, -4, 4, 4), 6, 6);
     }
+}
+
+void GraphNodeItem::drawBox(QPainter* painter, const QColor& fill) const {
+    const bool isNode = m_item.kind == ViewItem::Kind::Node;
     QPen pen(Qt::black, 1.0);
     if (m_configurable) pen = QPen(kConfigurableColor, 3.0);
     if (m_role != HighlightRole::None)
@@ -221,7 +235,11 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         painter->setPen(QPen(Qt::gray, 1.0));
         painter->drawLine(m_rect.topLeft() + QPointF(4, -3), m_rect.topRight() + QPointF(-4, -3));
     }
+}
 
+// The configurable badge, and a "+" where operands or users are not drawn.
+void GraphNodeItem::drawBadges(QPainter* painter, double lod) const {
+    const bool isNode = m_item.kind == ViewItem::Kind::Node;
     if (m_configurable) {
         // Badge: a red pill at the top-right corner, readable at any zoom above the flat level.
         const QRectF badge(m_rect.right() - 22, m_rect.top() - 8, 28, 13);
@@ -243,11 +261,10 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         painter->drawLine(c - QPointF(3, 0), c + QPointF(3, 0));
         painter->drawLine(c - QPointF(0, 3), c + QPointF(0, 3));
     }
+}
 
-    if (lod < vizlimits::kLabelMinScale) {
-        drawFarLabel(painter, lod, fill);
-        return;
-    }
+// Title and subtitle (shape and layout), elided to the box.
+void GraphNodeItem::drawLabels(QPainter* painter, const QColor& fill) const {
     const QRectF text = m_rect.adjusted(6, 2, -6, -2);
     const LabelColors colors = labelColorsOn(fill);
     painter->setPen(colors.title);

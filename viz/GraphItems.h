@@ -60,6 +60,10 @@ public:
 
 private:
     void drawFarLabel(QPainter* painter, double lod, const QColor& fill) const;  // on `fill`
+    void drawHalo(QPainter* painter) const;
+    void drawBox(QPainter* painter, const QColor& fill) const;
+    void drawBadges(QPainter* painter, double lod) const;
+    void drawLabels(QPainter* painter, const QColor& fill) const;
     void updateToolTip();
 
     ViewItem m_item;
