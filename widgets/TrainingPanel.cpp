@@ -16,6 +16,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSaveFile>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
@@ -708,8 +709,17 @@ void TrainingPanel::saveModelAs() {
         setStatus(tr("The model is already at %1").arg(to));
         return;
     }
-    QFile::remove(to);
-    setStatus(QFile::copy(from, to) ? tr("Saved %1").arg(to) : tr("Could not write %1").arg(to));
+    QFile source(from);
+    if (!source.open(QIODevice::ReadOnly)) {
+        setStatus(tr("Could not read %1: %2").arg(from, source.errorString()));
+        return;
+    }
+    // Written whole or not at all: a failed save keeps the file it would have replaced.
+    QSaveFile target(to);
+    const bool saved = target.open(QIODevice::WriteOnly) &&
+                       target.write(source.readAll()) == source.size() && target.commit();
+    setStatus(saved ? tr("Saved %1").arg(to)
+                    : tr("Could not write %1: %2").arg(to, target.errorString()));
 }
 
 void TrainingPanel::updateButtons() {

@@ -238,6 +238,20 @@ private slots:
         QCOMPARE(QFileInfo(RunFiles::model(run.folder)).size(), modelBytes);
         QVERIFY2(panel.statusText().contains(QStringLiteral("already")),
                  qPrintable(panel.statusText()));
+        // A save that fails (the run's model gone since the list was read) keeps the file it would
+        // have replaced: that file had been removed before the copy was tried.
+        const QString saved = m_dir.filePath(QStringLiteral("saved.tpgm"));
+        const qint64 savedBytes = QFileInfo(saved).size();
+        const QString model = RunFiles::model(run.folder);
+        QVERIFY(QFile::rename(model, model + QStringLiteral(".away")));
+        answerNextFileDialog(saved);
+        replace->start(20);
+        saveAs->click();
+        replace->stop();
+        QVERIFY(QFile::rename(model + QStringLiteral(".away"), model));
+        QCOMPARE(QFileInfo(saved).size(), savedBytes);
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral("Could not")),
+                 qPrintable(panel.statusText()));
         QVERIFY(panel.resumeRun(layoutRow));
         QTRY_VERIFY_WITH_TIMEOUT(panel.charts()->liveStepCount() > run.history.steps.size() + 2, 60000);
         QSignalSpy finished(&panel, &TrainingPanel::runFinished);
