@@ -18,6 +18,7 @@
 #include "graph/DatasetIndex.h"
 #include "graph/GraphFile.h"
 #include "io/Error.h"
+#include "io/ReplacingFile.h"
 #include "metrics/Metrics.h"
 
 namespace tpg::cli {
@@ -121,16 +122,10 @@ void run(const PredictOptions& o) {
     for (auto& [kind, model] : models) model.setTieSamePrograms(programTies);  // each loaded here, its own
     for (auto& [collection, model] : builtIn) model.setTieSamePrograms(programTies);
 
-    const std::string tmp = o.out + ".tmp";
-    // Removed unless renamed into place: a run that fails on a file leaves nothing beside --out.
-    struct RemovedUnlessKept {
-        const std::string& path;
-        bool kept = false;
-        ~RemovedUnlessKept() {
-            if (!kept) std::remove(path.c_str());
-        }
-    } partial{tmp};
-    std::ofstream csv(tmp, std::ios::trunc);
+    // Rows stream to OUT.tmp as files are scored; a run that fails on a file leaves nothing beside
+    // --out.
+    ReplacingFile out(o.out);
+    std::ofstream csv(out.tempPath(), std::ios::trunc);
     if (!csv) throw FormatError(o.out + ": cannot write");
     csv << "ID,TopConfigs\n";
     ProgressBar bar("predicting", static_cast<int64_t>(files.size()));
@@ -157,10 +152,7 @@ void run(const PredictOptions& o) {
     }
     csv.close();
     if (!csv) throw FormatError(o.out + ": write failed (disk full?)");
-    std::error_code ec;
-    fs::rename(tmp, o.out, ec);
-    if (ec) throw FormatError(o.out + ": cannot replace the file: " + ec.message());
-    partial.kept = true;
+    out.commit();
     bar.finish(countOf(rows, "row", "rows") + " -> " + o.out);
 }
 

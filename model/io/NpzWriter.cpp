@@ -7,6 +7,7 @@
 
 #include "io/Error.h"
 #include "io/Limits.h"
+#include "io/ReplacingFile.h"
 
 namespace tpg {
 
@@ -32,9 +33,9 @@ void NpzWriter::addInt64(const std::string& key, const std::vector<int64_t>& sha
 }
 
 void NpzWriter::save(const std::string& path) const {
-    const std::string tmp = path + ".part";
+    ReplacingFile file(path);
     int code = 0;
-    zip_t* z = zip_open(tmp.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+    zip_t* z = zip_open(file.tempPath().c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
     if (!z) throwFormatError(path, "", "cannot create file");
     for (const Entry& e : m_entries) {
         // libzip reads the buffer at zip_close; m_entries outlives that call.
@@ -54,13 +55,9 @@ void NpzWriter::save(const std::string& path) const {
     if (zip_close(z) != 0) {
         const std::string why = zip_strerror(z);
         zip_discard(z);
-        std::remove(tmp.c_str());
         throwFormatError(path, "", "cannot write: " + why);
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throwFormatError(path, "", "cannot rename the finished file into place");
-    }
+    file.commit();
 }
 
 }  // namespace tpg

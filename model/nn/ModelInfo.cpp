@@ -12,6 +12,7 @@
 #include "Crc32.h"
 #include "NnLimits.h"
 #include "io/Error.h"
+#include "io/ReplacingFile.h"
 
 namespace tpg::nn {
 
@@ -251,25 +252,7 @@ std::string encodeModelFile(const std::string& magic, const ModelFileContents& c
 }
 
 void writeModelFile(const std::string& path, const std::string& magic, const ModelFileContents& c) {
-    const std::string out = encodeModelFile(magic, c);
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f)
-            throwFormatError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
-        f.write(out.data(), static_cast<std::streamsize>(out.size()));
-        f.flush();
-        if (!f) {
-            std::remove(tmp.c_str());
-            throwFormatError(path, "", "write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::remove(tmp.c_str());
-        throwFormatError(path, "", "cannot replace the file: " + ec.message());
-    }
+    writeFileWhole(path, encodeModelFile(magic, c));
 }
 
 ModelFileContents parseModelBytes(const std::string& bytes, const std::string& label,

@@ -9,8 +9,9 @@
 #include <sstream>
 #include <type_traits>
 
-#include "io/Error.h"
 #include "TensorMemory.h"
+#include "io/Error.h"
+#include "io/ReplacingFile.h"
 
 namespace tpg::nn {
 
@@ -266,13 +267,7 @@ TrainingLogWriter::TrainingLogWriter(const std::string& path, const TrainSetting
             kept << line << '\n';
         }
         in.close();
-        const std::string tmp = path + ".tmp";
-        {
-            std::ofstream out(tmp, std::ios::trunc);
-            out << kept.str();
-            if (!out) throwFormatError(tmp, "", "cannot write the training log");
-        }
-        fs::rename(tmp, path);
+        writeFileWhole(path, kept.str());
     }
     m_out.open(path, keepUpToStep >= 0 ? std::ios::app : std::ios::trunc);
     if (!m_out) throwFormatError(path, "", "cannot write the training log");

@@ -1,6 +1,5 @@
 #include "WhatIfSession.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "io/Error.h"
+#include "io/ReplacingFile.h"
 
 namespace tpg::session {
 
@@ -106,23 +106,8 @@ nlohmann::json whatIfDocument(const std::string& file, const std::string& collec
 }
 
 void writeWhatIfSession(const std::string& path, const nlohmann::json& doc) {
-    const std::string temp = path + ".part";
-    {
-        std::ofstream out(temp, std::ios::trunc);
-        if (!out)
-            throwFormatError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
-        // A label or path that is not UTF-8 is written with replacement characters, not refused.
-        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-        if (!out) {
-            out.close();
-            std::remove(temp.c_str());
-            throwFormatError(path, "", "cannot write (disk full?)");
-        }
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        std::remove(temp.c_str());
-        throwFormatError(path, "", "cannot replace the file");
-    }
+    // A label or path that is not UTF-8 is written with replacement characters, not refused.
+    writeFileWhole(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace tpg::session

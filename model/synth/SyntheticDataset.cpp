@@ -9,12 +9,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "graph/GraphFile.h"
+#include "graph/Schema.h"
 #include "io/CompactMatrix.h"
 #include "io/Error.h"
-#include "graph/GraphFile.h"
 #include "io/Limits.h"
 #include "io/NpyFormat.h"
-#include "graph/Schema.h"
+#include "io/ReplacingFile.h"
 #include "synth/TpuCostModel.h"
 
 namespace fs = std::filesystem;
@@ -198,12 +199,9 @@ void writeNpy(const fs::path& path, const std::vector<double>& values) {
     std::vector<int64_t> v(values.size());
     for (size_t i = 0; i < v.size(); ++i) v[i] = std::llround(values[i]);
     const std::vector<uint8_t> header = makeNpyHeader(DType::I64, {static_cast<int64_t>(v.size())});
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(header.data()),
-              static_cast<std::streamsize>(header.size()));
-    out.write(reinterpret_cast<const char*>(v.data()),
-              static_cast<std::streamsize>(v.size() * sizeof(int64_t)));
-    if (!out) throwFormatError(path.string(), "", "cannot write the ground-truth runtimes");
+    std::string bytes(header.begin(), header.end());
+    bytes.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(int64_t));
+    writeFileWhole(path.string(), bytes);
 }
 
 void makeDirectories(const fs::path& dir) {

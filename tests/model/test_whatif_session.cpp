@@ -56,7 +56,7 @@ private slots:
         doc["configurations"].push_back({{"config", row}});
         const std::string path = file("s.json");
         writeWhatIfSession(path, doc);
-        QVERIFY(!QFile::exists(QString::fromStdString(path + ".part")));
+        QVERIFY(!QFile::exists(QString::fromStdString(path + ".tmp")));
         const WhatIfSession s = readWhatIfSession(path, g);
         QCOMPARE(s.file, std::string("/data/small.npz"));
         QCOMPARE(s.collection, std::string("layout:xla:random"));

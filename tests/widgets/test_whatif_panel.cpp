@@ -636,7 +636,7 @@ private slots:
 
         // Saved atomically (no temporary file left), and a session saved for another file loads
         // with a note saying so.
-        QVERIFY(!QFile::exists(json + QStringLiteral(".part")));
+        QVERIFY(!QFile::exists(json + QStringLiteral(".tmp")));
         QJsonObject moved = doc;
         moved.insert(QStringLiteral("file"), QStringLiteral("/elsewhere/another.npz"));
         const QString movedPath = m_dir.filePath(QStringLiteral("moved.json"));
