@@ -5,6 +5,7 @@
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
+#include <QSaveFile>
 #include <QSvgGenerator>
 #include <cmath>
 
@@ -93,8 +94,12 @@ QString exportSceneSvg(QGraphicsScene* scene, const QString& path, const ExportP
     if (source.isEmpty()) return QStringLiteral("%1: nothing is drawn, nothing to export").arg(path);
     double header = 0;
     const QSizeF size = pageSize(source, page, &header);
+    // Written whole or not at all, as every file the app writes.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: cannot write the file (%2)").arg(path, file.errorString());
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&file);
     svg.setTitle(page.title);
     svg.setDescription(page.subtitle.isEmpty() ? QStringLiteral("TpuGraphs Explorer view") : page.subtitle);
     svg.setSize(size.toSize());
@@ -103,7 +108,7 @@ QString exportSceneSvg(QGraphicsScene* scene, const QString& path, const ExportP
     if (!painter.begin(&svg)) return QStringLiteral("%1: cannot write the file").arg(path);
     drawPage(painter, scene, source, page, size, header);
     painter.end();
-    if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0)
+    if (file.size() == 0 || !file.commit())
         return QStringLiteral("%1: cannot write the file").arg(path);
     return {};
 }
@@ -128,7 +133,9 @@ QString exportScenePng(QGraphicsScene* scene, const QString& path, const ExportP
     painter.scale(scale, scale);
     drawPage(painter, scene, source, page, size, header);
     painter.end();
-    if (!image.save(path, "PNG")) return QStringLiteral("%1: cannot write the file").arg(path);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit())
+        return QStringLiteral("%1: cannot write the file").arg(path);
     return {};
 }
 

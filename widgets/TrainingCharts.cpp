@@ -1064,7 +1064,9 @@ void TrainingCharts::onHovered(QXYSeries* series, const QPointF& at, bool entere
 bool TrainingCharts::exportPng(const QString& path, Which chart) {
     flushPendingRedraw();
     const QPixmap image = (chart == Loss ? m_lossView : m_validationView)->grab();
-    return !image.isNull() && image.save(path, "PNG");
+    QSaveFile file(path);
+    return !image.isNull() && file.open(QIODevice::WriteOnly) && image.save(&file, "PNG") &&
+           file.commit();
 }
 
 bool TrainingCharts::exportCsv(const QString& path) const {

@@ -1,4 +1,5 @@
 #include <QAbstractButton>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QPainter>
@@ -546,6 +547,8 @@ private slots:
         QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(image.width() > 100);
+        // Each written whole through a temporary file that takes its place: none is left.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), (QStringList{"view.png", "view.svg"}));
         QVERIFY(!exportSceneSvg(&scene, QStringLiteral("/nonexistent/dir/x.svg"), page).isEmpty());
         GraphScene empty;
         QVERIFY(exportScenePng(&empty, png, page).contains(QStringLiteral("nothing")));
