@@ -396,10 +396,8 @@ void MainWindow::createViewMenu() {
     m_viewMenu->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), view, &GraphView::fitAll);
     m_viewMenu->addAction(tr("&Actual Size"), QKeySequence(Qt::CTRL | Qt::Key_1), view,
                           &GraphView::actualSize);
-    m_viewMenu->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this,
-                          [view] { view->zoomBy(1.25); });
-    m_viewMenu->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this,
-                          [view] { view->zoomBy(0.8); });
+    m_viewMenu->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, view, &GraphView::zoomIn);
+    m_viewMenu->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, view, &GraphView::zoomOut);
     m_viewMenu->addAction(tr("&Find Node…"), QKeySequence::Find, this, [this] {
         m_graphPanel->searchEdit()->setFocus();
         m_graphPanel->searchEdit()->selectAll();

@@ -126,6 +126,14 @@ void GraphView::zoomBy(double factor) {
     setZoom(zoom() * factor);
 }
 
+void GraphView::zoomIn() {
+    zoomBy(vizlimits::kZoomStep);
+}
+
+void GraphView::zoomOut() {
+    zoomBy(1.0 / vizlimits::kZoomStep);
+}
+
 void GraphView::fitAll() {
     if (!scene() || scene()->sceneRect().isEmpty()) return;
     fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);

@@ -40,6 +40,8 @@ public:
     double zoom() const;  // 1.0 = 1:1
     void setZoom(double zoom);
     void zoomBy(double factor);
+    void zoomIn();  // by vizlimits::kZoomStep
+    void zoomOut();
     void fitAll();
     // fitAll, but a drawing that fits only a little below the label scale is shown at that scale,
     // centred across and from its top, so a small graph opens with its labels (a short scroll)

@@ -59,6 +59,8 @@ constexpr double kFocusMinZoom = 0.6;
 constexpr double kFocusZoom = 0.8;
 // Zoom range of the graph view.
 constexpr double kMinZoom = 0.01;
+// One step of Zoom In / Zoom Out (toolbar, View menu); the wheel zooms by its own angle.
+constexpr double kZoomStep = 1.25;
 constexpr double kMaxZoom = 8.0;
 // PNG export: at most this many pixels (16 M: a 4,000 x 4,000 page, 64 MB of ARGB, which image
 // viewers and Qt's own reader, limited to 256 MB, still open), scaled down beyond.

@@ -34,7 +34,6 @@ namespace tpg {
 
 namespace {
 
-constexpr double kZoomStep = 1.25;
 const QString kLayoutLane = QStringLiteral("layout");
 const QString kSearchLane = QStringLiteral("search");
 
@@ -169,8 +168,8 @@ QHBoxLayout* GraphPanel::buildToolbar() {
     for (QToolButton* b : {fit, actual, zoomIn, zoomOut}) bar->addWidget(b);
     connect(fit, &QToolButton::clicked, m_view, &GraphView::fitAll);
     connect(actual, &QToolButton::clicked, m_view, &GraphView::actualSize);
-    connect(zoomIn, &QToolButton::clicked, this, [this] { m_view->zoomBy(kZoomStep); });
-    connect(zoomOut, &QToolButton::clicked, this, [this] { m_view->zoomBy(1.0 / kZoomStep); });
+    connect(zoomIn, &QToolButton::clicked, m_view, &GraphView::zoomIn);
+    connect(zoomOut, &QToolButton::clicked, m_view, &GraphView::zoomOut);
     return bar;
 }
 

@@ -352,6 +352,10 @@ private slots:
         QCOMPARE(view.zoom(), 1.0);
         view.zoomBy(2.0);
         QCOMPARE(view.zoom(), 2.0);
+        view.zoomIn();  // one step, as the toolbar's "+" and View › Zoom In
+        QCOMPARE(view.zoom(), 2.0 * vizlimits::kZoomStep);
+        view.zoomOut();
+        QCOMPARE(view.zoom(), 2.0);
         view.fitAll();
         QVERIFY(view.zoom() <= 1.0);
         const QRectF visible = view.mapToScene(view.viewport()->rect()).boundingRect();
