@@ -1,6 +1,5 @@
 #include "SceneExport.h"
 
-#include <QFileInfo>
 #include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QImage>

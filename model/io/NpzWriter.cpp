@@ -2,7 +2,6 @@
 
 #include <zip.h>
 
-#include <cstdio>
 #include <cstring>
 
 #include "io/Error.h"

@@ -14,7 +14,6 @@ public:
     ReplacingFile(const ReplacingFile&) = delete;
     ReplacingFile& operator=(const ReplacingFile&) = delete;
 
-    const std::string& path() const { return m_path; }
     const std::string& tempPath() const { return m_temp; }  // where to write
     // Renames the temporary file over PATH; throws FormatError naming PATH when it cannot.
     void commit();

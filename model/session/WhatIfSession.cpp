@@ -1,8 +1,6 @@
 #include "WhatIfSession.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
