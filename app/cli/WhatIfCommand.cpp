@@ -111,6 +111,8 @@ void run(const WhatIfOptions& o) {
     for (const auto& e : o.layoutEdits) layoutEdits.push_back(whatif::parseLayoutEdit(g, e));
     std::vector<whatif::TileEdit> tileEdits;
     for (const auto& e : o.tileEdits) tileEdits.push_back(whatif::parseTileEdit(g, e));
+    whatif::checkEachSlotOnce(layoutEdits);
+    whatif::checkEachBoundOnce(tileEdits);
     const whatif::StartPoint start = whatif::StartPoint::parse(o.from);
     start.check(g);
     std::optional<session::WhatIfEntry> loaded;

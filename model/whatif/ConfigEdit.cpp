@@ -159,6 +159,15 @@ LayoutEdit parseLayoutEdit(const TpuGraph& g, const std::string& text) {
     return e;
 }
 
+void checkEachSlotOnce(const std::vector<LayoutEdit>& edits) {
+    for (size_t i = 0; i < edits.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (edits[j].node == edits[i].node && edits[j].slot == edits[i].slot)
+                throw FormatError("edits '" + edits[j].text() + "' and '" + edits[i].text() +
+                                  "' both set node " + std::to_string(edits[i].node) + "'s " +
+                                  slotName(edits[i].slot) + " layout: give each slot once");
+}
+
 void applyLayoutEdit(const TpuGraph& g, std::vector<float>& row, const LayoutEdit& e) {
     const int k = g.configurableIndex(e.node);
     float* slot = row.data() + static_cast<size_t>(k) * schema::kLayoutConfigWidth +
@@ -237,6 +246,16 @@ TileEdit parseTileEdit(const TpuGraph& g, const std::string& text) {
         fail(text, "expected a whole non-negative tile size, got '" + value + "'");
     e.value = static_cast<float>(v);
     return e;
+}
+
+void checkEachBoundOnce(const std::vector<TileEdit>& edits) {
+    for (size_t i = 0; i < edits.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (edits[j].column == edits[i].column)
+                throw FormatError(
+                    "edits '" + edits[j].text() + "' and '" + edits[i].text() + "' both set " +
+                    schema::tileConfigFeatureNames()[static_cast<size_t>(edits[i].column)] +
+                    ": give each bound once");
 }
 
 void applyTileEdit(std::vector<float>& row, const TileEdit& e) {

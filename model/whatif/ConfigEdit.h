@@ -40,6 +40,9 @@ struct LayoutEdit {
 LayoutEdit parseLayoutEdit(const TpuGraph& g, const std::string& text);
 // Checks an edit built in code (as parseLayoutEdit does); throws FormatError.
 void checkLayoutEdit(const TpuGraph& g, const LayoutEdit& edit);
+// Throws FormatError naming the first two edits that set one node's slot: the later would win
+// silently, so two of them are a slip (say, a node number mistyped).
+void checkEachSlotOnce(const std::vector<LayoutEdit>& edits);
 // Writes the edit into a layout row (numConfigurable x 18 values).
 void applyLayoutEdit(const TpuGraph& g, std::vector<float>& row, const LayoutEdit& edit);
 // The minor-to-major list a row holds for a node's slot (empty = default).
@@ -51,6 +54,8 @@ struct TileEdit {
     std::string text() const;  // "kernel_bounds_0=4"
 };
 TileEdit parseTileEdit(const TpuGraph& g, const std::string& text);
+// The same for tile edits: each bound once.
+void checkEachBoundOnce(const std::vector<TileEdit>& edits);
 // Writes the bound and re-derives its group's sum and product.
 void applyTileEdit(std::vector<float>& row, const TileEdit& edit);
 // Whether a column of the 24-column tile schema is a bound a user sets (bounds 0-5 of each group

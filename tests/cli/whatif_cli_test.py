@@ -81,6 +81,12 @@ run([tile, "--tile", "output_bounds_0=8"], 0, ["would rank", "edited: output_bou
 run([tile, "--tile", "output_bounds_sum=8"], 1, ["derived"])
 run([tile, "--set", "3.output=0,1"], 1, ["tile file"])
 run([os.path.join(data, "missing.npz")], 1, ["missing.npz"])
+# One slot or bound set twice is a slip (the second edit silently won before): both are named.
+twice = "%d.output=%s" % (node, ",".join(str(d) for d in range(rank)))
+run([layout, "--set", "%d.output=%s" % (node, perm), "--set", twice], 1,
+    ["'%d.output=%s' and '%s' both set node %d's output layout" % (node, perm, twice, node)])
+run([tile, "--tile", "output_bounds_0=8", "--tile", "output_bounds_0=16"], 1,
+    ["'output_bounds_0=8' and 'output_bounds_0=16' both set output_bounds_0"])
 # Session files (--from-json) hold what a file may hold, or get one line naming the entry and the
 # value: before, a value of 1e30 printed "predicted -9,223,372,036,854,775,808 ns (score nan)",
 # 99 ranked as if valid, and a label or format of the wrong JSON type ended in a raw

@@ -76,6 +76,19 @@ private slots:
         QVERIFY(errorOf([&] { parseLayoutEdit(g, node + ".output=a,b"); }).contains("minor-to-major list"));
         QVERIFY(errorOf([&] { parseLayoutEdit(g, "garbage"); }).contains("expected NODE.SLOT=LAYOUT"));
         QVERIFY(errorOf([&] { parseLayoutEdit(g, node + ".output=default"); }).isEmpty());
+        // One slot twice is a slip; other slots of the node, or the same slot of another, are not.
+        const LayoutEdit output = parseLayoutEdit(g, node + ".output=default");
+        const LayoutEdit input = parseLayoutEdit(g, node + ".input=default");
+        QVERIFY(errorOf([&] { checkEachSlotOnce({output, input}); }).isEmpty());
+        QVERIFY(errorOf([&] {
+                    checkEachSlotOnce({output, input, output});
+                }).contains("both set node " + QString::fromStdString(node) + "'s output layout"));
+        const std::vector<TileEdit> bounds{parseTileEdit(*m_tile, "output_bounds_0=8"),
+                                           parseTileEdit(*m_tile, "output_bounds_1=8")};
+        QVERIFY(errorOf([&] { checkEachBoundOnce(bounds); }).isEmpty());
+        QVERIFY(errorOf([&] {
+                    checkEachBoundOnce({bounds[0], bounds[1], bounds[0]});
+                }).contains("both set output_bounds_0"));
     }
 
     void editsWriteTheRow() {
