@@ -28,6 +28,14 @@ const QString kCheckLane = QStringLiteral("lesson-check");
 constexpr double kTeachingFontScale = 1.2;  // read from the back of a classroom
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// A comparison's sentence ("B is 12.0% slower: ...", "B takes the same time") said of the
+// program the student changed.
+QString aboutIt(const std::string& comparisonSentence) {
+    QString text = q(comparisonSentence);
+    if (text.startsWith(QStringLiteral("B "))) text.replace(0, 1, QObject::tr("It"));
+    return text;
+}
 QString ns(double v) { return q(explain::nsText(v)); }
 QString layoutLabel(const std::vector<int>& l) { return q(explain::layoutText(l)); }
 QString percent(double from, double to) {
@@ -438,7 +446,7 @@ QString LessonPanel::watchText() const {
                                 : QString());
     text += tr("<p>The runtime went from %1 to <b>%2</b> (%3) by the synthetic TPU. %4.</p>")
                 .arg(ns(s.start.totalNs), ns(now.totalNs), percent(s.start.totalNs, now.totalNs),
-                     q(explain::compare(m_graph, s.start, now).sentence).replace(QStringLiteral("B is"), tr("It is")));
+                     aboutIt(explain::compare(m_graph, s.start, now).sentence));
     if (m_whatIf->hasReport() && m_whatIf->report().predictedNs > 0) {
         const whatif::WhatIfReport& r = m_whatIf->report();
         text +=
@@ -500,13 +508,15 @@ QString LessonPanel::compareText() const {
           fixed.breakdown, fixed.row);
     const double fixedNs = fixed.breakdown.totalNs;
     text += tr("<p>Fixing the consumer won back %1. ").arg(ns(changed.breakdown.totalNs - fixedNs));
-    text += fixedNs > s.start.totalNs
-                ? tr("The program is still %1 slower than the start: #%2's new layout costs padding or "
-                     "layout preference of its own. %3.</p>")
-                      .arg(percent(s.start.totalNs, fixedNs))
-                      .arg(s.producer)
-                      .arg(q(explain::compare(m_graph, s.start, fixed.breakdown).sentence).replace(QStringLiteral("B is"), tr("It is")))
-                : tr("It is now faster than the start: a better configuration than the one we began with.</p>");
+    text +=
+        fixedNs > s.start.totalNs
+            ? tr("The program is still %1 slower than the start: #%2's new layout costs padding or "
+                 "layout preference of its own. %3.</p>")
+                  .arg(percent(s.start.totalNs, fixedNs))
+                  .arg(s.producer)
+                  .arg(aboutIt(explain::compare(m_graph, s.start, fixed.breakdown).sentence))
+            : tr("It is now faster than the start: a better configuration than the one we began "
+                 "with.</p>");
     text += tr("<p>Layouts interact: changing one node's costs copies wherever its users disagree, "
                "and the fix is "
                "to change them together. Try another layout with the What-if editor; <b>%1</b> "

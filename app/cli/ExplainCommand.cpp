@@ -101,7 +101,7 @@ void printBreakdown(const TpuGraph& g, const Explained& e, int top) {
         std::printf("violation ratio %.3f (configurable nodes whose largest dimension is not most minor)\n",
                     s.violationRatio);
     const auto listed = static_cast<size_t>(std::max(0, top));
-    std::printf("top nodes:\n");
+    if (listed > 0) std::printf("top nodes:\n");
     for (const synth::NodeCost* n : explain::costliestNodes(b, listed))
         std::printf("  #%-6d %-14s %10s  %s %s\n", n->node, g.opcodeName(n->node).c_str(), explain::nsText(n->totalNs()).c_str(),
                     explain::layoutText(n->outputLayout).c_str(), n->reason.c_str());
@@ -200,7 +200,9 @@ void addExplainCommand(CLI::App& app) {
     cmd->add_option("--from-json", o->fromJson, "Explain a configuration of a what-if session file instead");
     cmd->add_option("--entry", o->entry, "Which configuration of --from-json (0-based; default: the first, a tune file's best)");
     cmd->add_option("--compare", o->compare, "Compare with this configuration (index, best or worst)");
-    cmd->add_option("--top", o->top, "Nodes and copies listed")->capture_default_str();
+    cmd->add_option("--top", o->top, "Nodes and copies listed (0: the breakdown alone)")
+        ->check(CLI::Range(0, 1'000'000))
+        ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON instead of text");
     cmd->callback([o] { run(*o); });
 }

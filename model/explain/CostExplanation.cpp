@@ -155,6 +155,16 @@ CostSummary summarize(const TpuGraph& g, const synth::CostBreakdown& b) {
     return s;
 }
 
+std::string changeSentence(double aNs, double bNs) {
+    if (bNs == aNs) return "B takes the same time";
+    const double pct = aNs > 0 ? 100.0 * (bNs / aNs - 1.0) : 0.0;
+    // Two decimals below a tenth of a percent: "0.0% slower" read as no change.
+    char head[96];
+    std::snprintf(head, sizeof head, std::abs(pct) < 0.1 ? "B is %.2f%% %s" : "B is %.1f%% %s",
+                  std::abs(pct), pct >= 0 ? "slower" : "faster");
+    return head;
+}
+
 Comparison compare(const TpuGraph& g, const synth::CostBreakdown& a, const synth::CostBreakdown& b, size_t topCount) {
     Comparison c;
     c.aNs = a.totalNs;
@@ -189,10 +199,7 @@ Comparison compare(const TpuGraph& g, const synth::CostBreakdown& a, const synth
              part + " #" + std::to_string(n) + " " + g.opcodeName(n) + " " + signedNs(delta)});
     }
 
-    char head[96];
-    const double pct = a.totalNs > 0 ? 100.0 * (b.totalNs / a.totalNs - 1.0) : 0.0;
-    std::snprintf(head, sizeof head, "B is %.1f%% %s", std::abs(pct), pct >= 0 ? "slower" : "faster");
-    std::string sentence = head;
+    std::string sentence = changeSentence(a.totalNs, b.totalNs);
     std::vector<std::string> reasons;
     if (c.copyDelta != 0)
         reasons.push_back(std::to_string(std::abs(c.copyDelta)) + (c.copyDelta > 0 ? " more" : " fewer") +

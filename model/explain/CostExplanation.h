@@ -53,6 +53,8 @@ struct Comparison {
 };
 Comparison compare(const TpuGraph& g, const synth::CostBreakdown& a, const synth::CostBreakdown& b,
                    size_t topCount = 5);
+// The comparison's head: "B is 12.0% slower", "B is 0.04% faster", or "B takes the same time".
+std::string changeSentence(double aNs, double bNs);
 
 // True when the file holds the synthetic TPU's own runtimes (a synthetic file: its explanations are
 // ground truth); a real file matches none of the checked configurations.

@@ -103,6 +103,18 @@ with open(os.path.join(work, "short.json"), "w") as f:
     json.dump({"format": "tpugraphs-whatif", "configurations": [{"config": row[:5]}]}, f)
 run([layout, "--from-json", os.path.join(work, "short.json")], 1)
 run([layout, "--config", "100000"], 1)
+# --top 0 is the breakdown alone (it printed an empty "top nodes:"); a negative count is a usage
+# error (it was taken as 0).
+text = run([layout, "--config", "7", "--top", "0"]).stdout
+if "top nodes:" in text or "total" not in text:
+    failures.append("--top 0:\n%s" % text)
+p = run([layout, "--top", "-3"], 2)
+if "--top" not in p.stderr:
+    failures.append("--top -3: %r" % p.stderr)
+# A configuration against itself takes the same time (it read "B is 0.0% slower").
+text = run([layout, "--config", "5", "--compare", "5"]).stdout
+if "A = config 5, B = config 5: B takes the same time" not in text:
+    failures.append("--compare itself:\n%s" % text[-400:])
 # Away from its dataset a test-split file has no runtimes: still explained, as an estimate.
 loose_test = os.path.join(work, "loose_test.npz")
 shutil.copy(test_split, loose_test)

@@ -43,7 +43,11 @@ private slots:
         const Comparison same = compare(m_layout, tpu.explain(best), tpu.explain(best));
         QVERIFY(same.differingNodes.empty());
         QVERIFY(same.topNodes.empty());
-        QVERIFY2(same.sentence == "B is 0.0% slower", same.sentence.c_str());
+        QVERIFY2(same.sentence == "B takes the same time", same.sentence.c_str());
+        // A change under a tenth of a percent keeps its size (it read "0.0% slower").
+        QCOMPARE(changeSentence(2'000'000, 2'000'800), std::string("B is 0.04% slower"));
+        QCOMPARE(changeSentence(2'000'000, 1'999'000), std::string("B is 0.05% faster"));
+        QCOMPARE(changeSentence(2'000'000, 2'300'000), std::string("B is 15.0% slower"));
         const Comparison c = compare(m_layout, tpu.explain(best), tpu.explain(worst));
         QVERIFY(!c.differingNodes.empty());
         QVERIFY2(c.sentence.rfind("B is ", 0) == 0 && c.sentence.find("slower: ") != std::string::npos, c.sentence.c_str());

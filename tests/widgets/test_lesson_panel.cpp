@@ -145,6 +145,10 @@ private slots:
         QVERIFY2(watch.contains(QString::fromStdString(explain::nsText(s.copy.copyNs))), qPrintable(watch));
         QVERIFY(watch.contains(QString::fromStdString(explain::nsText(s.bad.totalNs))));
         QVERIFY(watch.contains(QStringLiteral("The learned model predicts")));
+        // The comparison is said of the changed program, not of a "B".
+        QVERIFY2(
+            watch.contains(QStringLiteral("It is ")) && !watch.contains(QStringLiteral("B is ")),
+            qPrintable(watch));
         if (s.bad.copies.size() == s.start.copies.size() + 1)
             QVERIFY2(watch.contains(QStringLiteral("1 more copy ")), qPrintable(watch));
         lesson.next();
