@@ -6,6 +6,7 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -78,10 +79,13 @@ std::vector<int64_t> fileSeedRows(const whatif::WhatIfPredictor& predictor) {
 }
 
 void checkTuneOptions(const TuneOptions& o) {
-    if (!(o.budgetSeconds > 0) || o.budgetSeconds > limits::kMaxBudgetSeconds)
+    if (!(o.budgetSeconds > 0) || o.budgetSeconds > limits::kMaxBudgetSeconds) {
+        std::ostringstream got;  // "-1.5", not std::to_string's "-1.500000"
+        got << o.budgetSeconds;
         throw FormatError("--budget-seconds: expected a time above 0 and at most " +
-                          std::to_string(static_cast<int64_t>(limits::kMaxBudgetSeconds)) + " s, got " +
-                          std::to_string(o.budgetSeconds));
+                          std::to_string(static_cast<int64_t>(limits::kMaxBudgetSeconds)) +
+                          " s, got " + got.str());
+    }
     if (o.measurePerRound < 0 || o.measurePerRound > limits::kMaxMeasurePerRound)
         throw FormatError("--measure: expected 0 (the model alone) to " + std::to_string(limits::kMaxMeasurePerRound) +
                           " configurations per round, got " + std::to_string(o.measurePerRound));
