@@ -118,6 +118,14 @@ std::string usageError(const CLI::App& root, const std::string& message, int arg
     return word + ": " + message + "\nRun tpugraphs " + word + " --help for more information.";
 }
 
+// LibTorch's exceptions carry "Exception raised from ..." and a backtrace after their message:
+// a user gets the message, one line, as for every other error.
+std::string withoutBacktrace(std::string what) {
+    const auto at = what.find("\nException raised from ");
+    if (at != std::string::npos) what.erase(at);
+    return what;
+}
+
 }  // namespace
 
 std::string collectionProblem(std::string& name) {
@@ -178,7 +186,7 @@ int runCommandLine(const char* description, const std::function<void(CLI::App&)>
             return 2;
         }
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "tpugraphs: %s\n", e.what());
+        std::fprintf(stderr, "tpugraphs: %s\n", withoutBacktrace(e.what()).c_str());
     } catch (...) {
         std::fprintf(stderr, "tpugraphs: unexpected error\n");
     }

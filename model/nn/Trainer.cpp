@@ -48,6 +48,15 @@ void checkSettings(const TrainSettings& st) {
                           lossName(st.loss) + ", not hinge");
     if (!(st.temperature > 0 && std::isfinite(st.temperature)))
         throw FormatError("train: the logistic loss's temperature must be a finite number above 0");
+    if (!(st.learningRate > 0 && std::isfinite(st.learningRate)))
+        throw FormatError("train: the learning rate must be a finite number above 0");
+    if (!(st.margin >= 0 && std::isfinite(st.margin)))
+        throw FormatError("train: the hinge's margin must be a finite number, 0 or more");
+    if (st.threads < 0) throw FormatError("train: threads must be 0 (all cores) or more");
+    if (st.graphsPerStep < 0)
+        throw FormatError("train: graphs per step must be 0 (the kind's default) or more");
+    if (st.maxTrainGraphs < 0)
+        throw FormatError("train: the train graph limit must be 0 (all) or more");
     if (!(st.weightAverage >= 0 && st.weightAverage < 1))
         throw FormatError("train: the weight average's decay must lie in [0, 1)");
     if (st.checkpointSeconds < 0) throw FormatError("train: checkpoint seconds must be 0 (every step) or more");

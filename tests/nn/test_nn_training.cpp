@@ -1070,6 +1070,30 @@ private slots:
             QVERIFY(throwsWith([&] { trainCostModel(s); }, "temperature must be a finite number above 0"));
         }
         s.temperature = 0.01;
+        // A learning rate of -1 ended in LibTorch's exception and its backtrace; 0 trained nothing.
+        for (const double bad : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
+            s.learningRate = bad;
+            QVERIFY(throwsWith([&] { trainCostModel(s); },
+                               "the learning rate must be a finite number above 0"));
+        }
+        s.learningRate = 2e-3;
+        for (const double bad : {-0.1, std::numeric_limits<double>::infinity()}) {
+            s.margin = bad;
+            QVERIFY(throwsWith([&] { trainCostModel(s); },
+                               "the hinge's margin must be a finite number, 0 or more"));
+        }
+        s.margin = kDefaultMargin;
+        s.threads = -1;
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "threads must be 0 (all cores) or more"));
+        s.threads = 0;
+        s.graphsPerStep = -1;
+        QVERIFY(throwsWith([&] { trainCostModel(s); },
+                           "graphs per step must be 0 (the kind's default) or more"));
+        s.graphsPerStep = 0;
+        s.maxTrainGraphs = -1;
+        QVERIFY(throwsWith([&] { trainCostModel(s); },
+                           "the train graph limit must be 0 (all) or more"));
+        s.maxTrainGraphs = 0;
         s.listMleWeight = -1;
         QVERIFY(throwsWith([&] { trainCostModel(s); }, "the ListMLE weight must be a finite number, 0 or more"));
         s.listMleWeight = 0.1;
