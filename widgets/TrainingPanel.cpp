@@ -205,10 +205,10 @@ QWidget* TrainingPanel::buildSettingsBox() {
         return s;
     };
     // 0: the kind's measured best (nn::resolveModelShape), shown as "auto (48)" by showAutoChoices.
-    m_hidden = spin(tr("Hidden width"), 0, 512, 8,
+    m_hidden = spin(tr("Hidden width"), 0, nn::limits::kMaxHidden, 8,
                     tr("Width of the GraphSAGE layers and embeddings (a multiple of 4: the "
                        "attention heads). Wider learns more, trains slower."));
-    m_layers = spin(tr("Layers"), 0, 8, 1,
+    m_layers = spin(tr("Layers"), 0, nn::limits::kMaxLayers, 1,
                     tr("GraphSAGE layers: how far along the graph a node's state reaches"));
     m_hops = new QComboBox;
     for (const char* h : {"0", "1", "2", "3", "full"}) m_hops->addItem(QString::fromLatin1(h));

@@ -118,11 +118,11 @@ std::string usageError(const CLI::App& root, const std::string& message, int arg
     return word + ": " + message + "\nRun tpugraphs " + word + " --help for more information.";
 }
 
-// LibTorch's exceptions carry "Exception raised from ..." and a backtrace after their message:
-// a user gets the message, one line, as for every other error.
+// LibTorch's exceptions carry a backtrace after their message ("Exception raised from ..." or at
+// once "frame #0: ..."): a user gets the message, one line, as for every other error.
 std::string withoutBacktrace(std::string what) {
-    const auto at = what.find("\nException raised from ");
-    if (at != std::string::npos) what.erase(at);
+    for (const char* start : {"\nException raised from ", "\nframe #0: "})
+        if (const auto at = what.find(start); at != std::string::npos) what.erase(at);
     return what;
 }
 

@@ -113,7 +113,11 @@ void applyOptions(TrainOptions& o) {
     if (s.model.hidden % s.model.attentionHeads != 0)
         throw FormatError("--hidden must be a multiple of " +
                           std::to_string(s.model.attentionHeads));
-    s.cacheBytes = static_cast<size_t>(std::max(64.0, o.cacheMiB)) << 20;
+    if (!(o.cacheMiB >= nn::limits::kMinCacheMiB && o.cacheMiB < 1e9))
+        throw FormatError("--cache-mb: expected " +
+                          std::to_string(static_cast<int>(nn::limits::kMinCacheMiB)) +
+                          " MiB or more");
+    s.cacheBytes = static_cast<size_t>(o.cacheMiB) << 20;
     if (o.worldSize < 0) throw FormatError("--world-size: expected 1 or more workers");
     using M = nn::TrainSettings::Matching;
     if (o.sizeMatched != "auto" && o.sizeMatched != "on" && o.sizeMatched != "off")

@@ -34,7 +34,16 @@ void checkSettings(const TrainSettings& st) {
     if (st.outPath.empty()) throw FormatError("train: no output model path given");
     if (st.configsPerStep < 2) throw FormatError("train: configs per step must be at least 2");
     if (st.epochs < 0) throw FormatError("train: epochs must be 0 (no limit) or more");
-    if (st.minutes < 0) throw FormatError("train: minutes must be 0 (no budget) or more");
+    if (!(st.minutes >= 0 && std::isfinite(st.minutes)))
+        throw FormatError("train: minutes must be a finite number, 0 (no budget) or more");
+    if (st.validConfigsPerGraph < 0)
+        throw FormatError("train: valid configs per graph must be 0 (all) or more");
+    if (st.model.hidden > limits::kMaxHidden)
+        throw FormatError("train: a network at most " + std::to_string(limits::kMaxHidden) +
+                          " wide, got " + std::to_string(st.model.hidden));
+    if (st.model.layers > limits::kMaxLayers)
+        throw FormatError("train: a network at most " + std::to_string(limits::kMaxLayers) +
+                          " layers deep, got " + std::to_string(st.model.layers));
     if (st.patience < 0) throw FormatError("train: patience must be 0 (auto) or more epochs");
     if (st.epochs == 0 && st.minutes == 0)
         throw FormatError("train: give a time budget (minutes) or an epoch limit");

@@ -1094,6 +1094,24 @@ private slots:
         QVERIFY(throwsWith([&] { trainCostModel(s); },
                            "the train graph limit must be 0 (all) or more"));
         s.maxTrainGraphs = 0;
+        // NaN or infinite minutes trained without end (no budget, yet not "no limit" either).
+        for (const double bad :
+             {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+            s.minutes = bad;
+            QVERIFY(throwsWith([&] { trainCostModel(s); }, "minutes must be a finite number"));
+        }
+        s.minutes = 0;
+        s.validConfigsPerGraph = -5;
+        QVERIFY(throwsWith([&] { trainCostModel(s); },
+                           "valid configs per graph must be 0 (all) or more"));
+        s.validConfigsPerGraph = limits::kDefaultValidConfigsPerGraph;
+        // A layer 100,000 wide asked LibTorch for 40 GB at the first step.
+        s.model.hidden = 100000;
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "a network at most 512 wide, got 100000"));
+        s.model.hidden = 32;
+        s.model.layers = 50;
+        QVERIFY(throwsWith([&] { trainCostModel(s); }, "a network at most 8 layers deep, got 50"));
+        s.model.layers = 3;
         s.listMleWeight = -1;
         QVERIFY(throwsWith([&] { trainCostModel(s); }, "the ListMLE weight must be a finite number, 0 or more"));
         s.listMleWeight = 0.1;
