@@ -179,6 +179,8 @@ void printHeader(const EvalOptions& o, Collection kind, const std::string& what,
 }
 
 void run(const EvalOptions& o) {
+    if (!(o.heldOutConfigs >= 0 && o.heldOutConfigs < 1))
+        throw FormatError("--held-out-configs: expected the fraction train reserved, in [0, 1)");
     if (o.threads > 0) nn::setThreads(o.threads);
     const auto all = scanDataset(o.data);
     const auto files = nn::selectCollection(all, o.collection, o.split);
@@ -253,7 +255,8 @@ void addEvalCommand(CLI::App& app) {
                     "'per-graph-linear' (LinearConfigRanker fitted per graph on the configs "
                     "--held-out-configs leaves) or 'synthetic-tpu' (the synthetic TPU's noise-free "
                     "runtime: the best any model can rank synthetic files)");
-    cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)");
+    cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)")
+        ->check(CLI::NonNegativeNumber);
     cmd->add_option("--program-ties", o->programTies,
                     "on: configs that compile to the same program (by the synthetic TPU's model of the "
                     "compiler) share one score, their mean, for the model and the linear baselines "

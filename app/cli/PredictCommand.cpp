@@ -179,7 +179,8 @@ void addPredictCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--collection", o->collection, "Only this collection (e.g. layout:nlp:random)")
         ->check(CLI::Validator(collectionProblem, "COLLECTION"));
-    cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)");
+    cmd->add_option("--threads", o->threads, "Torch threads (0 = all cores)")
+        ->check(CLI::NonNegativeNumber);
     cmd->add_option("--program-ties", o->programTies,
                     "on: configs that compile to the same program (by the synthetic TPU's model of the "
                     "compiler) share one score, their mean, and so keep the order they have in the file; "

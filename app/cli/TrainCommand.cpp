@@ -293,7 +293,9 @@ void addRunOptions(CLI::App* cmd, TrainOptions& o) {
         ->capture_default_str();
     cmd->add_option("--seed", s.seed, "Random seed (weights, shuffling, config sampling)")
         ->capture_default_str();
-    cmd->add_option("--threads", s.threads, "Torch threads (0 = all cores)")->capture_default_str();
+    cmd->add_option("--threads", s.threads, "Torch threads (0 = all cores)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
 }
 
 // The network's size, pruning and loss.
