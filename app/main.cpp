@@ -4,7 +4,9 @@
 #include <QCommandLineParser>
 #include <QIcon>
 #include <cstdio>
+#include <cstring>
 #include <limits>
+#include <memory>
 
 #include "MainWindow.h"
 #include "TensorMemory.h"
@@ -32,15 +34,37 @@ QString usageProblem(const QCommandLineParser& parser, const QCommandLineOption&
     return {};
 }
 
+// Whether Qt will find a display. Without one QApplication aborts (SIGABRT, "could not connect
+// to display"); --help, --version and a usage error need none, and otherwise a user gets one line
+// saying what to set. A platform chosen (QT_QPA_PLATFORM, -platform) is Qt's to check.
+bool displayAvailable(int argc, char** argv) {
+    if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) return true;
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "-platform") == 0 || std::strncmp(argv[i], "-platform=", 10) == 0)
+            return true;
+#ifdef Q_OS_LINUX
+    return !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+#else
+    return true;
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     tpg::nn::keepFreedTensorMemory();
-    QApplication app(argc, argv);
+    const bool display = displayAvailable(argc, argv);
+    // Without a display the command line is still read (help, version, usage errors) by a
+    // QCoreApplication, which needs none.
+    const std::unique_ptr<QCoreApplication> app =
+        display ? std::make_unique<QApplication>(argc, argv)
+                : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("tpugraphs"));
     QCoreApplication::setApplicationName(QStringLiteral("tpugraphs-explorer"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TPG_VERSION));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tpugraphs-explorer.svg")));
+    if (display)
+        QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tpugraphs-explorer.svg")));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Explore TpuGraphs files: XLA HLO graphs and their compiler configurations."));
@@ -67,13 +91,20 @@ int main(int argc, char** argv) {
     // (and the command line's) is 2, with its one message and the pointer to --help. Once the
     // arguments parse, process() answers --help, --help-all and --version.
     const bool parsed = parser.parse(QCoreApplication::arguments());
-    if (parsed) parser.process(app);
+    if (parsed) parser.process(*app);
     const QString problem = parsed ? usageProblem(parser, node, config) : parser.errorText();
     if (!problem.isEmpty()) {
         std::fprintf(
             stderr, "tpugraphs-explorer: %s\nRun tpugraphs-explorer --help for more information.\n",
             qPrintable(problem));
         return 2;
+    }
+    if (!display) {
+        std::fprintf(
+            stderr,
+            "tpugraphs-explorer: no display to open a window on (DISPLAY and WAYLAND_DISPLAY "
+            "are not set); to run without one, set QT_QPA_PLATFORM=offscreen\n");
+        return 1;
     }
     tpg::MainWindow window;
     if (parser.isSet(node) || parser.isSet(config))
@@ -82,5 +113,5 @@ int main(int argc, char** argv) {
     if (parser.isSet(model)) window.setInitialModel(parser.value(model));
     window.show();
     window.startSession(parser.positionalArguments().value(0));
-    return app.exec();
+    return QCoreApplication::exec();
 }
