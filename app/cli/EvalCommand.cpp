@@ -245,6 +245,7 @@ void addEvalCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--max-configs", o->maxConfigs,
                     "Score a fixed random subset of at most N configs per graph (0 = all)")
+        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     cmd->add_option(
         "--held-out-configs", o->heldOutConfigs,
