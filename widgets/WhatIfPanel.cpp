@@ -1,5 +1,6 @@
 #include "WhatIfPanel.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -45,6 +46,22 @@ Q_DECLARE_METATYPE(std::vector<tpg::SweepChart::Point>)
 namespace tpg {
 
 namespace {
+
+// An undo or redo button that keeps its short label and says what it undoes in its tooltip: with
+// the edit's text on it ("Undo #97 output {0,3,2,1}") the top row outgrew a 1024-px screen and
+// the window with it.
+QToolButton* historyButton(QAction* action, const QString& label, QWidget* parent) {
+    auto* button = new QToolButton(parent);
+    button->setText(label);
+    const auto follow = [button, action] {
+        button->setEnabled(action->isEnabled());
+        button->setToolTip(action->text());
+    };
+    follow();
+    QObject::connect(action, &QAction::changed, button, follow);
+    QObject::connect(button, &QToolButton::clicked, action, &QAction::trigger);
+    return button;
+}
 
 QString sweepToolTip() {
     return WhatIfPanel::tr("Sweep: predict every value of this slot, everything else fixed");
@@ -231,10 +248,8 @@ QHBoxLayout* WhatIfPanel::buildTopRow() {
                 break;
         }
     });
-    auto* undo = new QToolButton(this);
-    undo->setDefaultAction(m_undo->createUndoAction(this, tr("Undo")));
-    auto* redo = new QToolButton(this);
-    redo->setDefaultAction(m_undo->createRedoAction(this, tr("Redo")));
+    auto* undo = historyButton(m_undo->createUndoAction(this, tr("Undo")), tr("Undo"), this);
+    auto* redo = historyButton(m_undo->createRedoAction(this, tr("Redo")), tr("Redo"), this);
     m_modelLabel = new QLabel(this);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Start from"), this));

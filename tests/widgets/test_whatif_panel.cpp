@@ -23,6 +23,7 @@
 #include <QStyleOptionViewItem>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QValueAxis>
@@ -161,6 +162,11 @@ private slots:
         const int32_t node = nodeWithOutputRank(m_layout, 4);
         QVERIFY(node >= 0);
         const std::vector<int> before = layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output);
+        QToolButton* undoButton = nullptr;
+        for (QToolButton* b : panel.findChildren<QToolButton*>())
+            if (b->text() == QStringLiteral("Undo")) undoButton = b;
+        QVERIFY(undoButton && !undoButton->isEnabled());
+        const int undoWidth = undoButton->sizeHint().width();
         std::vector<int> perm = reversed(4);
         if (perm == before) std::swap(perm[0], perm[1]);
         QVERIFY(panel.setLayout(node, LayoutSlot::Output, perm));
@@ -173,6 +179,13 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("vs start")));
         QVERIFY(text.contains(QStringLiteral("Synthetic TPU")));
         QVERIFY(panel.report().predictedNs > 0);
+        // The button names the edit in its tooltip, not on itself: "Undo #97 output {0,3,2,1}"
+        // widened the top row past a 1024-px screen.
+        QVERIFY(undoButton->isEnabled());
+        QCOMPARE(undoButton->text(), QStringLiteral("Undo"));
+        QCOMPARE(undoButton->sizeHint().width(), undoWidth);
+        QVERIFY2(undoButton->toolTip().startsWith(QStringLiteral("Undo #%1").arg(node)),
+                 qPrintable(undoButton->toolTip()));
 
         // A second edit of the same node merges into one undo step; undo returns to the start.
         std::vector<int> other = perm;
