@@ -618,6 +618,7 @@ private slots:
             return scene->configCopies().contains({s.copy.producer, s.consumer()});
         };
 
+        const int widthAtStart = w.minimumSizeHint().width();
         lesson->showMeButton()->click();  // 1: select the convolution
         QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
         QTRY_COMPARE_WITH_TIMEOUT(w.inspector()->node(), s.producer, 30000);
@@ -637,6 +638,10 @@ private slots:
         QCOMPARE(lesson->step(), LessonPanel::Step::Compare);
         QVERIFY2(lesson->bodyText().contains(QStringLiteral("Fixing the consumer won back")), qPrintable(lesson->bodyText()));
         QCOMPARE(w.whatIfPanel()->undoStack()->count(), 2);
+        // The edits' names on the Undo button made the window 40 px wider than a 1024-px screen.
+        QVERIFY2(w.minimumSizeHint().width() <= widthAtStart,
+                 qPrintable(
+                     QStringLiteral("%1 > %2").arg(w.minimumSizeHint().width()).arg(widthAtStart)));
     }
 
     void tileFileShowsTileConfigFeatures() {
