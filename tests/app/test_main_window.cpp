@@ -618,10 +618,10 @@ private slots:
             return scene->configCopies().contains({s.copy.producer, s.consumer()});
         };
 
-        const int widthAtStart = w.minimumSizeHint().width();
         lesson->showMeButton()->click();  // 1: select the convolution
         QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
         QTRY_COMPARE_WITH_TIMEOUT(w.inspector()->node(), s.producer, 30000);
+        const int widthAtStart = w.minimumSizeHint().width();  // the lesson's dock laid out
         lesson->nextButton()->click();
         lesson->showMeButton()->click();  // 2: change its output layout
         QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
