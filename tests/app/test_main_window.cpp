@@ -621,7 +621,6 @@ private slots:
         lesson->showMeButton()->click();  // 1: select the convolution
         QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
         QTRY_COMPARE_WITH_TIMEOUT(w.inspector()->node(), s.producer, 30000);
-        const int widthAtStart = w.minimumSizeHint().width();  // the lesson's dock laid out
         lesson->nextButton()->click();
         lesson->showMeButton()->click();  // 2: change its output layout
         QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
@@ -638,10 +637,11 @@ private slots:
         QCOMPARE(lesson->step(), LessonPanel::Step::Compare);
         QVERIFY2(lesson->bodyText().contains(QStringLiteral("Fixing the consumer won back")), qPrintable(lesson->bodyText()));
         QCOMPARE(w.whatIfPanel()->undoStack()->count(), 2);
-        // The edits' names on the Undo button made the window 40 px wider than a 1024-px screen.
-        QVERIFY2(w.minimumSizeHint().width() <= widthAtStart,
-                 qPrintable(
-                     QStringLiteral("%1 > %2").arg(w.minimumSizeHint().width()).arg(widthAtStart)));
+        // A class's projector is 1024 px wide: the edits' names on the Undo button had made the
+        // window 1,063 px.
+        constexpr int kProjectorWidth = 1024;
+        QVERIFY2(w.minimumSizeHint().width() <= kProjectorWidth,
+                 qPrintable(QString::number(w.minimumSizeHint().width())));
     }
 
     void tileFileShowsTileConfigFeatures() {
@@ -984,6 +984,8 @@ private slots:
         watch.stop();
         QVERIFY2(watch.ticks() >= 10, qPrintable(QString::number(watch.ticks())));
         qInfo("%s", qPrintable(watch.report()));
+        if (kSanitizerAllocator)
+            QSKIP("a sanitizer build runs several times slower: its timing is no measure");
         QVERIFY2(watch.responsive(), qPrintable(watch.report()));
     }
 
@@ -1256,6 +1258,8 @@ private slots:
     // ends: the heap had kept it, and the explorer stayed at a big file's peak (904 MB) while it
     // showed a 176-node file. The freed blocks here stand for a big file's scoring.
     void freedMemoryGoesBackAfterTheScoring() {
+        if (kSanitizerAllocator)
+            QSKIP("AddressSanitizer's allocator: no heap keeping freed memory");
         nn::keepFreedTensorMemory();  // as the explorer starts
         MainWindow w;
         const double before = residentMiB();
