@@ -104,7 +104,7 @@ void run(TuneCommandOptions& o) {
     auto graph = std::make_shared<const TpuGraph>(loadWithGroundTruth(o.file));
     const TpuGraph& g = *graph;
     if (o.start.empty()) o.start = g.runtimesKnown() ? "best" : "predicted-best";
-    o.search.start = whatif::StartPoint::parse(o.start);
+    o.search.start = whatif::StartPoint::parse(o.start, "--start");
     o.search.start.check(g);
     nn::CostModel model =
         o.model.empty() ? nn::defaultModelForFile(o.file, g.collection(), g.searchCollection())

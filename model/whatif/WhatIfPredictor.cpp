@@ -13,7 +13,7 @@
 
 namespace tpg::whatif {
 
-StartPoint StartPoint::parse(const std::string& text) {
+StartPoint StartPoint::parse(const std::string& text, const std::string& option) {
     StartPoint p;
     if (text == "default") p.kind = Kind::Default;
     else if (text == "best") p.kind = Kind::BestMeasured;
@@ -22,8 +22,10 @@ StartPoint StartPoint::parse(const std::string& text) {
         p.kind = Kind::Row;
         p.row = std::stoll(text);
     } else {
-        throw FormatError("--from: expected a configuration index, 'default', 'best' or 'predicted-best', got '" +
-                          text + "'");
+        throw FormatError(
+            option +
+            ": expected a configuration index, 'default', 'best' or 'predicted-best', got '" +
+            text + "'");
     }
     return p;
 }

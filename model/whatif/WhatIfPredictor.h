@@ -57,7 +57,8 @@ int changeByScoreOnly(const WhatIfReport& now, const WhatIfReport& before);
 struct StartPoint {
     enum class Kind { Row, Default, BestMeasured, BestPredicted } kind = Kind::Default;
     int64_t row = 0;
-    static StartPoint parse(const std::string& text);  // throws FormatError
+    // Throws FormatError naming `option`, the command line's name for the text.
+    static StartPoint parse(const std::string& text, const std::string& option = "--from");
     // Throws FormatError when `g` has no such start (a row out of range, no runtimes for "best").
     void check(const TpuGraph& g) const;
     std::string text() const;

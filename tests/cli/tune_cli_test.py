@@ -75,6 +75,7 @@ run(["tune", test_split, "--rounds", "1", "--top", "1", "--out", os.path.join(wo
 # Bad input: one line each, exit 1 (or 2 for usage).
 run(["tune", layout, "--budget-seconds", "0", "--out", out], 1, ["--budget-seconds", "above 0"])
 run(["tune", layout, "--budget-seconds", "-1.5", "--out", out], 1, ["got -1.5\n"])  # was "-1.500000"
+run(["tune", layout, "--start", "fastest", "--out", out], 1, ["--start: expected a configuration index"])  # said --from
 run(["tune", layout, "--measure", "-1", "--out", out], 1, ["--measure"])
 tile_model = os.path.join(work, "no-such-model.tpgm")
 run(["tune", layout, "--model", tile_model, "--out", out], 1, ["no-such-model.tpgm"])
