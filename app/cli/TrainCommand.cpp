@@ -116,7 +116,7 @@ void applyOptions(TrainOptions& o) {
     if (!(o.cacheMiB >= nn::limits::kMinCacheMiB && o.cacheMiB < 1e9))
         throw FormatError("--cache-mb: expected " +
                           std::to_string(static_cast<int>(nn::limits::kMinCacheMiB)) +
-                          " MiB or more");
+                          " MiB or more (and under a petabyte)");
     s.cacheBytes = static_cast<size_t>(o.cacheMiB) << 20;
     if (o.worldSize < 0) throw FormatError("--world-size: expected 1 or more workers");
     using M = nn::TrainSettings::Matching;

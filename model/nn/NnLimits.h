@@ -35,8 +35,8 @@ constexpr size_t kDefaultCacheBytes = size_t{3} << 30;
 // Validation scores at most this many configs per graph (deterministic subset) so an epoch's
 // validation stays a small fraction of training time; `eval` scores all of them.
 constexpr int64_t kDefaultValidConfigsPerGraph = 2000;
-// A network's width and depth: 8x and 4x the widest and deepest measured (64 x 3); a layer
-// 100,000 wide asked for 40 GB at its first step.
+// A network's width and depth, as the Training tab offers them: above the widest and deepest
+// measured (96 wide, 3 deep); a layer 100,000 wide asked for 40 GB at its first step.
 constexpr int kMaxHidden = 512;
 constexpr int kMaxLayers = 8;
 // Prepared graphs need a working cache: below this the LRU would reload a graph every step.
