@@ -129,6 +129,15 @@ TpuGraphData attachLayoutConfigs(const TpuGraph& structure, int configs, LayoutS
     const ConfigSampler sampler(model, structure.configurableNodes());
     const auto nc = static_cast<int64_t>(structure.numConfigurable());
     const int64_t rowSize = nc * schema::kLayoutConfigWidth;
+    // Checked before anything is allocated: the table asked for could exceed memory
+    // (std::bad_alloc).
+    if (rowSize * configs > limits::kMaxSyntheticTableValues)
+        throw FormatError(
+            "synth: " + std::to_string(configs) + " configurations of " + structure.name() + "'s " +
+            std::to_string(nc) + " configurable nodes are " +
+            std::to_string(rowSize * configs / 1'000'000'000) + " billion values, above the " +
+            std::to_string(limits::kMaxSyntheticTableValues / 1'000'000'000) +
+            " billion a table may hold: ask for fewer --configs or a smaller --max-nodes");
     // Values are -1..5: keep them as bytes while evaluating (a 50k-node program's table is large).
     std::vector<int8_t> rows(static_cast<size_t>(rowSize * configs));
     for (int64_t c = 0; c < configs; ++c) {

@@ -46,6 +46,10 @@ run(["--out", out, "--overwrite", "--quiet"] + tiny, 0)
 run(["--out", out, "--overwrite", "--tile-graphs", "0", "--layout-graphs", "0"], 2, "nothing to write")
 run(["--out", out, "--overwrite", "--layout-graphs", "0", "--collections", "layout:nlp:default"], 2,
     "nothing to write")
+# A table beyond memory ended in "tpugraphs: std::bad_alloc".
+run(["--out", os.path.join(scratch, "huge"), "--tile-graphs", "0", "--layout-graphs", "1", "--configs", "1000000",
+     "--min-nodes", "50000", "--max-nodes", "50000", "--collections", "layout:xla:random"], 1,
+    "ask for fewer --configs or a smaller --max-nodes")
 if not os.path.isdir(os.path.join(out, "npz", "tile", "xla", "train")):
     failures.append("a refused synth removed the dataset it was asked to overwrite")
 if failures:
