@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <new>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -185,6 +186,9 @@ int runCommandLine(const char* description, const std::function<void(CLI::App&)>
             std::fprintf(stderr, "tpugraphs: %s\n", usageError(app, e.what(), argc, argv).c_str());
             return 2;
         }
+    } catch (const std::bad_alloc&) {  // its what() is "std::bad_alloc"
+        std::fprintf(
+            stderr, "tpugraphs: out of memory: the command asked for more than this machine has\n");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tpugraphs: %s\n", withoutBacktrace(e.what()).c_str());
     } catch (...) {

@@ -50,6 +50,18 @@ run(["--out", out, "--overwrite", "--layout-graphs", "0", "--collections", "layo
 run(["--out", os.path.join(scratch, "huge"), "--tile-graphs", "0", "--layout-graphs", "1", "--configs", "1000000",
      "--min-nodes", "50000", "--max-nodes", "50000", "--collections", "layout:xla:random"], 1,
     "ask for fewer --configs or a smaller --max-nodes")
+# Any allocation that fails is one line (it printed "tpugraphs: std::bad_alloc"): here a 1 GB
+# address-space limit under a table of about 1 GB.
+def limit_memory():
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+p = subprocess.run([exe, "synth", "--out", os.path.join(scratch, "limited"), "--tile-graphs", "0", "--layout-graphs",
+                    "1", "--configs", "200000", "--min-nodes", "5000", "--max-nodes", "5000", "--collections",
+                    "layout:xla:random", "--quiet"], capture_output=True, text=True, timeout=120, preexec_fn=limit_memory)
+if p.returncode != 1 or p.stderr.strip() != "tpugraphs: out of memory: the command asked for more than this machine has":
+    failures.append("out of memory -> %d: %r" % (p.returncode, p.stderr))
 if not os.path.isdir(os.path.join(out, "npz", "tile", "xla", "train")):
     failures.append("a refused synth removed the dataset it was asked to overwrite")
 if failures:
