@@ -35,7 +35,7 @@ constexpr int64_t kConfigScanBatchRows = 256;
 constexpr int64_t kMaxSyntheticNodes = 2'000'000;
 constexpr int kMaxSyntheticConfigs = 1'000'000;
 // ...but not both at once: a generated layout table holds at most this many values (one byte
-// each while it is evaluated), about the largest real table, in under half of a 24 GB machine.
+// each while it is evaluated), so it stays under half of a 24 GB machine.
 constexpr int64_t kMaxSyntheticTableValues = int64_t{8'000'000'000};
 // Synthetic measurement noise: a log-normal sigma of 0.5 already scrambles any ranking (x1.65 per sigma).
 constexpr double kMaxNoiseSigma = 0.5;
