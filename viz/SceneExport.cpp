@@ -132,10 +132,14 @@ QString exportScenePng(QGraphicsScene* scene, const QString& path, const ExportP
     painter.scale(scale, scale);
     drawPage(painter, scene, source, page, size, header);
     painter.end();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit())
-        return QStringLiteral("%1: cannot write the file").arg(path);
+    if (!savePngWhole(image, path)) return QStringLiteral("%1: cannot write the file").arg(path);
     return {};
+}
+
+bool savePngWhole(const QImage& image, const QString& path) {
+    QSaveFile file(path);
+    return !image.isNull() && file.open(QIODevice::WriteOnly) && image.save(&file, "PNG") &&
+           file.commit();
 }
 
 }  // namespace tpg

@@ -7,6 +7,7 @@
 #include <vector>
 
 class QGraphicsScene;
+class QImage;
 
 namespace tpg {
 
@@ -25,5 +26,9 @@ struct ExportPage {
 // problem.
 QString exportSceneSvg(QGraphicsScene* scene, const QString& path, const ExportPage& page);
 QString exportScenePng(QGraphicsScene* scene, const QString& path, const ExportPage& page);
+
+// Saves `image` as PNG at `path` whole or not at all (QSaveFile): a failed save keeps the file it
+// would have replaced. False when it cannot.
+bool savePngWhole(const QImage& image, const QString& path);
 
 }  // namespace tpg

@@ -38,6 +38,7 @@
 #include "ChartTheme.h"
 #include "CountText.h"
 #include "FileKind.h"
+#include "SceneExport.h"
 #include "WidgetLimits.h"
 
 namespace tpg {
@@ -1063,10 +1064,7 @@ void TrainingCharts::onHovered(QXYSeries* series, const QPointF& at, bool entere
 
 bool TrainingCharts::exportPng(const QString& path, Which chart) {
     flushPendingRedraw();
-    const QPixmap image = (chart == Loss ? m_lossView : m_validationView)->grab();
-    QSaveFile file(path);
-    return !image.isNull() && file.open(QIODevice::WriteOnly) && image.save(&file, "PNG") &&
-           file.commit();
+    return savePngWhole((chart == Loss ? m_lossView : m_validationView)->grab().toImage(), path);
 }
 
 bool TrainingCharts::exportCsv(const QString& path) const {

@@ -113,7 +113,7 @@ void applyOptions(TrainOptions& o) {
     if (s.model.hidden % s.model.attentionHeads != 0)
         throw FormatError("--hidden must be a multiple of " +
                           std::to_string(s.model.attentionHeads));
-    if (!(o.cacheMiB >= nn::limits::kMinCacheMiB && o.cacheMiB < 1e9))
+    if (!(o.cacheMiB >= nn::limits::kMinCacheMiB && o.cacheMiB < nn::limits::kMaxCacheMiB))
         throw FormatError("--cache-mb: expected " +
                           std::to_string(static_cast<int>(nn::limits::kMinCacheMiB)) +
                           " MiB or more (and under a petabyte)");

@@ -41,6 +41,8 @@ constexpr int kMaxHidden = 512;
 constexpr int kMaxLayers = 8;
 // Prepared graphs need a working cache: below this the LRU would reload a graph every step.
 constexpr double kMinCacheMiB = 64;
+// ...and a byte count that fits size_t: a petabyte is no machine's memory.
+constexpr double kMaxCacheMiB = 1e9;
 // An epoch samples at most this many configurations of one graph: every config of a typical
 // graph once, while a 100k-config NLP graph does not make one epoch hours long.
 constexpr int64_t kEpochConfigsPerGraph = 16384;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "Refusal.h"
 #include "io/Error.h"
 #include "io/NpzWriter.h"
 #include "io/ReplacingFile.h"
@@ -23,15 +24,6 @@ std::string contents(const std::string& path) {
 
 void put(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string refusal(const std::function<void()>& write) {
-    try {
-        write();
-    } catch (const FormatError& e) {
-        return e.what();
-    }
-    return "";
 }
 
 }  // namespace
