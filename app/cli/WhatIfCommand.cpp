@@ -14,6 +14,7 @@
 #include "graph/GraphFile.h"
 #include "graph/GroundTruth.h"
 #include "io/Error.h"
+#include "synth/TpuCostModel.h"
 #include "whatif/ConfigEdit.h"
 #include "whatif/WhatIfPredictor.h"
 
@@ -113,6 +114,10 @@ void run(const WhatIfOptions& o) {
     for (const auto& e : o.tileEdits) tileEdits.push_back(whatif::parseTileEdit(g, e));
     whatif::checkEachSlotOnce(layoutEdits);
     whatif::checkEachBoundOnce(tileEdits);
+    if (!tileEdits.empty()) {
+        const synth::TpuCostModel tpu(g);  // a kernel of tens of nodes: quick
+        for (const auto& e : tileEdits) whatif::checkTileEditFits(tpu, e);
+    }
     const whatif::StartPoint start = whatif::StartPoint::parse(o.from);
     start.check(g);
     std::optional<session::WhatIfEntry> loaded;

@@ -6,6 +6,7 @@
 
 #include "graph/Schema.h"
 #include "io/Error.h"
+#include "synth/TpuCostModel.h"
 
 namespace tpg::whatif {
 
@@ -256,6 +257,30 @@ void checkEachBoundOnce(const std::vector<TileEdit>& edits) {
                     "edits '" + edits[j].text() + "' and '" + edits[i].text() + "' both set " +
                     schema::tileConfigFeatureNames()[static_cast<size_t>(edits[i].column)] +
                     ": give each bound once");
+}
+
+void checkTileEditFits(const synth::TpuCostModel& tpu, const TileEdit& e) {
+    const int64_t dimension = tpu.tileBoundDimension(e.column);
+    if (dimension == 0 || e.value == 0.0f ||
+        (dimension > 0 && e.value <= static_cast<float>(dimension)))
+        return;
+    const std::string name = schema::tileConfigFeatureNames()[static_cast<size_t>(e.column)];
+    const std::string group = name.substr(0, name.find('_'));
+    const auto t = tpu.tileTensors();
+    const std::vector<int64_t>& dims = group == "output"  ? t.output
+                                       : group == "input" ? t.input
+                                                          : t.kernel;
+    std::string shape;
+    for (int64_t d : dims) shape += (shape.empty() ? "" : ",") + std::to_string(d);
+    const std::string tensor = "the kernel's " + group + " [" + shape + "]";
+    const int dim = e.column % static_cast<int>(kTileGroupWidth);
+    if (dims.empty()) fail(e.text(), "the kernel has no " + group + " tensor to tile: expected 0");
+    if (dimension < 0)
+        fail(e.text(), tensor + " has no dimension " + std::to_string(dim) +
+                           ": expected 0 (a bound there changes nothing)");
+    fail(e.text(), "dimension " + std::to_string(dim) + " of " + tensor + " is " +
+                       std::to_string(dimension) + ": expected 1.." + std::to_string(dimension) +
+                       ", or 0 for the whole dimension");
 }
 
 void applyTileEdit(std::vector<float>& row, const TileEdit& e) {

@@ -6,6 +6,10 @@
 
 #include "graph/TpuGraph.h"
 
+namespace tpg::synth {
+class TpuCostModel;
+}
+
 // Editing one configuration row of a file: which layout slots a configurable node can use, with
 // the tensor each lays out, and edits checked against them. Text forms (the CLI's, the JSON's):
 //   layout  NODE.output=3,0,2,1   NODE.input=default   NODE.kernel={1,0}
@@ -56,6 +60,11 @@ struct TileEdit {
 TileEdit parseTileEdit(const TpuGraph& g, const std::string& text);
 // The same for tile edits: each bound once.
 void checkEachBoundOnce(const std::vector<TileEdit>& edits);
+// Throws FormatError when the edit's bound is larger than the dimension it tiles, or is set on a
+// dimension its tensor lacks, as the synthetic TPU reads the kernel (`tpu`, built from the same
+// graph): it would clamp such a bound, while the model would read it as given. The explorer
+// offers the same sizes.
+void checkTileEditFits(const synth::TpuCostModel& tpu, const TileEdit& edit);
 // Writes the bound and re-derives its group's sum and product.
 void applyTileEdit(std::vector<float>& row, const TileEdit& edit);
 // Whether a column of the 24-column tile schema is a bound a user sets (bounds 0-5 of each group

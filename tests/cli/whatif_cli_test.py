@@ -79,6 +79,9 @@ run([layout, "--from", "fastest"], 1, ["--from: expected"])
 run([layout, "--tile", "output_bounds_0=8"], 1, ["need a tile file"])
 run([tile, "--tile", "output_bounds_0=8"], 0, ["would rank", "edited: output_bounds_0=8"])
 run([tile, "--tile", "output_bounds_sum=8"], 1, ["derived"])
+# A bound beyond its dimension was accepted: the synthetic TPU clamped it, the model read it as given.
+run([tile, "--tile", "output_bounds_0=100000000"], 1, ["dimension 0 of the kernel's output [", ": expected 1.."])
+run([tile, "--tile", "output_bounds_5=8"], 1, ["has no dimension 5: expected 0"])
 run([tile, "--set", "3.output=0,1"], 1, ["tile file"])
 run([os.path.join(data, "missing.npz")], 1, ["missing.npz"])
 # One slot or bound set twice is a slip (the second edit silently won before): both are named.

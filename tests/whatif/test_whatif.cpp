@@ -118,6 +118,37 @@ private slots:
         QVERIFY(errorOf([&] { parseTileEdit(*m_layout, "output_bounds_0=2"); }).contains("tile file"));
     }
 
+    // A bound larger than its dimension, or on a dimension its tensor lacks, is refused: the
+    // synthetic TPU would clamp it while the model read it as given (found typing
+    // output_bounds_0=100000 into `tpugraphs whatif`).
+    void tileEditsFitTheirDimensions() {
+        const synth::TpuCostModel tpu(*m_tile);
+        const std::vector<int64_t> out = tpu.tileTensors().output;
+        QVERIFY(!out.empty() && out.size() < 6);
+        const std::string d0 = std::to_string(out[0]);
+        auto check = [&](const std::string& text) {
+            return errorOf([&] { checkTileEditFits(tpu, parseTileEdit(*m_tile, text)); });
+        };
+        QCOMPARE(check("output_bounds_0=" + d0), QString());
+        QCOMPARE(check("output_bounds_0=0"), QString());  // the whole dimension
+        std::string shape;
+        for (int64_t d : out) shape += (shape.empty() ? "" : ",") + std::to_string(d);
+        const std::string over = "output_bounds_0=" + std::to_string(out[0] + 1);
+        QCOMPARE(check(over), QString::fromStdString("edit '" + over +
+                                                     "': dimension 0 of the kernel's output [" +
+                                                     shape + "] is " + d0 + ": expected 1.." + d0 +
+                                                     ", or 0 for the whole dimension"));
+        const std::string missing = "output_bounds_" + std::to_string(out.size()) + "=8";
+        QVERIFY(check(missing).contains("has no dimension " + QString::number(out.size())));
+        QCOMPARE(check("output_bounds_" + std::to_string(out.size()) + "=0"), QString());
+        const synth::TpuCostModel softmax(
+            synth::makeTileGraph(synth::Recipe::SoftmaxKernel, 5, 20, "s"));
+        QVERIFY(softmax.tileTensors().kernel.empty());  // a reduction: no convolution or dot
+        QVERIFY(errorOf([&] {
+                    checkTileEditFits(softmax, TileEdit{0, 8.0f});
+                }).contains("has no kernel tensor to tile"));
+    }
+
     // A row copied as edits reads back as the same row (the explorer's Copy Configuration).
     void rowAsEditsReadsBack() {
         const TpuGraph& g = *m_layout;
