@@ -26,6 +26,8 @@ namespace {
 const QString kPlanLane = QStringLiteral("lesson-plan");
 const QString kCheckLane = QStringLiteral("lesson-check");
 constexpr double kTeachingFontScale = 1.2;  // read from the back of a classroom
+constexpr int kTightMargin =
+    4;  // px around the panel: a 768-px-high screen needs every line for the step
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -112,6 +114,7 @@ LessonPanel::~LessonPanel() { m_runner->cancelAll(); }
 
 void LessonPanel::buildUi() {
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(kTightMargin, kTightMargin, kTightMargin, kTightMargin);
     m_counter = new QLabel(this);
     m_title = new QLabel(this);
     QFont big = m_title->font();
@@ -147,8 +150,12 @@ void LessonPanel::buildUi() {
     auto* text = new QWidget(this);
     auto* textLayout = new QVBoxLayout(text);
     textLayout->setContentsMargins(0, 0, 0, 0);
-    textLayout->addWidget(m_counter);
-    textLayout->addWidget(m_title);
+    // The counter beside the title, not above it: one line less before the step's instruction,
+    // which at 1024 x 768 scrolled out of view.
+    auto* heading = new QHBoxLayout;
+    heading->addWidget(m_title, 1);
+    heading->addWidget(m_counter, 0, Qt::AlignRight | Qt::AlignVCenter);
+    textLayout->addLayout(heading);
     textLayout->addWidget(m_body);
     textLayout->addWidget(m_status);
     textLayout->addStretch(1);

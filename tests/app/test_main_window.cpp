@@ -15,6 +15,8 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -601,7 +603,10 @@ private slots:
     // Help › Learn from a tile file: the lesson opens the sample's layout file and runs to the end,
     // each step's effect visible in the explorer (selection, edits, the copy on the graph).
     void lessonRunsEndToEndOnTheSample() {
+        // A class's projector: 1024 x 768.
+        constexpr int kProjectorWidth = 1024, kProjectorHeight = 768;
         MainWindow w;
+        w.resize(kProjectorWidth, kProjectorHeight);
         w.show();
         QVERIFY(!findSampleDir().isEmpty());
         QVERIFY(openWithPredictions(w, m_tileFile));
@@ -613,6 +618,14 @@ private slots:
         QCOMPARE(w.currentFile(), QFileInfo(lessonFile(findSampleDir())).absoluteFilePath());
         const lesson::LayoutLesson s = *lesson->scenario();
         QCOMPARE(QString::fromStdString(w.graph().opcodeName(s.producer)), QStringLiteral("convolution"));
+        // Step 1 reads whole, its instruction and Show me in view (its last lines had scrolled
+        // out of the dock).
+        auto* text = lesson->findChild<QScrollArea*>();
+        QVERIFY(text != nullptr);
+        QTest::qWait(200);  // the dock's layout settles
+        QVERIFY2(text->verticalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("step 1 scrolls by %1 px")
+                                .arg(text->verticalScrollBar()->maximum())));
         const auto copyOnGraph = [&w, &s] {
             const GraphScene* scene = w.graphPanel()->scene();
             return scene->configCopies().contains({s.copy.producer, s.consumer()});
@@ -637,9 +650,7 @@ private slots:
         QCOMPARE(lesson->step(), LessonPanel::Step::Compare);
         QVERIFY2(lesson->bodyText().contains(QStringLiteral("Fixing the consumer won back")), qPrintable(lesson->bodyText()));
         QCOMPARE(w.whatIfPanel()->undoStack()->count(), 2);
-        // A class's projector is 1024 px wide: the edits' names on the Undo button had made the
-        // window 1,063 px.
-        constexpr int kProjectorWidth = 1024;
+        // The edits' names on the Undo button had made the window 1,063 px wide.
         QVERIFY2(w.minimumSizeHint().width() <= kProjectorWidth,
                  qPrintable(QString::number(w.minimumSizeHint().width())));
     }
