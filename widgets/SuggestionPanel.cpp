@@ -17,6 +17,7 @@
 #include "JobRunner.h"
 #include "RuntimeText.h"
 #include "WidgetLimits.h"
+#include "WrappedLabel.h"
 #include "tune/TuneLimits.h"
 
 namespace tpg {
@@ -93,8 +94,7 @@ void SuggestionPanel::buildUi() {
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
     m_progress->setMaximumHeight(10);
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
+    m_status = new WrappedLabel(this);
     m_list = new QTreeWidget(this);
     m_list->setHeaderLabels({tr("#"), tr("Synthetic TPU"), tr("vs current"), tr("Predicted"), tr("Rank"), tr("Measured")});
     m_list->setRootIsDecorated(false);

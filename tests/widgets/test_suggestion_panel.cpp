@@ -1,6 +1,7 @@
 // "Suggest faster configurations" as a user drives it (offscreen): search from the what-if
 // editor's configuration, read the progress, load a suggestion (one undoable edit), compare it,
 // stop a long search and keep what it found; a new file drops a running search.
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTreeWidget>
@@ -265,6 +266,33 @@ private slots:
         QVERIFY2(s->statusText().startsWith(QStringLiteral("Searched for")) &&
                      s->statusText().contains(QStringLiteral("so it ended before its budget")),
                  qPrintable(s->statusText()));
+    }
+
+    // On a short, narrow screen the summary scrolls with the column instead of losing lines: at
+    // 1024 x 768 its first and last lines were cut off, the list squeezed below it.
+    void theSummaryIsNeverClipped() {
+        const TpuGraph tile = synth::makeTileGraph(synth::Recipe::SoftmaxKernel, 7, 20, "k");
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.resize(700, 300);
+        panel.show();
+        QVERIFY(openPredicted(panel, runner, tile));
+        panel.showSuggestions();
+        QSignalSpy done(panel.suggestions(), &SuggestionPanel::finished);
+        SuggestionPanel* s = startLongSearch(panel);
+        QVERIFY(done.wait(300000));
+        QLabel* status = nullptr;
+        for (QLabel* l : s->findChildren<QLabel*>())
+            if (l->text() == s->statusText()) status = l;
+        QVERIFY(status != nullptr);
+        QTest::qWait(100);  // the layout settles
+        const int wanted = status->heightForWidth(status->width());
+        QVERIFY2(status->height() >= wanted,
+                 qPrintable(QStringLiteral("the summary has %1 px of the %2 it needs at %3 px wide")
+                                .arg(status->height())
+                                .arg(wanted)
+                                .arg(status->width())));
+        QVERIFY(s->resultList()->height() >= s->resultList()->minimumHeight());
     }
 
     // Counts are grouped as everywhere else in the explorer: a 30 s search read "20,171
