@@ -147,7 +147,9 @@ void ExplainPanel::buildUi() {
     layout->addWidget(body);
 }
 
-// "Compare A with B =": a configuration's number, Compare, Best, Worst and Clear.
+// "B =": a configuration's number, Compare, Best, Worst and Clear. Short, as the header's "A =":
+// the row is the left pane's minimum width, and at 1024 px "Compare A with B =" had left the
+// node list too little to show its Cost.
 QHBoxLayout* ExplainPanel::buildCompareRow() {
     m_compareBox = new QSpinBox;
     m_compareBox->setToolTip(
@@ -161,7 +163,9 @@ QHBoxLayout* ExplainPanel::buildCompareRow() {
     m_worstButton->setToolTip(tr("Compare with the worst measured configuration"));
     m_clearButton = new QPushButton(tr("Clear"));
     auto* compareRow = new QHBoxLayout;
-    compareRow->addWidget(new QLabel(tr("Compare A with B =")));
+    auto* label = new QLabel(tr("B ="));
+    label->setToolTip(m_compareBox->toolTip());
+    compareRow->addWidget(label);
     for (QWidget* w : std::initializer_list<QWidget*>{m_compareBox, m_compareButton, m_bestButton, m_worstButton, m_clearButton})
         compareRow->addWidget(w);
     compareRow->addStretch(1);

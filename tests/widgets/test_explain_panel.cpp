@@ -292,6 +292,29 @@ private slots:
         QVERIFY(memory->width() >= memory->minimumWidth());
     }
 
+    // At a 1024-px projector's width the node list shows each node's cost (the reason to look):
+    // the compare row, "Compare A with B =" and five controls, had held the left pane so wide
+    // that the list showed Node and Opcode only.
+    void theNodeCostsShowAtAProjectorsWidth() {
+        JobRunner runner(QStringLiteral("model"));
+        ExplainPanel panel;
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.resize(1016, 340);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        panel.setChosenConfig(extreme(m_layout, false));
+        QVERIFY(explained.wait(30000));
+        const QTreeWidget* list = panel.nodeList();
+        QCOMPARE(list->headerItem()->text(2), QStringLiteral("Cost"));
+        const int throughCost = list->columnWidth(0) + list->columnWidth(1) + list->columnWidth(2);
+        QVERIFY2(list->viewport()->width() >= throughCost,
+                 qPrintable(QStringLiteral("Node, Opcode and Cost take %1 px of a %2-px list")
+                                .arg(throughCost)
+                                .arg(list->viewport()->width())));
+    }
+
     // At its narrowest the memory picture's key under the tiles ("1 × 4 tiles a plane · blue: the
     // tensor · grey: padding") wraps onto a second line: it was cut at "grey:" in a 282-px view.
     void theMemoryPictureWrapsItsKey() {
