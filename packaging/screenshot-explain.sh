@@ -10,5 +10,5 @@ OUT=${2:-$ROOT/resources/screenshots/explain.png}
 FILE=$BUILD/resources/sample/npz/layout/xla/random/train/resnet_001.npz
 bash "$ROOT/packaging/explorer-shot.sh" "$BUILD" "$OUT" "$FILE" "
     xdotool mousemove 215 511 click 1; sleep 2   # the Explain tab (it grows)
-    xdotool mousemove 397 599 click 1; sleep 3   # compare with the worst measured configuration
+    xdotool mousemove 300 612 click 1; sleep 3   # compare with the worst measured configuration
 " --node 391 --config 0
