@@ -76,6 +76,16 @@ Q_DECLARE_METATYPE(QVector<tpg::FileCounts>)
 
 namespace tpg {
 
+Qt::TextElideMode NameElisionDelegate::elideModeOf(const QModelIndex& index) {
+    return index.data(kPathRole).isValid() ? Qt::ElideMiddle : Qt::ElideRight;
+}
+
+void NameElisionDelegate::initStyleOption(QStyleOptionViewItem* option,
+                                          const QModelIndex& index) const {
+    QStyledItemDelegate::initStyleOption(option, index);
+    option->textElideMode = elideModeOf(index);
+}
+
 DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
     : QWidget(parent), m_runner(runner) {
     m_filterEdit = new QLineEdit(this);
@@ -96,6 +106,7 @@ DatasetBrowser::DatasetBrowser(JobRunner* runner, QWidget* parent)
     m_view->setAlternatingRowColors(true);
     m_view->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_view->setIndentation(12);
+    m_view->setItemDelegate(new NameElisionDelegate(m_view));
     m_view->header()->setStretchLastSection(false);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     fitCountColumns();  // to their titles until counts come

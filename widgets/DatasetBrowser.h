@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QHash>
+#include <QStyledItemDelegate>
 #include <QWidget>
 
 #include "graph/DatasetIndex.h"
@@ -22,6 +23,19 @@ class JobRunner;
 // The folder is scanned in the background, then each file's counts are read from its array
 // headers (only the zip directory and two .npy headers per file), in batches, also in the
 // background. Filterable by name.
+// Cuts each row's name where the list is narrow as elideModeOf says (a view has one mode for all
+// rows: at the end, a narrow dock read "transformer..." four times over).
+class NameElisionDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    // A graph's name in the middle, keeping the end that tells a collection's programs apart
+    // ("trans…r_003"); a group's at its end, keeping the collection ("layout:xla:def…").
+    static Qt::TextElideMode elideModeOf(const QModelIndex& index);
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
+};
+
 class DatasetBrowser : public QWidget {
     Q_OBJECT
 public:

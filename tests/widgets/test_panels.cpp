@@ -124,6 +124,49 @@ private slots:
             qPrintable(QStringLiteral("%1 < %2").arg(browser.view()->columnWidth(0)).arg(needed)));
     }
 
+    // A cut name keeps its end, the number that tells a collection's programs apart: at 1024 x 768
+    // the dataset dock read "transformer..." four times.
+    void browserCutsNamesInTheMiddle() {
+        QTemporaryDir dir;
+        const QString stem = QStringLiteral("transformer_program_of_the_benchmark_");
+        for (const char* n : {"000", "003"}) {
+            const QString path =
+                dir.filePath(QStringLiteral("npz/layout/nlp/default/train/%1%2.npz")
+                                 .arg(stem, QLatin1String(n)));
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            saveTpuGraph(testing::makeHloGraph({1386, 1, 3, 1000}), path.toStdString(), false);
+        }
+        JobRunner runner(QStringLiteral("io"));
+        DatasetBrowser browser(&runner);
+        QSignalSpy loaded(&browser, &DatasetBrowser::countsLoaded);
+        browser.openFolder(dir.path());
+        QVERIFY(loaded.wait(20000));
+        browser.resize(250, 400);  // the dock's width at 1024 x 768
+        browser.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&browser));
+        QTreeView* view = browser.view();
+        QVERIFY(dynamic_cast<NameElisionDelegate*>(view->itemDelegate()) != nullptr);
+        const QAbstractItemModel* model = view->model();
+        const int room = view->columnWidth(0) - 3 * view->indentation();
+        auto shownAs = [&](const QModelIndex& index) {
+            const QString name = index.data().toString();
+            return view->fontMetrics().elidedText(name, NameElisionDelegate::elideModeOf(index),
+                                                  room);
+        };
+        const QModelIndex group = model->index(0, 0);  // layout:nlp:default (2)
+        QVERIFY2(shownAs(group).startsWith(QStringLiteral("layout:nlp:")),
+                 qPrintable(shownAs(group)));
+        const QModelIndex split = model->index(0, 0, group);
+        QCOMPARE(model->rowCount(split), 2);
+        for (int row = 0; row < 2; ++row) {
+            const QModelIndex file = model->index(row, 0, split);
+            const QString name = file.data().toString(), shown = shownAs(file);
+            QVERIFY2(shown != name, qPrintable(shown));  // the narrow list does cut it
+            QVERIFY2(shown.right(3) == name.right(3) && name.endsWith(row == 0 ? "000" : "003"),
+                     qPrintable(shown));
+        }
+    }
+
     void browserListsTheTreeWithCounts() {
         QTemporaryDir dir;
         auto write = [&](const QString& rel, const testing::HloGraphSpec& spec) {
