@@ -45,6 +45,18 @@ class TestExplainPanel : public QObject {
     Q_OBJECT
     TpuGraph m_layout, m_tile;
 
+    // The panel shown at `size`, the generated program's worst configuration explained.
+    bool showWorstExplained(ExplainPanel& panel, JobRunner& runner, QSize size) const {
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.resize(size);
+        panel.show();
+        if (!QTest::qWaitForWindowExposed(&panel)) return false;
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        panel.setChosenConfig(extreme(m_layout, false));
+        return explained.wait(30000);
+    }
+
 private slots:
     void initTestCase() {
         m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 5, 400, 60, synth::LayoutSearch::Random, "r");
@@ -257,14 +269,7 @@ private slots:
     void theListsShowTheirLayoutsWhole() {
         JobRunner runner(QStringLiteral("model"));
         ExplainPanel panel;
-        QSignalSpy explained(&panel, &ExplainPanel::explained);
-        panel.resize(1362, 330);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
-        panel.setChosenConfig(extreme(m_layout, false));
-        QVERIFY(explained.wait(30000));
+        QVERIFY(showWorstExplained(panel, runner, {1362, 330}));
         const MemoryLayoutView* memory = panel.findChild<MemoryLayoutView*>();
         QVERIFY(memory);
         QTreeWidget* lists[] = {panel.nodeList(), panel.copyList()};
@@ -298,14 +303,7 @@ private slots:
     void theNodeCostsShowAtAProjectorsWidth() {
         JobRunner runner(QStringLiteral("model"));
         ExplainPanel panel;
-        QSignalSpy explained(&panel, &ExplainPanel::explained);
-        panel.resize(1016, 340);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
-        panel.setChosenConfig(extreme(m_layout, false));
-        QVERIFY(explained.wait(30000));
+        QVERIFY(showWorstExplained(panel, runner, {1016, 340}));
         const QTreeWidget* list = panel.nodeList();
         QCOMPARE(list->headerItem()->text(2), QStringLiteral("Cost"));
         const int throughCost = list->columnWidth(0) + list->columnWidth(1) + list->columnWidth(2);

@@ -60,6 +60,21 @@ class TestPanels : public QObject {
         return spy.wait(20000);
     }
 
+    // A small program as npz/layout/nlp/default/train/NAME.npz under `dir`.
+    static void writeNlpProgram(const QTemporaryDir& dir, const QString& name) {
+        const QString path =
+            dir.filePath(QStringLiteral("npz/layout/nlp/default/train/%1.npz").arg(name));
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        saveTpuGraph(testing::makeHloGraph({1386, 1, 3, 1000}), path.toStdString(), false);
+    }
+
+    // `browser` on `dir`, its counts read.
+    static bool openCounted(DatasetBrowser& browser, const QString& dir) {
+        QSignalSpy loaded(&browser, &DatasetBrowser::countsLoaded);
+        browser.openFolder(dir);
+        return loaded.wait(20000);
+    }
+
 private slots:
     // A job's time left, from the share done and the time taken: none from its first moments, 0
     // once it is done, and written as the Training tab writes times.
@@ -101,15 +116,10 @@ private slots:
     // counted in the singular ("1 graphs in" was written).
     void browserKeepsRoomForNamesWhenNarrowAndCountsOneGraph() {
         QTemporaryDir dir;
-        const QString path =
-            dir.filePath(QStringLiteral("npz/layout/nlp/default/train/transformer_003.npz"));
-        QDir().mkpath(QFileInfo(path).absolutePath());
-        saveTpuGraph(testing::makeHloGraph({1386, 1, 3, 1000}), path.toStdString(), false);
+        writeNlpProgram(dir, QStringLiteral("transformer_003"));
         JobRunner runner(QStringLiteral("io"));
         DatasetBrowser browser(&runner);
-        QSignalSpy loaded(&browser, &DatasetBrowser::countsLoaded);
-        browser.openFolder(dir.path());
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(openCounted(browser, dir.path()));
         QStringList texts;
         for (const QLabel* label : browser.findChildren<QLabel*>()) texts << label->text();
         QVERIFY2(texts.contains(QStringLiteral("1 graph in %1").arg(dir.path())),
@@ -129,18 +139,10 @@ private slots:
     void browserCutsNamesInTheMiddle() {
         QTemporaryDir dir;
         const QString stem = QStringLiteral("transformer_program_of_the_benchmark_");
-        for (const char* n : {"000", "003"}) {
-            const QString path =
-                dir.filePath(QStringLiteral("npz/layout/nlp/default/train/%1%2.npz")
-                                 .arg(stem, QLatin1String(n)));
-            QDir().mkpath(QFileInfo(path).absolutePath());
-            saveTpuGraph(testing::makeHloGraph({1386, 1, 3, 1000}), path.toStdString(), false);
-        }
+        for (const char* n : {"000", "003"}) writeNlpProgram(dir, stem + QLatin1String(n));
         JobRunner runner(QStringLiteral("io"));
         DatasetBrowser browser(&runner);
-        QSignalSpy loaded(&browser, &DatasetBrowser::countsLoaded);
-        browser.openFolder(dir.path());
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(openCounted(browser, dir.path()));
         browser.resize(250, 400);  // the dock's width at 1024 x 768
         browser.show();
         QVERIFY(QTest::qWaitForWindowExposed(&browser));
