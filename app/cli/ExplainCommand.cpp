@@ -78,8 +78,10 @@ std::string honesty(const TpuGraph& g, const synth::TpuCostModel& tpu, explain::
     if (explain::synthIsGroundTruth(g, tpu)) return "ground truth: this file is synthetic, timed by the synthetic TPU";
     if (std::isnan(agreement.kendall)) return "an estimate: the file has no measured runtimes to check it against";
     char buf[160];
-    std::snprintf(buf, sizeof buf, "an estimate: it agrees with this file's measurements at Kendall %.3f over %lld configs",
-                  agreement.kendall, static_cast<long long>(agreement.configs));
+    std::snprintf(
+        buf, sizeof buf,
+        "an estimate: it agrees with this file's measurements at Kendall %.3f over %s configs",
+        agreement.kendall, withCommas(agreement.configs).c_str());
     return buf;
 }
 

@@ -95,8 +95,9 @@ void inspectFile(const std::string& file, bool distinctRows) {
     std::sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
     std::printf("%-14s", "top opcodes");
     for (size_t i = 0; i < top.size() && i < static_cast<size_t>(kTopOpcodes); ++i)
-        std::printf("%s%s %lld (%.1f%%)", i ? ", " : " ", schema::opcodeName(top[i].second).c_str(),
-                    static_cast<long long>(top[i].first), 100.0 * static_cast<double>(top[i].first) / static_cast<double>(g.numNodes()));
+        std::printf("%s%s %s (%.1f%%)", i ? ", " : " ", schema::opcodeName(top[i].second).c_str(),
+                    withCommas(top[i].first).c_str(),
+                    100.0 * static_cast<double>(top[i].first) / static_cast<double>(g.numNodes()));
     std::printf("\n");
     printRuntimes(g);
 

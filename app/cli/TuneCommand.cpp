@@ -136,10 +136,10 @@ void run(TuneCommandOptions& o) {
     std::printf(
         "%s, %s candidates scored, %s measured in %.1f s (the file's %s configs scored first in "
         "%.1f s); "
-        "space: %lld coordinates, 10^%.0f configurations\n",
+        "space: %s coordinates, 10^%.0f configurations\n",
         countOf(static_cast<int64_t>(r.rounds.size()), "round", "rounds").c_str(),
         withCommas(r.candidatesScored).c_str(), withCommas(r.measured).c_str(), r.seconds,
-        withCommas(g.numConfigs()).c_str(), scoringSeconds, static_cast<long long>(r.coordinates),
+        withCommas(g.numConfigs()).c_str(), scoringSeconds, withCommas(r.coordinates).c_str(),
         r.log10SpaceSize);
     if (r.exhausted)
         std::printf(

@@ -80,8 +80,8 @@ void printReport(const char* label, const whatif::WhatIfReport& r, const whatif:
         std::printf("  faster than every measured configuration (by score)");
     else if (r.predictedNs >= 0 && p.bestMeasuredNs() > 0)
         std::printf("  %s vs best measured", change(r.predictedNs, p.bestMeasuredNs()).c_str());
-    std::printf("\n  %-14s would rank %lld of %lld (by predicted score)\n", "rank", static_cast<long long>(r.rank),
-                static_cast<long long>(r.configs));
+    std::printf("\n  %-14s would rank %s of %s (by predicted score)\n", "rank",
+                withCommas(r.rank).c_str(), withCommas(r.configs).c_str());
     std::printf("  %-14s %s (%s)\n", "synthetic TPU", ns(r.synthNs).c_str(),
                 p.synthIsGroundTruth() ? "ground truth: this file is synthetic"
                                        : "an analytic estimate, not this file's hardware");
@@ -154,8 +154,8 @@ void run(const WhatIfOptions& o) {
         std::printf("%s\n", j.dump(2).c_str());
         return;
     }
-    std::printf("%-16s %s (%s, %lld configs)\n", "file", o.file.c_str(), collectionName(g.collection()),
-                static_cast<long long>(g.numConfigs()));
+    std::printf("%-16s %s (%s, %s configs)\n", "file", o.file.c_str(),
+                collectionName(g.collection()), withCommas(g.numConfigs()).c_str());
     std::printf("%-16s %s\n", "model", model.label().c_str());
     std::printf("%-16s %s\n", "best measured", ns(p.bestMeasuredNs()).c_str());
     printReport(("start: " + startText).c_str(), before, p, nullptr);
