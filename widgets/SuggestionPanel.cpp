@@ -66,8 +66,7 @@ SuggestionPanel::SuggestionPanel(QWidget* parent) : QWidget(parent), m_runner(ne
         if (id != m_job) return;
         m_job = 0;
         m_status->setText(tr("Cannot search: %1").arg(message));
-        m_suggest->setEnabled(m_predictor != nullptr);
-        m_stop->setEnabled(false);
+        showRunning(false);
         m_progress->hide();
         emit finished();
     });
@@ -162,8 +161,7 @@ void SuggestionPanel::setPredictor(std::shared_ptr<const whatif::WhatIfPredictor
     m_shownFastest.reset();
     m_list->clear();
     m_progress->hide();
-    m_suggest->setEnabled(m_predictor != nullptr);
-    m_stop->setEnabled(false);
+    showRunning(false);
     m_load->setEnabled(false);
     m_compare->setEnabled(false);
     m_status->setText(idleText());
@@ -237,8 +235,7 @@ void SuggestionPanel::suggest() {
     m_startNs = m_currentReport.synthNs;
     m_progress->setValue(0);
     m_progress->show();
-    m_suggest->setEnabled(false);
-    m_stop->setEnabled(true);
+    showRunning(true);
     m_status->setText(tr("Searching from the current configuration (%1 by the synthetic TPU)…").arg(ns(m_startNs)));
     m_stopToken = std::make_shared<nn::CancelToken>();
     auto token = m_stopToken;
@@ -257,9 +254,28 @@ void SuggestionPanel::suggest() {
     });
 }
 
+// A disabled button passes the keyboard focus to the next control, the Budget box, whose value a
+// key pressed next would then change: Suggest hands it to Stop, and Stop to the results.
+void SuggestionPanel::handFocusFrom(QWidget* from, QWidget* to) {
+    if (from->hasFocus() && to->isEnabled()) to->setFocus(Qt::OtherFocusReason);
+}
+
+void SuggestionPanel::showRunning(bool running) {
+    if (running) {
+        m_stop->setEnabled(true);
+        handFocusFrom(m_suggest, m_stop);
+        m_suggest->setEnabled(false);
+    } else {
+        m_suggest->setEnabled(m_predictor != nullptr);
+        handFocusFrom(m_stop, m_results.empty() ? static_cast<QWidget*>(m_suggest) : m_list);
+        m_stop->setEnabled(false);
+    }
+}
+
 void SuggestionPanel::stop() {
     if (!m_job || !m_stopToken) return;
     m_stopToken->cancel();
+    handFocusFrom(m_stop, m_list);
     m_stop->setEnabled(false);
     m_status->setText(tr("Stopping… (the results so far follow)"));
 }
@@ -293,8 +309,7 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
     const std::vector<float> selected = selectedRow();
     m_results = r.top;
     m_progress->hide();
-    m_suggest->setEnabled(m_predictor != nullptr);
-    m_stop->setEnabled(false);
+    showRunning(false);
     const double best = m_results.empty() ? -1 : m_results.front().report.synthNs;
     const bool ranksToCome = !m_results.empty() && foundBeforeRanking(m_results.front().report);
     const QString how = r.cancelled ? tr("Stopped after %1 s").arg(r.seconds, 0, 'f', 1)

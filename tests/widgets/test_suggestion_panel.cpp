@@ -1,6 +1,7 @@
 // "Suggest faster configurations" as a user drives it (offscreen): search from the what-if
 // editor's configuration, read the progress, load a suggestion (one undoable edit), compare it,
 // stop a long search and keep what it found; a new file drops a running search.
+#include <QApplication>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -293,6 +294,32 @@ private slots:
                                 .arg(wanted)
                                 .arg(status->width())));
         QVERIFY(s->resultList()->height() >= s->resultList()->minimumHeight());
+    }
+
+    // From the keyboard: Space on Suggest leaves the focus on Stop, and the search's end on its
+    // results. A disabled button had passed it to the Budget box, its value selected, so the next
+    // key typed changed the budget.
+    void theKeyboardFocusFollowsTheSearch() {
+        const TpuGraph tile = synth::makeTileGraph(synth::Recipe::SoftmaxKernel, 7, 20, "k");
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.show();
+        QApplication::setActiveWindow(&panel);
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        QVERIFY(openPredicted(panel, runner, tile));
+        panel.showSuggestions();
+        SuggestionPanel* s = panel.suggestions();
+        s->setBudgetSeconds(600);
+        s->suggestButton()->setFocus();
+        QSignalSpy done(s, &SuggestionPanel::finished);
+        QTest::keyClick(s->suggestButton(), Qt::Key_Space);
+        QVERIFY(s->running());
+        QCOMPARE(QApplication::focusWidget()->metaObject()->className(), "QPushButton");
+        QCOMPARE(static_cast<QPushButton*>(QApplication::focusWidget())->text(),
+                 QStringLiteral("Stop"));
+        QVERIFY(done.wait(300000));
+        QVERIFY(!s->results().empty());
+        QCOMPARE(QApplication::focusWidget(), s->resultList());
     }
 
     // Counts are grouped as everywhere else in the explorer: a 30 s search read "20,171
