@@ -582,9 +582,15 @@ void LessonPanel::refresh() {
     if (steps && !m_message.isEmpty() && !stepDone()) status += QStringLiteral("<br>") + m_message.toHtmlEscaped();
     m_status->setText(status);
     m_begin->setText(beginText());
-    m_back->setEnabled(steps && m_step != Step::Select);
+    const bool backOn = steps && m_step != Step::Select;
+    const bool nextOn = steps && stepDone() && m_step != Step::Compare;
+    // A disabled button passes the keyboard focus on to the next control (the step's text, where
+    // Space did nothing): Show me, the step's own action, takes it instead.
     m_showMe->setEnabled(steps);
-    m_next->setEnabled(steps && stepDone() && m_step != Step::Compare);
+    if ((m_back->hasFocus() && !backOn) || (m_next->hasFocus() && !nextOn))
+        (steps ? m_showMe : m_begin)->setFocus(Qt::OtherFocusReason);
+    m_back->setEnabled(backOn);
+    m_next->setEnabled(nextOn);
     emit stepShown();
 }
 

@@ -68,6 +68,7 @@ public:
     QPushButton* beginButton() const { return m_begin; }
     QPushButton* showMeButton() const { return m_showMe; }
     QPushButton* nextButton() const { return m_next; }
+    QPushButton* backButton() const { return m_back; }
 
 signals:
     void layoutFileWanted();

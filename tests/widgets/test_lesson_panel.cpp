@@ -1,5 +1,6 @@
 // The guided lesson as a class would see it (offscreen): each step done by Show me or by hand in
 // the what-if editor, a wrong layout and an undo answered with a hint, Next only when a step is done.
+#include <QApplication>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -182,6 +183,28 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(
             lesson.bodyText().contains(QString::fromStdString(explain::nsText(s.copy.copyNs))),
             qPrintable(lesson.bodyText()), 30000);
+    }
+
+    // From the keyboard: Next and Back, disabled by their own press, leave the focus on Show me,
+    // not on the next control (the step's scrolling text, where Space did nothing).
+    void theKeyboardFocusStaysOnTheLessonsButtons() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel whatIf(&runner);
+        LessonPanel lesson(&whatIf);
+        QVERIFY(startShown(runner, whatIf, lesson, {420, 500}));
+        QApplication::setActiveWindow(&lesson);
+        QVERIFY(QTest::qWaitForWindowActive(&lesson));
+        lesson.selectNode(lesson.scenario()->producer);  // step 1 done
+        QVERIFY(lesson.nextButton()->isEnabled());
+        lesson.nextButton()->setFocus();
+        QTest::keyClick(lesson.nextButton(), Qt::Key_Space);
+        QCOMPARE(lesson.step(), LessonPanel::Step::ChangeOutput);
+        QVERIFY(!lesson.nextButton()->isEnabled());
+        QCOMPARE(QApplication::focusWidget(), lesson.showMeButton());
+        lesson.backButton()->setFocus();
+        QTest::keyClick(lesson.backButton(), Qt::Key_Space);
+        QCOMPARE(lesson.step(), LessonPanel::Step::Select);
+        QCOMPARE(QApplication::focusWidget(), lesson.showMeButton());
     }
 
     void editsByHandCountAndTheComparisonShowsThem() {
