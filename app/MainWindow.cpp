@@ -523,6 +523,7 @@ void MainWindow::connectWhatIf() {
         if (m_whatIf->edited()) m_graphPanel->hideHint();
     });
     connect(m_whatIf, &WhatIfPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_whatIf, &WhatIfPanel::statusMessage, this, &MainWindow::setStatus);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, &WhatIfPanel::selectNode);
     connect(m_configPanel, &ConfigPanel::configChosen, m_whatIf, &WhatIfPanel::setChosenConfig);
     connect(m_models, &ModelSession::unrankedReady, m_whatIf, &WhatIfPanel::setUnranked);

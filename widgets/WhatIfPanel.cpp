@@ -24,6 +24,7 @@
 
 #include "CountText.h"
 #include "DefaultModels.h"
+#include "ElidedLabel.h"
 #include "FileKind.h"
 #include "FilePredictions.h"
 #include "FittingSplitter.h"
@@ -415,8 +416,8 @@ void WhatIfPanel::addSessionFileButtons(QHBoxLayout* row) {
     row->addWidget(load);
     row->addWidget(exportButton);
     // By its file name (the whole path is its tooltip); Ignored, so that a long name is cut
-    // rather than widening the panel.
-    m_fileNote = new QLabel(this);
+    // (in the middle, keeping its end) rather than widening the panel.
+    m_fileNote = new ElidedLabel(this);
     m_fileNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_fileNote, 1);
 }
@@ -449,6 +450,8 @@ void WhatIfPanel::sessionFileAction(bool saving, bool npz) {
     m_fileNote->setText((npz ? tr("Exported %1 to %2") : tr("Saved %1 to %2"))
                             .arg(runs, QFileInfo(path).fileName()));
     m_fileNote->setToolTip(QDir::toNativeSeparators(path));
+    emit statusMessage((npz ? tr("Exported %1 to %2") : tr("Saved %1 to %2"))
+                           .arg(runs, QDir::toNativeSeparators(path)));
 }
 
 void WhatIfPanel::showSuggestions() { m_tabs->setCurrentWidget(m_suggestions); }

@@ -123,6 +123,7 @@ signals:
     void swept();
     // Compare the current configuration with `row` (a suggestion) in the Explain view.
     void compareRequested(const std::vector<float>& row, const QString& label);
+    void statusMessage(const QString& text);  // what Save or Export wrote, with the whole path
 
 private:
     void buildUi();

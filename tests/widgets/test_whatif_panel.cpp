@@ -34,6 +34,7 @@
 
 #include "ChildWithText.h"
 #include "DefaultModels.h"
+#include "ElidedLabel.h"
 #include "FileDialogAnswer.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
@@ -592,6 +593,43 @@ private slots:
         QCOMPARE(QDir(seen.folder), QDir(m_dir.path()));  // where the last export went
         panel.setGraph(m_layout, file);  // another file: the note was about the last one
         QVERIFY(panel.fileNote().isEmpty());
+    }
+
+    // In the top row at a 1024-px screen's width the note after an export is cut in the middle,
+    // keeping the file name's end: it read "Exported 1 con", clipped at the row's model label.
+    void theFileNoteKeepsTheFileNamesEnd() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.resize(1016, 360);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QString file = m_dir.filePath(QStringLiteral("r.npz"));
+        panel.setGraph(m_layout, file);
+        panel.setPredictions(predictedFile(runner, file, m_layout));
+        QVERIFY(waitEvaluated(panel));
+        FileDialogSeen seen;
+        answerNextFileDialog(m_dir.filePath(QStringLiteral("the-layouts-shown-to-the-class")),
+                             &seen);
+        QSignalSpy status(&panel, &WhatIfPanel::statusMessage);
+        childWithText<QPushButton>(panel, QStringLiteral("Export .npz…"))->click();
+        // The whole of it, with the path, for the window's status bar.
+        QCOMPARE(status.count(), 1);
+        QCOMPARE(status.first().at(0).toString(),
+                 QStringLiteral("Exported 1 configuration to %1")
+                     .arg(QDir::toNativeSeparators(
+                         m_dir.filePath(QStringLiteral("the-layouts-shown-to-the-class.npz")))));
+        QCOMPARE(panel.fileNote(),
+                 QStringLiteral("Exported 1 configuration to the-layouts-shown-to-the-class.npz"));
+        auto* note = panel.findChild<ElidedLabel*>();
+        QVERIFY(note != nullptr);
+        QTRY_VERIFY(note->width() > 0);
+        const QString shown = note->shownText();
+        QVERIFY2(shown != note->text() && shown.contains(QChar(0x2026)), qPrintable(shown));
+        QVERIFY2(
+            shown.startsWith(QStringLiteral("Exp")) && shown.endsWith(QStringLiteral("class.npz")),
+            qPrintable(shown));
+        QVERIFY2(note->fontMetrics().horizontalAdvance(shown) <= note->contentsRect().width(),
+                 qPrintable(shown));
     }
 
     void saveLoadAndExport() {
