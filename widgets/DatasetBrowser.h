@@ -19,10 +19,6 @@ namespace tpg {
 
 class JobRunner;
 
-// A dataset folder as a tree: collection / split / graph, with node and config counts.
-// The folder is scanned in the background, then each file's counts are read from its array
-// headers (only the zip directory and two .npy headers per file), in batches, also in the
-// background. Filterable by name.
 // Cuts each row's name where the list is narrow as elideModeOf says (a view has one mode for all
 // rows: at the end, a narrow dock read "transformer..." four times over).
 class NameElisionDelegate : public QStyledItemDelegate {
@@ -36,6 +32,10 @@ protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
 };
 
+// A dataset folder as a tree: collection / split / graph, with node and config counts.
+// The folder is scanned in the background, then each file's counts are read from its array
+// headers (only the zip directory and two .npy headers per file), in batches, also in the
+// background. Filterable by name.
 class DatasetBrowser : public QWidget {
     Q_OBJECT
 public:

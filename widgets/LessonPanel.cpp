@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "CountText.h"
+#include "FocusKeepingEnable.h"
 #include "JobRunner.h"
 #include "TensorText.h"
 #include "WhatIfPanel.h"
@@ -26,8 +27,8 @@ namespace {
 const QString kPlanLane = QStringLiteral("lesson-plan");
 const QString kCheckLane = QStringLiteral("lesson-check");
 constexpr double kTeachingFontScale = 1.2;  // read from the back of a classroom
-constexpr int kTightMargin =
-    4;  // px around the panel: a 768-px-high screen needs every line for the step
+// px around the panel: a 768-px-high screen needs every line for the step
+constexpr int kTightMargin = 4;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -582,15 +583,12 @@ void LessonPanel::refresh() {
     if (steps && !m_message.isEmpty() && !stepDone()) status += QStringLiteral("<br>") + m_message.toHtmlEscaped();
     m_status->setText(status);
     m_begin->setText(beginText());
-    const bool backOn = steps && m_step != Step::Select;
-    const bool nextOn = steps && stepDone() && m_step != Step::Compare;
-    // A disabled button passes the keyboard focus on to the next control (the step's text, where
-    // Space did nothing): Show me, the step's own action, takes it instead.
-    m_showMe->setEnabled(steps);
-    if ((m_back->hasFocus() && !backOn) || (m_next->hasFocus() && !nextOn))
-        (steps ? m_showMe : m_begin)->setFocus(Qt::OtherFocusReason);
-    m_back->setEnabled(backOn);
-    m_next->setEnabled(nextOn);
+    // Show me, the step's own action, takes the focus of a button its press greyed out (not the
+    // step's text, where Space did nothing).
+    setEnabledKeepingFocus({{m_showMe, steps},
+                            {m_begin, true},
+                            {m_back, steps && m_step != Step::Select},
+                            {m_next, steps && stepDone() && m_step != Step::Compare}});
     emit stepShown();
 }
 

@@ -14,6 +14,7 @@
 
 #include "CountText.h"
 #include "FilePredictions.h"
+#include "FocusKeepingEnable.h"
 #include "JobRunner.h"
 #include "RuntimeText.h"
 #include "WidgetLimits.h"
@@ -254,29 +255,24 @@ void SuggestionPanel::suggest() {
     });
 }
 
-// A disabled button passes the keyboard focus to the next control, the Budget box, whose value a
-// key pressed next would then change: Suggest hands it to Stop, and Stop to the results.
-void SuggestionPanel::handFocusFrom(QWidget* from, QWidget* to) {
-    if (from->hasFocus() && to->isEnabled()) to->setFocus(Qt::OtherFocusReason);
-}
-
+// Suggest hands the focus to Stop, Stop to the results (setEnabledKeepingFocus: not to the Budget
+// box next to them).
 void SuggestionPanel::showRunning(bool running) {
     if (running) {
-        m_stop->setEnabled(true);
-        handFocusFrom(m_suggest, m_stop);
-        m_suggest->setEnabled(false);
-    } else {
-        m_suggest->setEnabled(m_predictor != nullptr);
-        handFocusFrom(m_stop, m_results.empty() ? static_cast<QWidget*>(m_suggest) : m_list);
-        m_stop->setEnabled(false);
+        setEnabledKeepingFocus({{m_stop, true}, {m_suggest, false}});
+        return;
     }
+    std::vector<std::pair<QWidget*, bool>> byPreference;
+    if (!m_results.empty()) byPreference.emplace_back(m_list, true);
+    byPreference.emplace_back(m_suggest, m_predictor != nullptr);
+    byPreference.emplace_back(m_stop, false);
+    setEnabledKeepingFocus(byPreference);
 }
 
 void SuggestionPanel::stop() {
     if (!m_job || !m_stopToken) return;
     m_stopToken->cancel();
-    handFocusFrom(m_stop, m_list);
-    m_stop->setEnabled(false);
+    setEnabledKeepingFocus({{m_list, true}, {m_stop, false}});
     m_status->setText(tr("Stopping… (the results so far follow)"));
 }
 

@@ -70,7 +70,6 @@ private:
     void updateActions();  // Load and Compare: only with a suggestion selected
     // Suggest and Stop enabled for a running search or not, the keyboard focus moved with them.
     void showRunning(bool running);
-    static void handFocusFrom(QWidget* from, QWidget* to);
     QString idleText() const;
     // Evaluates the listed suggestions with the ranked predictor (one job): their ranks and
     // predicted runtimes, where they were found before the file was scored.

@@ -23,13 +23,13 @@
 #include <QThread>
 #include <QVBoxLayout>
 #include <QWheelEvent>
-#include <array>
 #include <cmath>
 #include <map>
 #include <utility>
 
 #include "CountText.h"
 #include "FileKind.h"
+#include "FocusKeepingEnable.h"
 #include "JobRunner.h"
 #include "NnLimits.h"
 #include "RemainingTime.h"
@@ -748,28 +748,12 @@ void TrainingPanel::updateButtons() {
     const bool resumable =
         !running && item &&
         m_saved[static_cast<size_t>(item->data(kRunIndexRole).toInt())].resumable;
-    setRunButtons({{{m_stop, running && m_cancel && !m_cancel->cancelled()},
-                    {m_start, !running && dataOk && !m_runsFolder.isEmpty()},
-                    {m_pause, running},
-                    {m_resume, resumable}}});
-}
-
-// The buttons that stay enabled are enabled first, and a greyed-out button's focus goes to one of
-// them: Qt would pass it down the form, and the scroll area would follow it, out of the buttons'
-// view (a click on Start scrolled Pause and Stop out of sight).
-void TrainingPanel::setRunButtons(
-    const std::array<std::pair<QPushButton*, bool>, 4>& byPreference) {
-    QPushButton* heir = nullptr;
-    for (const auto& [button, on] : byPreference)
-        if (on) {
-            button->setEnabled(true);
-            if (!heir) heir = button;
-        }
-    for (const auto& [button, on] : byPreference)
-        if (!on) {
-            if (button->hasFocus() && heir) heir->setFocus();
-            button->setEnabled(false);
-        }
+    // Qt would pass a greyed-out button's focus down the form, and the scroll area would follow
+    // it out of the buttons' view (a click on Start scrolled Pause and Stop out of sight).
+    setEnabledKeepingFocus({{m_stop, running && m_cancel && !m_cancel->cancelled()},
+                            {m_start, !running && dataOk && !m_runsFolder.isEmpty()},
+                            {m_pause, running},
+                            {m_resume, resumable}});
 }
 
 void TrainingPanel::listRuns() {

@@ -2,7 +2,6 @@
 
 #include <QString>
 #include <QWidget>
-#include <array>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -109,9 +108,6 @@ private:
     void showProgress(const nn::TrainProgress& p);
     void updateComparison();
     void updateButtons();
-    // Each run button and whether it is enabled, in the order a greyed-out one's focus goes to
-    // the others.
-    void setRunButtons(const std::array<std::pair<QPushButton*, bool>, 4>& byPreference);
     Collection kindOf(const nn::TrainSettings& s) const;
     // Before a run, the validation chart's legend names the figures the form's run would draw.
     void previewLiveFigures();

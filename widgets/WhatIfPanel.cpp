@@ -447,11 +447,10 @@ void WhatIfPanel::sessionFileAction(bool saving, bool npz) {
     if (!saving) return;  // the loaded runs show themselves
     const QString runs =
         countOf(static_cast<int64_t>(m_runs.size()), tr("configuration"), tr("configurations"));
-    m_fileNote->setText((npz ? tr("Exported %1 to %2") : tr("Saved %1 to %2"))
-                            .arg(runs, QFileInfo(path).fileName()));
+    const QString wrote = npz ? tr("Exported %1 to %2") : tr("Saved %1 to %2");
+    m_fileNote->setText(wrote.arg(runs, QFileInfo(path).fileName()));
     m_fileNote->setToolTip(QDir::toNativeSeparators(path));
-    emit statusMessage((npz ? tr("Exported %1 to %2") : tr("Saved %1 to %2"))
-                           .arg(runs, QDir::toNativeSeparators(path)));
+    emit statusMessage(wrote.arg(runs, QDir::toNativeSeparators(path)));
 }
 
 void WhatIfPanel::showSuggestions() { m_tabs->setCurrentWidget(m_suggestions); }
