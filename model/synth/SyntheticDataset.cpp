@@ -131,13 +131,18 @@ TpuGraphData attachLayoutConfigs(const TpuGraph& structure, int configs, LayoutS
     const int64_t rowSize = nc * schema::kLayoutConfigWidth;
     // Checked before anything is allocated: the table asked for could exceed memory
     // (std::bad_alloc).
-    if (rowSize * configs > limits::kMaxSyntheticTableValues)
+    if (rowSize * configs > limits::kMaxSyntheticTableValues) {
+        // One decimal: a whole number read "8 billion values, above the 8 billion" for 8.2.
+        char billions[32];
+        std::snprintf(billions, sizeof billions, "%.1f",
+                      static_cast<double>(rowSize * configs) / 1e9);
         throw FormatError(
             "synth: " + std::to_string(configs) + " configurations of " + structure.name() + "'s " +
-            std::to_string(nc) + " configurable nodes are " +
-            std::to_string(rowSize * configs / 1'000'000'000) + " billion values, above the " +
+            std::to_string(nc) + " configurable nodes are " + billions +
+            " billion values, above the " +
             std::to_string(limits::kMaxSyntheticTableValues / 1'000'000'000) +
             " billion a table may hold: ask for fewer --configs or a smaller --max-nodes");
+    }
     // Values are -1..5: keep them as bytes while evaluating (a 50k-node program's table is large).
     std::vector<int8_t> rows(static_cast<size_t>(rowSize * configs));
     for (int64_t c = 0; c < configs; ++c) {

@@ -50,6 +50,11 @@ run(["--out", out, "--overwrite", "--layout-graphs", "0", "--collections", "layo
 run(["--out", os.path.join(scratch, "huge"), "--tile-graphs", "0", "--layout-graphs", "1", "--configs", "1000000",
      "--min-nodes", "50000", "--max-nodes", "50000", "--collections", "layout:xla:random"], 1,
     "ask for fewer --configs or a smaller --max-nodes")
+# Just over the limit it says by how much (a whole number read "8 billion values, above the 8
+# billion").
+run(["--out", os.path.join(scratch, "huge"), "--tile-graphs", "0", "--layout-graphs", "1", "--configs", "160000",
+     "--min-nodes", "50000", "--max-nodes", "50000", "--collections", "layout:xla:random"], 1,
+    "are 8.2 billion values, above the 8 billion a table may hold")
 # Any allocation that fails is one line (it printed "tpugraphs: std::bad_alloc"): here a 1 GB
 # address-space limit under a table of about 1 GB.
 def limit_memory():
