@@ -56,10 +56,15 @@ std::vector<float> ConfigSampler::layout(LayoutSearch search, Rng& rng) const {
 
 namespace {
 
+// Share of tile configurations whose output tile may be narrower than the (8 x 128) vector
+// registers in one of its two minor dims: an autotuner tries some, and the explorer's editor
+// offers them, so a model trained on these files must have seen how slow they run.
+constexpr double kNarrowTileShare = 0.125;
+
 // Tile sizes the compiler proposes for one tensor: the most-minor dim (under its layout) in
 // whole 128-lane multiples (or all of it when shorter), the second-most-minor in 8-row
 // multiples, other dims any power of two; each log-uniformly, so small and large tiles are
-// equally common. Tiles with a few lanes would never be proposed (they waste the vector unit).
+// equally common. Quantum 1 lifts the lane and row multiples (a narrow tile).
 int64_t tileSize(int64_t dim, int quantum, Rng& rng) {
     std::vector<int64_t> sizes;
     if (dim <= quantum) {
@@ -132,8 +137,15 @@ std::vector<float> ConfigSampler::tile(Rng& rng) const {
                         input = tileColumn("input_bounds_0");
     std::vector<int64_t> out(t.output.size());
     double tiles = 1;
+    // A narrow tile lifts the lane or the row multiple, not both (a tile of a few elements would
+    // run thousands of times slower than any the compiler keeps).
+    size_t narrowDim = out.size();
+    if (!t.outputLayout.empty() && rng.chance(kNarrowTileShare)) {
+        const bool rows = t.outputLayout.size() > 1 && rng.chance(0.5);
+        narrowDim = static_cast<size_t>(t.outputLayout[rows ? 1 : 0]);
+    }
     for (size_t i = 0; i < out.size(); ++i) {
-        out[i] = tileSize(t.output[i], quantumOf(t.outputLayout, i), rng);
+        out[i] = tileSize(t.output[i], i == narrowDim ? 1 : quantumOf(t.outputLayout, i), rng);
         tiles *= std::ceil(static_cast<double>(t.output[i]) / static_cast<double>(out[i]));
     }
     writeBounds(out, &c[output]);

@@ -18,7 +18,8 @@ const char* layoutSearchName(LayoutSearch s);  // "random" / "default"
 
 // Samples configurations for any graph the cost model can read (synthetic or real files): each
 // layout slot is a random permutation of its tensor's dims padded with -1, or all -1; tile bounds
-// are valid tile sizes of the kernel's tensors. Duplicates occur, as in the real data.
+// are valid tile sizes of the kernel's tensors, one output tile in eight free to be narrower than
+// the vector registers. Duplicates occur, as in the real data.
 class ConfigSampler {
 public:
     explicit ConfigSampler(const TpuCostModel& model,

@@ -93,6 +93,32 @@ private slots:
         }
     }
 
+    // The explorer offers output tiles narrower than 128 lanes; the training files must hold
+    // some, slow as the synthetic TPU times them, or a model cannot tell they are slow.
+    void narrowOutputTilesComeUpAndRunSlow() {
+        // Seed 3 of each: a most-minor output dimension of 3,072 (dot) and 256 (convolution).
+        for (Recipe r : {Recipe::DotKernel, Recipe::ConvKernel}) {
+            const TpuGraph g = makeTileGraph(r, 3, 800, "k");
+            const auto t = TpuCostModel(g).tileTensors();
+            const auto minor = static_cast<size_t>(t.outputLayout.at(0));
+            QVERIFY(t.output.at(minor) > 128);
+            const auto lanes = static_cast<size_t>(8 + minor);  // output_bounds_<minor>
+            int narrow = 0;
+            double narrowSum = 0, otherSum = 0;
+            for (int64_t c = 0; c < g.numConfigs(); ++c) {
+                const bool isNarrow = g.tileConfig(c)[lanes] < 128;
+                const double ratio = g.normalizedRuntime(c);
+                narrow += isNarrow;
+                (isNarrow ? narrowSum : otherSum) += ratio;
+            }
+            const auto n = static_cast<double>(g.numConfigs());
+            QVERIFY2(narrow > n * 0.03 && narrow < n * 0.15, qPrintable(QString::number(narrow)));
+            QVERIFY2(narrowSum / narrow > 1.5 * otherSum / (n - narrow),
+                     qPrintable(
+                         QString("%1 vs %2").arg(narrowSum / narrow).arg(otherSum / (n - narrow))));
+        }
+    }
+
     void permutationsAreUniformish() {
         Rng rng(1);
         std::set<std::vector<float>> seen;

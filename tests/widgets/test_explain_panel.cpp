@@ -60,7 +60,8 @@ class TestExplainPanel : public QObject {
 private slots:
     void initTestCase() {
         m_layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 5, 400, 60, synth::LayoutSearch::Random, "r");
-        m_tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 40, "k");
+        // 400 configurations: about one in 110 tiles this kernel whole (one tile).
+        m_tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 400, "k");
     }
 
     void chosenConfigurationIsExplainedAndComparedWithTheWorst() {
