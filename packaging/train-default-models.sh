@@ -20,9 +20,9 @@
 # the recipe outlives a change of training's defaults; fixed seeds, one thread per training (two
 # trainings at a time) and float products (bfloat16 ones would make the result depend on whether
 # the CPU has bfloat16 units). Re-run cmake afterwards (the build embeds the files at configure time).
-#   packaging/train-default-models.sh [BUILD_DIR [DATA_DIR]]
+#   packaging/train-default-models.sh [BUILD_DIR [DATA_DIR [MODEL...]]]
 # BUILD_DIR defaults to build; DATA_DIR, when given, holds (or receives) the training data, e.g. a
-# quality.sh work folder's data/.
+# quality.sh work folder's data/; MODELs (e.g. tile_xla.tpgm) retrain those alone, the rest kept.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
@@ -36,6 +36,14 @@ else
     DATA=$TMP/data
 fi
 [ -d "$DATA/npz" ] || "$SRC/tests/bench/training-data.sh" "$TPG" "$DATA" 80 240
+only=("${@:3}")
+for m in "${only[@]}"; do
+    case $m in
+        layout_nlp_default.tpgm | layout_xla_random.tpgm | layout_all.tpgm | layout_nlp_random.tpgm | \
+            layout_xla_default.tpgm | tile_xla.tpgm) ;;
+        *) echo "train-default-models: no built-in model '$m' (see resources/models/)" >&2; exit 2 ;;
+    esac
+done
 OUT=$SRC/resources/models
 mkdir -p "$OUT"
 common=(--minutes 0 --seed 1 --threads 1 --products float --slot-features on)
@@ -44,6 +52,7 @@ layout=(--hidden 48 --layers 2 --node-cost-readout on --pooled-head off --loss l
 train() {  # file, collection, epochs, settings...
     local file=$1 collection=$2 epochs=$3
     shift 3
+    [ ${#only[@]} = 0 ] || [[ " ${only[*]} " == *" $file "* ]] || return 0
     "$TPG" train --data "$DATA" --collection "$collection" --out "$OUT/$file" --epochs "$epochs" \
         --patience "$epochs" "$@" > "$OUT/$file.log" 2>&1 || { cat "$OUT/$file.log" >&2; return 1; }
     echo "$file: $(tr '\r' '\n' < "$OUT/$file.log" | tail -n 1)"
