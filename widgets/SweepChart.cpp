@@ -126,7 +126,7 @@ void SweepChart::labelBars(QChart* chart, QBarSeries* bars, const QStringList& l
 }
 
 void SweepChart::setSweep(const QString& title, std::vector<Point> points, int current,
-                          double bestMeasured, bool modelInNs) {
+                          double bestMeasured, bool modelInNs, const QString& outsideNote) {
     if (points.empty()) {
         clear(tr("%1: no values to sweep").arg(title));
         return;
@@ -149,7 +149,12 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, int c
     m_points = points;
     auto* chart = new QChart;
     followPalette(chart, palette());
-    chart->setTitle(sweepHeading(title, points.size(), total, modelInNs, clamped));
+    const bool anyOutside =
+        std::any_of(m_points.begin(), m_points.end(), [](const Point& p) { return p.outsideFile; });
+    QString heading = sweepHeading(title, points.size(), total, modelInNs, clamped).toHtmlEscaped();
+    if (anyOutside && !outsideNote.isEmpty())
+        heading += QStringLiteral("<br><small>* %1</small>").arg(outsideNote.toHtmlEscaped());
+    chart->setTitle(heading);
     // Nanoseconds are drawn in the unit of the largest runtime shown; scores as they are.
     double largestNs = std::max(currentValue.value_or(0.0), bestMeasured);
     for (const Point& p : m_points) largestNs = std::max({largestNs, p.model, p.synth});
@@ -163,7 +168,7 @@ void SweepChart::setSweep(const QString& title, std::vector<Point> points, int c
     for (const Point& p : m_points) {
         *model << p.model * scale;
         *synth << p.synth * scale;
-        categories << p.label;
+        categories << (p.outsideFile ? p.label + QLatin1Char('*') : p.label);
         top = std::max({top, p.model * scale, modelInNs ? p.synth * scale : top});
         bottom = std::min({bottom, p.model * scale, modelInNs ? p.synth * scale : bottom});
     }

@@ -25,14 +25,16 @@ public:
         int candidate = 0;  // index into the caller's candidate list
         double score = 0;   // the model's score: orders values whose runtimes the fit clamped alike
         int beyondFit = 0;  // WhatIfReport::beyondFit: -1 / +1 where `model` is a bound
+        bool outsideFile = false;  // a tile bound outside the range of the file's configurations
     };
 
     explicit SweepChart(QWidget* parent = nullptr);
     // `points` in any order (sorted here). The candidate `current` (the value the configuration
     // has now) is drawn as a reference line named after it, even when its bar is cut; -1 or a
-    // `bestMeasured` < 0 draws no line.
+    // `bestMeasured` < 0 draws no line. Values outside the file's range are starred, and
+    // `outsideNote` says what the star means under the title.
     void setSweep(const QString& title, std::vector<Point> points, int current, double bestMeasured,
-                  bool modelInNs);
+                  bool modelInNs, const QString& outsideNote = {});
     void clear(const QString& message);
     const std::vector<Point>& points() const { return m_points; }
 

@@ -127,10 +127,12 @@ std::vector<std::vector<int>> permutations(int rank) {
 }
 
 // Sizes a tile bound can take: the compiler's candidates (powers of two, lane multiples) below the
-// dimension, the dimension itself (a larger bound tiles it whole), the current value, and 0 for the
-// whole dimension. `dimension` 0: not known (every candidate); -1: no such dimension.
+// dimension, the dimension itself (the whole of it: a larger bound tiles it whole) and the current
+// value; 0 for the whole dimension only where its size is unknown (a set 0 is written as the size,
+// whatif::wholeAsDimension). `dimension` 0: not known (every candidate); -1: no such dimension.
 std::vector<int> tileSizes(int current, int64_t dimension) {
-    std::vector<int> s = {0, current};
+    std::vector<int> s = {current};
+    if (dimension <= 0) s.push_back(0);
     auto offer = [&](int v) {
         if (dimension == 0 || v < dimension) s.push_back(v);
     };
@@ -138,7 +140,8 @@ std::vector<int> tileSizes(int current, int64_t dimension) {
         for (int v = 1; v <= kLargestTileCandidate; v *= 2) offer(v);
         for (int v = 384; v <= kLargestTileCandidate; v += 128) offer(v);
         if (dimension > 0)
-            s.push_back(static_cast<int>(std::min<int64_t>(dimension, kLargestTileCandidate)));
+            s.push_back(
+                static_cast<int>(std::min<int64_t>(dimension, std::numeric_limits<int>::max())));
     }
     std::sort(s.begin(), s.end());
     s.erase(std::unique(s.begin(), s.end()), s.end());
@@ -193,7 +196,7 @@ WhatIfPanel::WhatIfPanel(JobRunner* runner, QWidget* parent) : QWidget(parent), 
         m_sweepJob = 0;
         m_sweepChart->setSweep(m_sweepLabel, result.value<std::vector<SweepChart::Point>>(),
                                m_sweepCurrent, m_sweepInNs ? m_predictor->bestMeasuredNs() : -1,
-                               m_sweepInNs);
+                               m_sweepInNs, sweepOutsideNote());
         emit swept();
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
@@ -725,7 +728,8 @@ bool WhatIfPanel::setTileBound(int column, float value) {
         return false;
     }
     std::vector<float> row = m_row;
-    const whatif::TileEdit edit{column, value};
+    const whatif::TileEdit edit =
+        whatif::wholeAsDimension(m_predictor->synthTpu(), whatif::TileEdit{column, value});
     whatif::applyTileEdit(row, edit);
     return pushEdit(row, QString::fromStdString(edit.text()), column);
 }
@@ -795,13 +799,22 @@ void WhatIfPanel::runSweep() {
             std::vector<SweepChart::Point> points;
             for (size_t i = 0; i < edits.size() && !control.cancelled(); ++i) {
                 const whatif::WhatIfReport r = predictor->evaluate(withEdit(graph, row, edits[i]));
+                const auto* tile = std::get_if<whatif::TileEdit>(&edits[i]);
+                const bool outside =
+                    tile && std::find(r.boundsOutsideFile.begin(), r.boundsOutsideFile.end(),
+                                      tile->column) != r.boundsOutsideFile.end();
                 points.push_back({labels[static_cast<int>(i)],
                                   r.predictedNs >= 0 ? r.predictedNs : r.score, r.synthNs,
-                                  static_cast<int>(i), r.score, r.beyondFit});
+                                  static_cast<int>(i), r.score, r.beyondFit, outside});
                 control.setProgress(static_cast<double>(i + 1) / static_cast<double>(edits.size()));
             }
             return QVariant::fromValue(points);
         });
+}
+
+QString WhatIfPanel::sweepOutsideNote() const {
+    if (isLayoutFile() || !m_predictor || !m_predictor->boundRange(m_node).known) return {};
+    return tr("outside the file's values (%1): the model extrapolates").arg(boundRangeText(m_node));
 }
 
 void WhatIfPanel::applySweepEdit(int candidate) {
@@ -983,14 +996,14 @@ void WhatIfPanel::fillEditor() {
         m_editorTitle->setText(
             dimension < 0
                 ? tr("%1: its tensor has no such dimension, so it changes nothing").arg(name)
-            : dimension > 0
-                ? tr("%1, of a dimension of %2 (0 = the whole dimension)").arg(name).arg(dimension)
-                : tr("%1 (0 = the whole dimension)").arg(name));
+            : dimension > 0 ? tr("%1, of a dimension of %2").arg(name).arg(dimension)
+                            : tr("%1 (0 = the whole dimension)").arg(name));
         m_slotLabels[0]->setText(tr("size"));
         const QSignalBlocker block(m_slotBoxes[0]);
         m_slotBoxes[0]->clear();
         for (int v : tileSizeChoices(m_node)) {
-            m_slotBoxes[0]->addItem(v == 0 ? tr("0 (whole)") : QString::number(v), v);
+            m_slotBoxes[0]->addItem(
+                v == 0 || v == dimension ? tr("%1 (whole)").arg(v) : QString::number(v), v);
             if (v == current) m_slotBoxes[0]->setCurrentIndex(m_slotBoxes[0]->count() - 1);
         }
         m_slotLabels[0]->show();
@@ -1139,7 +1152,35 @@ QString WhatIfPanel::resultText() const {
         lines << tr("Nearest measured config: %1 (%2)")
                      .arg(r.nearestRow)
                      .arg(differingText(r.nearestDistance));
+    if (!r.boundsOutsideFile.empty())
+        lines
+            << tr("<span style='color:#b35900'>⚠ %1: a tile this kernel was not measured with, so "
+                  "the model extrapolates.</span>")
+                   .arg(boundsOutsideText(r.boundsOutsideFile));
     return lines.join(QStringLiteral("<br>"));
+}
+
+QString WhatIfPanel::boundRangeText(int column) const {
+    const whatif::BoundRange range = m_predictor->boundRange(column);
+    const QString low = countText(std::llround(range.low));
+    return range.low == range.high ? tr("every configuration of this file holds %1").arg(low)
+                                   : tr("this file's configurations hold %1–%2")
+                                         .arg(low, countText(std::llround(range.high)));
+}
+
+QString WhatIfPanel::boundOutsideText(int column, float value) const {
+    return tr("%1 = %2, where %3")
+        .arg(QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(column)]))
+        .arg(countText(std::llround(m_predictor->effectiveBound(column, value))))
+        .arg(boundRangeText(column));
+}
+
+QString WhatIfPanel::boundsOutsideText(const std::vector<int>& columns) const {
+    QStringList parts;
+    for (int column : columns)
+        if (column < static_cast<int>(m_row.size()))
+            parts << boundOutsideText(column, m_row[static_cast<size_t>(column)]);
+    return parts.join(QStringLiteral("; "));
 }
 
 void WhatIfPanel::setPinned(int run, bool pinned) {

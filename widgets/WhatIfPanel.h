@@ -126,6 +126,13 @@ signals:
     void statusMessage(const QString& text);  // what Save or Export wrote, with the whole path
 
 private:
+    // "this file's configurations hold 128–256", or "every configuration of this file holds 56".
+    QString boundRangeText(int column) const;
+    // "output_bounds_1 = 1, where this file's configurations hold 128–256".
+    QString boundOutsideText(int column, float value) const;
+    QString boundsOutsideText(const std::vector<int>& columns) const;  // of the current row
+    // The sweep chart's note on values outside the swept bound's range; empty for layouts.
+    QString sweepOutsideNote() const;
     void buildUi();
     QHBoxLayout* buildTopRow();
     void buildNodeList();

@@ -13,6 +13,7 @@
 #include "WhatIfSessionFile.h"
 #include "graph/GraphFile.h"
 #include "graph/GroundTruth.h"
+#include "graph/Schema.h"
 #include "io/Error.h"
 #include "synth/TpuCostModel.h"
 #include "whatif/ConfigEdit.h"
@@ -46,7 +47,41 @@ std::string predictedChange(const whatif::WhatIfReport& now, const whatif::WhatI
                          : change(now.predictedNs, before.predictedNs);
 }
 
-nlohmann::json reportJson(const whatif::WhatIfReport& r) {
+// Each bound the configuration sets outside the range of the file's configurations, with it.
+nlohmann::json boundsOutsideJson(const whatif::WhatIfReport& r, const whatif::WhatIfPredictor& p,
+                                 const std::vector<float>& row) {
+    nlohmann::json out = nlohmann::json::array();
+    for (int column : r.boundsOutsideFile) {
+        const whatif::BoundRange range = p.boundRange(column);
+        out.push_back({{"bound", schema::tileConfigFeatureNames()[static_cast<size_t>(column)]},
+                       {"value", p.effectiveBound(column, row[static_cast<size_t>(column)])},
+                       {"file_low", range.low},
+                       {"file_high", range.high}});
+    }
+    return out;
+}
+
+// "output_bounds_1 = 1 (this file's configurations hold 128-256)", for each bound outside its
+// range.
+std::string boundsOutsideText(const std::vector<float>& row, const whatif::WhatIfReport& r,
+                              const whatif::WhatIfPredictor& p) {
+    std::string text;
+    for (int column : r.boundsOutsideFile) {
+        const whatif::BoundRange range = p.boundRange(column);
+        const auto value = p.effectiveBound(column, row[static_cast<size_t>(column)]);
+        const std::string low = withCommas(std::llround(range.low));
+        text += (text.empty() ? "" : ", ") +
+                schema::tileConfigFeatureNames()[static_cast<size_t>(column)] + " = " +
+                withCommas(std::llround(value)) +
+                (range.low == range.high ? " (every configuration of this file holds " + low + ")"
+                                         : " (this file's configurations hold " + low + "-" +
+                                               withCommas(std::llround(range.high)) + ")");
+    }
+    return text;
+}
+
+nlohmann::json reportJson(const whatif::WhatIfReport& r, const whatif::WhatIfPredictor& p,
+                          const std::vector<float>& row) {
     return {{"score", r.score},
             {"predicted_ns",
              r.predictedNs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.predictedNs)},
@@ -65,11 +100,12 @@ nlohmann::json reportJson(const whatif::WhatIfReport& r) {
                                             : nlohmann::json(r.sameProgramRuntimeNs)},
             {"nearest_config", r.nearestRow},
             {"nearest_distance", r.nearestDistance},
-            {"extrapolating", r.extrapolating}};
+            {"extrapolating", r.extrapolating},
+            {"bounds_outside_file", boundsOutsideJson(r, p, row)}};
 }
 
 void printReport(const char* label, const whatif::WhatIfReport& r, const whatif::WhatIfPredictor& p,
-                 const whatif::WhatIfReport* start) {
+                 const std::vector<float>& row, const whatif::WhatIfReport* start) {
     const bool one = r.nearestDistance == 1;
     const char* unit = p.graph().isLayout() ? (one ? "node differs" : "nodes differ") : (one ? "bound differs" : "bounds differ");
     std::printf("%s\n", label);
@@ -98,6 +134,10 @@ void printReport(const char* label, const whatif::WhatIfReport& r, const whatif:
                     r.extrapolating ? "  (extrapolating: further from every measured config than they are "
                                       "from each other)"
                                     : "");
+    if (!r.boundsOutsideFile.empty())
+        std::printf(
+            "  %-14s %s: tiles this kernel was not measured with, so the model extrapolates\n",
+            "outside file", boundsOutsideText(row, r, p).c_str());
 }
 
 void run(const WhatIfOptions& o) {
@@ -116,7 +156,10 @@ void run(const WhatIfOptions& o) {
     whatif::checkEachBoundOnce(tileEdits);
     if (!tileEdits.empty()) {
         const synth::TpuCostModel tpu(g);  // a kernel of tens of nodes: quick
-        for (const auto& e : tileEdits) whatif::checkTileEditFits(tpu, e);
+        for (auto& e : tileEdits) {
+            whatif::checkTileEditFits(tpu, e);
+            e = whatif::wholeAsDimension(tpu, e);
+        }
     }
     const whatif::StartPoint start = whatif::StartPoint::parse(o.from);
     start.check(g);
@@ -134,23 +177,25 @@ void run(const WhatIfOptions& o) {
     });
     if (bar) bar->finish();
 
-    std::vector<float> row = loaded ? loaded->config : p.startRow(start);
-    const whatif::WhatIfReport before = p.evaluate(row);
+    const std::vector<float> startRow = loaded ? loaded->config : p.startRow(start);
+    const whatif::WhatIfReport before = p.evaluate(startRow);
+    std::vector<float> row = startRow;
     for (const auto& e : layoutEdits) whatif::applyLayoutEdit(g, row, e);
     for (const auto& e : tileEdits) whatif::applyTileEdit(row, e);
     const whatif::WhatIfReport after = p.evaluate(row);
 
     if (o.json) {
-        nlohmann::json j = {{"file", o.file},
-                            {"model", model.label()},
-                            {"from", startText},
-                            {"edits", o.layoutEdits.empty() ? o.tileEdits : o.layoutEdits},
-                            {"synthetic_tpu_is_ground_truth", p.synthIsGroundTruth()},
-                            {"best_measured_ns", p.bestMeasuredNs() < 0 ? nlohmann::json(nullptr)
-                                                                        : nlohmann::json(p.bestMeasuredNs())},
-                            {"start", reportJson(before)},
-                            {"edited", reportJson(after)},
-                            {"config", row}};
+        nlohmann::json j = {
+            {"file", o.file},
+            {"model", model.label()},
+            {"from", startText},
+            {"edits", o.layoutEdits.empty() ? o.tileEdits : o.layoutEdits},
+            {"synthetic_tpu_is_ground_truth", p.synthIsGroundTruth()},
+            {"best_measured_ns",
+             p.bestMeasuredNs() < 0 ? nlohmann::json(nullptr) : nlohmann::json(p.bestMeasuredNs())},
+            {"start", reportJson(before, p, startRow)},
+            {"edited", reportJson(after, p, row)},
+            {"config", row}};
         std::printf("%s\n", j.dump(2).c_str());
         return;
     }
@@ -158,7 +203,7 @@ void run(const WhatIfOptions& o) {
                 collectionName(g.collection()), withCommas(g.numConfigs()).c_str());
     std::printf("%-16s %s\n", "model", model.label().c_str());
     std::printf("%-16s %s\n", "best measured", ns(p.bestMeasuredNs()).c_str());
-    printReport(("start: " + startText).c_str(), before, p, nullptr);
+    printReport(("start: " + startText).c_str(), before, p, startRow, nullptr);
     if (layoutEdits.empty() && tileEdits.empty()) return;
     std::string edits;
     for (const auto& e : layoutEdits) {
@@ -167,7 +212,7 @@ void run(const WhatIfOptions& o) {
                  whatif::slotName(e.slot) + " " + t.shapeText() + ")";
     }
     for (const auto& e : tileEdits) edits += (edits.empty() ? "" : ", ") + e.text();
-    printReport(("edited: " + edits).c_str(), after, p, &before);
+    printReport(("edited: " + edits).c_str(), after, p, row, &before);
 }
 
 }  // namespace

@@ -283,6 +283,12 @@ void checkTileEditFits(const synth::TpuCostModel& tpu, const TileEdit& e) {
                        ", or 0 for the whole dimension");
 }
 
+TileEdit wholeAsDimension(const synth::TpuCostModel& tpu, TileEdit edit) {
+    const int64_t dimension = tpu.tileBoundDimension(edit.column);
+    if (edit.value == 0 && dimension > 0) edit.value = static_cast<float>(dimension);
+    return edit;
+}
+
 void applyTileEdit(std::vector<float>& row, const TileEdit& e) {
     row[static_cast<size_t>(e.column)] = e.value;
     const size_t group = static_cast<size_t>(e.column / kTileGroupWidth) * kTileGroupWidth;

@@ -65,6 +65,10 @@ void checkEachBoundOnce(const std::vector<TileEdit>& edits);
 // graph): it would clamp such a bound, while the model would read it as given. The explorer
 // offers the same sizes.
 void checkTileEditFits(const synth::TpuCostModel& tpu, const TileEdit& edit);
+// The edit with a bound of 0 (the whole dimension) on a dimension the kernel has written as
+// that dimension's size: the tile the synthetic TPU reads either way, and the value the file's
+// configurations hold, where a 0 made its group's product 0, a row the model was never shown.
+TileEdit wholeAsDimension(const synth::TpuCostModel& tpu, TileEdit edit);
 // Writes the bound and re-derives its group's sum and product.
 void applyTileEdit(std::vector<float>& row, const TileEdit& edit);
 // Whether a column of the 24-column tile schema is a bound a user sets (bounds 0-5 of each group

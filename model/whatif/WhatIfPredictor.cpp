@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "explain/CostExplanation.h"
+#include "graph/Schema.h"
 #include "io/Error.h"
 #include "synth/TpuCostModel.h"
 #include "whatif/ConfigEdit.h"
@@ -71,6 +72,7 @@ WhatIfPredictor::WhatIfPredictor(std::shared_ptr<const TpuGraph> graph, const nn
         m_synthIsGroundTruth = explain::synthIsGroundTruth(g, *m_synth);
     }
     learnTypicalDistance();
+    learnBoundRanges();
 }
 
 std::shared_ptr<WhatIfPredictor> WhatIfPredictor::ranked(
@@ -90,7 +92,8 @@ WhatIfPredictor::WhatIfPredictor(const WhatIfPredictor& unranked,
       m_synthIsGroundTruth(unranked.m_synthIsGroundTruth),
       m_bestMeasuredNs(unranked.m_bestMeasuredNs),
       m_bestMeasuredRow(unranked.m_bestMeasuredRow),
-      m_typicalDistance(unranked.m_typicalDistance) {
+      m_typicalDistance(unranked.m_typicalDistance),
+      m_boundRanges(unranked.m_boundRanges) {
     scoreFile(progress, cancel, indexing);
 }
 
@@ -231,6 +234,33 @@ void WhatIfPredictor::learnTypicalDistance() {
     }
 }
 
+float WhatIfPredictor::effectiveBound(int column, float value) const {
+    const int64_t dim = m_graph->isLayout() ? 0 : m_synth->tileBoundDimension(column);
+    if (dim <= 0) return value;
+    return value <= 0 || value > static_cast<float>(dim) ? static_cast<float>(dim) : value;
+}
+
+void WhatIfPredictor::learnBoundRanges() {
+    const TpuGraph& g = *m_graph;
+    if (g.isLayout() || g.configFeatureWidth() != schema::kTileConfigWidth) return;
+    m_boundRanges.assign(static_cast<size_t>(schema::kTileConfigWidth), BoundRange{});
+    for (int column = 0; column < schema::kTileConfigWidth; ++column) {
+        if (!isTileBoundPosition(column) || m_synth->tileBoundDimension(column) <= 0) continue;
+        BoundRange& range = m_boundRanges[static_cast<size_t>(column)];
+        for (int64_t c = 0; c < g.numConfigs(); ++c) {
+            const float v = effectiveBound(column, g.tileConfig(c)[column]);
+            range.low = range.known ? std::min(range.low, v) : v;
+            range.high = range.known ? std::max(range.high, v) : v;
+            range.known = true;
+        }
+    }
+}
+
+BoundRange WhatIfPredictor::boundRange(int column) const {
+    if (column < 0 || column >= static_cast<int>(m_boundRanges.size())) return {};
+    return m_boundRanges[static_cast<size_t>(column)];
+}
+
 const std::vector<int64_t>& WhatIfPredictor::distancesTo(const std::vector<float>& row) const {
     const TpuGraph& g = *m_graph;
     const int64_t width = rowWidth();
@@ -308,6 +338,11 @@ WhatIfReport WhatIfPredictor::evaluate(const std::vector<float>& edited) const {
         if (r.sameProgramRow >= 0) r.sameProgramRuntimeNs = g.runtimes()[static_cast<size_t>(r.sameProgramRow)];
     }
     r.extrapolating = r.nearestDistance > m_typicalDistance;
+    for (size_t column = 0; column < m_boundRanges.size(); ++column) {
+        const int c = static_cast<int>(column);
+        if (!m_boundRanges[column].contains(effectiveBound(c, edited[column])))
+            r.boundsOutsideFile.push_back(c);
+    }
     return r;
 }
 

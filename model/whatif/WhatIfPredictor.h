@@ -42,6 +42,10 @@ struct WhatIfReport {
     int64_t nearestRow = -1;    // the closest measured configuration...
     int64_t nearestDistance = 0;  // ...differing in this many configurable nodes (tile: bounds)
     bool extrapolating = false;   // further from every measured config than they are from each other
+    // Tile: the bound columns whose value lies outside the range the file's configurations span
+    // (WhatIfPredictor::boundRange): tiles this kernel was never measured with, where the model's
+    // prediction extrapolates however near a measured configuration is.
+    std::vector<int> boundsOutsideFile;
 
     // Evaluated before the file's configurations were scored: a score and no rank yet.
     bool unranked() const { return rank == 0; }
@@ -51,6 +55,13 @@ struct WhatIfReport {
 // clamped there, so equal runtimes need not mean equal predictions): -1 faster by score, +1 slower
 // by score; 0 when the runtimes compare them.
 int changeByScoreOnly(const WhatIfReport& now, const WhatIfReport& before);
+
+// The values one tile bound takes over a file's configurations, 0 read as the whole dimension.
+struct BoundRange {
+    float low = 0, high = 0;
+    bool known = false;  // false: not a bound of a known dimension, or no configurations
+    bool contains(float value) const { return !known || (value >= low && value <= high); }
+};
 
 // Where a what-if session starts: a row of the file, the compiler default, the best measured or
 // the best predicted configuration. Parsed from "C", "default", "best" or "predicted-best".
@@ -117,6 +128,11 @@ public:
     // (ranked layout files with scores shared within programs); else empty.
     const std::vector<double>& indexedSynthNs() const { return m_indexedSynthNs; }
 
+    // Tile: the range `column`'s bound spans over the file's configurations; unknown elsewhere.
+    BoundRange boundRange(int column) const;
+    // `value` as the synthetic TPU reads bound `column`: 0 (or more) as the whole dimension.
+    float effectiveBound(int column, float value) const;
+
     int64_t rowWidth() const;  // values per configuration row
     std::vector<float> row(int64_t config) const;
     std::vector<float> defaultRow() const;  // layout: all -1; tile: the compiler-like default
@@ -137,6 +153,7 @@ private:
     template <typename Visit>
     void forEachRowBatch(Visit&& visit) const;
     void learnTypicalDistance();
+    void learnBoundRanges();
     // Layout, with scores shared within programs: a row of each program among the file's rows,
     // and every row's program key (for the scoring's sharing); empty keys otherwise.
     std::vector<uint64_t> indexPrograms(const nn::CancelToken* cancel,
@@ -155,6 +172,7 @@ private:
     double m_bestMeasuredNs = -1;
     int64_t m_bestMeasuredRow = -1, m_bestPredictedRow = -1;
     int64_t m_typicalDistance = 1;
+    std::vector<BoundRange> m_boundRanges;               // tile: per column of a row
     std::unordered_map<uint64_t, int64_t> m_programRow;  // program key -> its first row
     std::vector<double> m_indexedSynthNs;  // every row's synthetic TPU ns, from the program index
     mutable std::mutex m_distanceMutex;  // guards the two below

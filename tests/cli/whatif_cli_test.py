@@ -83,6 +83,24 @@ run([tile, "--tile", "output_bounds_sum=8"], 1, ["derived"])
 run([tile, "--tile", "output_bounds_0=100000000"], 1, ["dimension 0 of the kernel's output [", ": expected 1.."])
 run([tile, "--tile", "output_bounds_5=8"], 1, ["has no dimension 5: expected 0"])
 run([tile, "--set", "3.output=0,1"], 1, ["tile file"])
+# A size outside the values the file's configurations give a bound is named: the model never saw
+# this kernel with such a tile, though the edit is one bound from a measured row.
+names = ["%s_bounds_%s" % (g, i) for g in ("kernel", "output", "input") for i in list(range(6)) + ["sum", "product"]]
+tile_feat = np.load(tile)["config_feat"]
+column = next(c for c in range(24) if c % 8 < 6 and tile_feat[:, c].min() > 1)
+low, high = int(tile_feat[:, column].min()), int(tile_feat[:, column].max())
+held = ("every configuration of this file holds %s" % format(low, ",") if low == high else
+        "this file's configurations hold %s-%s" % (format(low, ","), format(high, ",")))
+run([tile, "--tile", "%s=1" % names[column]], 0,
+    ["outside file   %s = 1 (%s): tiles this kernel was not measured with" % (names[column], held)])
+p = run([tile, "--tile", "%s=1" % names[column], "--json"])
+try:
+    j = json.loads(p.stdout)
+    assert j["start"]["bounds_outside_file"] == [], j["start"]
+    assert j["edited"]["bounds_outside_file"] == [
+        {"bound": names[column], "value": 1, "file_low": low, "file_high": high}], j["edited"]
+except Exception as ex:  # noqa: BLE001 - any failure is reported with the output
+    failures.append("bounds outside the file, --json: %r\n%s" % (ex, p.stdout[:2000]))
 run([os.path.join(data, "missing.npz")], 1, ["missing.npz"])
 # One slot or bound set twice is a slip (the second edit silently won before): both are named.
 twice = "%d.output=%s" % (node, ",".join(str(d) for d in range(rank)))

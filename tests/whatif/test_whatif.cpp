@@ -376,6 +376,49 @@ private slots:
         QCOMPARE(early.evaluate(p.row(3)).matchingRow, same.matchingRow);
     }
 
+    // A bound set outside the values the file's configurations give it is named in the report:
+    // the model never saw this kernel with such tiles, however near a measured row the edit is
+    // (a one-lane output tile had read as fast as the best, one bound from a measured row).
+    void boundsOutsideTheFilesRangeAreNamed() {
+        const WhatIfPredictor p(m_tile, nn::defaultModel(Collection::Tile));
+        const synth::TpuCostModel tpu(*m_tile);
+        int narrowed = 0;  // bounds whose configurations all tile above one element
+        for (int column = 0; column < 24; ++column) {
+            const BoundRange range = p.boundRange(column);
+            const int64_t dim = tpu.tileBoundDimension(column);
+            QCOMPARE(range.known, isTileBoundPosition(column) && dim > 0);
+            if (!range.known) continue;
+            float low = static_cast<float>(dim), high = 0;
+            for (int64_t c = 0; c < m_tile->numConfigs(); ++c) {
+                const float v = p.effectiveBound(column, m_tile->tileConfig(c)[column]);
+                low = std::min(low, v);
+                high = std::max(high, v);
+            }
+            QCOMPARE(range.low, low);
+            QCOMPARE(range.high, high);
+            if (low <= 1) continue;
+            std::vector<float> row = p.row(0);
+            applyTileEdit(row, TileEdit{column, low / 2});
+            QCOMPARE(p.evaluate(row).boundsOutsideFile, std::vector<int>{column});
+            ++narrowed;
+        }
+        QVERIFY(narrowed > 0);
+        QCOMPARE(p.effectiveBound(8, 0), static_cast<float>(tpu.tileBoundDimension(8)));
+        // A 0 set on a dimension the kernel has is written as its size (the model had read 0 as
+        // given); on a dimension it lacks, 0 stays.
+        QCOMPARE(wholeAsDimension(tpu, TileEdit{8, 0}).value,
+                 static_cast<float>(tpu.tileBoundDimension(8)));
+        QCOMPARE(wholeAsDimension(tpu, TileEdit{8, 2}).value, 2.0f);
+        QCOMPARE(wholeAsDimension(tpu, TileEdit{13, 0}).value, 0.0f);  // output_bounds_5
+        QCOMPARE(tpu.tileBoundDimension(13), int64_t{-1});
+        QVERIFY(!p.boundRange(99).known);
+        for (int64_t c = 0; c < m_tile->numConfigs(); ++c)
+            QVERIFY(p.evaluate(p.row(c)).boundsOutsideFile.empty());
+        const WhatIfPredictor layout(m_layout, nn::defaultModel(Collection::Layout));
+        QVERIFY(!layout.boundRange(0).known);
+        QVERIFY(layout.evaluate(layout.row(0)).boundsOutsideFile.empty());
+    }
+
     void incompatibleModelIsOneMessage() {
         QVERIFY(errorOf([&] { WhatIfPredictor(m_tile, nn::defaultModel(Collection::Layout)); })
                     .contains("cannot score"));
