@@ -134,11 +134,14 @@ class TestWhatIfPanel : public QObject {
         panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
     }
 
-    // The panel on a tile kernel "k.npz" scored on `runner`, its start evaluated.
-    static bool openTile(JobRunner& runner, WhatIfPanel& panel, const TpuGraph& tile) {
+    // The panel on a tile kernel "k.npz" scored on `runner`, its start evaluated: the file's
+    // predictions, or null when the start was not evaluated.
+    static std::shared_ptr<const FilePredictions> openTile(JobRunner& runner, WhatIfPanel& panel,
+                                                           const TpuGraph& tile) {
         panel.setGraph(tile, QStringLiteral("k.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), tile));
-        return waitEvaluated(panel);
+        auto predictions = predictedFile(runner, QStringLiteral("k.npz"), tile);
+        panel.setPredictions(predictions);
+        return waitEvaluated(panel) ? predictions : nullptr;
     }
 
     static QStandardItem* bestPredictedChoice(const WhatIfPanel& panel) {
@@ -858,10 +861,8 @@ private slots:
         const TpuGraph tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 60, "k");
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(tile, QStringLiteral("k.npz"));
-        const auto predictions = predictedFile(runner, QStringLiteral("k.npz"), tile);
-        panel.setPredictions(predictions);
-        QVERIFY(waitEvaluated(panel));
+        const auto predictions = openTile(runner, panel, tile);
+        QVERIFY(predictions);
         const whatif::WhatIfPredictor& p = *predictions->predictor;
         int column = -1;
         for (int c = 0; c < 24 && column < 0; ++c)
