@@ -22,20 +22,13 @@
 # the CPU has bfloat16 units). Re-run cmake afterwards (the build embeds the files at configure time).
 #   packaging/train-default-models.sh [BUILD_DIR [DATA_DIR [MODEL...]]]
 # BUILD_DIR defaults to build; DATA_DIR, when given, holds (or receives) the training data, e.g. a
-# quality.sh work folder's data/; MODELs (e.g. tile_xla.tpgm) retrain those alone, the rest kept.
+# quality.sh work folder's data/ (refused when another synth made it: synth-fingerprint.sh); MODELs
+# (e.g. tile_xla.tpgm) retrain those alone, the rest kept.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
 TPG=$BUILD/app/tpugraphs
 [ -x "$TPG" ] || { echo "train-default-models: $TPG not built (cmake --build $BUILD --target tpugraphs)" >&2; exit 1; }
-if [ -n "${2:-}" ]; then
-    DATA=$2
-else
-    TMP=$(mktemp -d)
-    trap 'rm -rf "$TMP"' EXIT
-    DATA=$TMP/data
-fi
-[ -d "$DATA/npz" ] || "$SRC/tests/bench/training-data.sh" "$TPG" "$DATA" 80 240
 only=("${@:3}")
 for m in "${only[@]}"; do
     case $m in
@@ -44,6 +37,15 @@ for m in "${only[@]}"; do
         *) echo "train-default-models: no built-in model '$m' (see resources/models/)" >&2; exit 2 ;;
     esac
 done
+if [ -n "${2:-}" ]; then
+    DATA=$2
+else
+    TMP=$(mktemp -d)
+    trap 'rm -rf "$TMP"' EXIT
+    DATA=$TMP/data
+fi
+[ -d "$DATA/npz" ] || "$SRC/tests/bench/training-data.sh" "$TPG" "$DATA" 80 240
+"$SRC/tests/bench/synth-fingerprint.sh" "$TPG" --check "$DATA" || exit 2
 OUT=$SRC/resources/models
 mkdir -p "$OUT"
 common=(--minutes 0 --seed 1 --threads 1 --products float --slot-features on)

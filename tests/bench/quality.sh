@@ -19,7 +19,8 @@
 # Each row also shows the ceiling: the synthetic TPU's own noise-free runtime ranking the measured
 # (noisy) runtimes, the best any model can do on these files.
 # The dataset, the baselines' figures and every run's model and logs stay in the work folder
-# (default: /tmp/tpg-quality), so later runs with other TRAIN_ARGS reuse them; --eval-only re-evaluates
+# (default: /tmp/tpg-quality), so later runs with other TRAIN_ARGS reuse them (not when another
+# synth made them: tests/bench/synth-fingerprint.sh); --eval-only re-evaluates
 # the models a run with the same label already trained. Runs with different labels may share the folder
 # at the same time.
 # --seeds 1,2,3 runs the whole benchmark once per training seed (labels LABEL-s1, LABEL-s2, ...; each
@@ -91,6 +92,7 @@ nlp_programs=${nlp_programs:-$xla_programs}
 if [ ! -d "$data/npz" ]; then
     "$(dirname "$0")/training-data.sh" "$tpg" "$data" "$xla_programs" "$nlp_programs"
 fi
+"$(dirname "$0")/synth-fingerprint.sh" "$tpg" --check "$data" || exit 2
 # A folder's data keeps the program counts it was made with (a source's three splits together).
 for source in xla nlp; do
     dir=$data/npz/layout/$source/random
@@ -104,7 +106,9 @@ done
 if [ ! -d "$fresh/npz" ]; then
     "$tpg" synth --out "$fresh" --seed 7777 --layout-graphs 20 --tile-graphs 100 --configs 1000 \
         --min-nodes 100 --max-nodes 5000 --test-runtimes --quiet
+    "$(dirname "$0")/synth-fingerprint.sh" "$tpg" --stamp "$fresh"
 fi
+"$(dirname "$0")/synth-fingerprint.sh" "$tpg" --check "$fresh" || exit 2
 if [ ! -d "$tree/npz" ]; then
     # The fresh graphs become the test split of a tree whose train split is the benchmark's, so the
     # graph-blind baseline is fitted on the same graphs as the GNN.

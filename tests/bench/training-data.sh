@@ -18,4 +18,5 @@ synth "$out.part" "$xla" tile:xla,layout:xla:random,layout:xla:default
 synth "$out.part/nlp" "$nlp" layout:nlp:random,layout:nlp:default
 for part in npz ground_truth; do mv "$out.part/nlp/$part/layout/nlp" "$out.part/$part/layout/"; done
 rm -rf "$out.part/nlp"
+"$(dirname "$0")/synth-fingerprint.sh" "$tpg" --stamp "$out.part"
 mv "$out.part" "$out"
