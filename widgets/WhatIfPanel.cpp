@@ -813,8 +813,12 @@ void WhatIfPanel::runSweep() {
 }
 
 QString WhatIfPanel::sweepOutsideNote() const {
-    if (isLayoutFile() || !m_predictor || !m_predictor->boundRange(m_node).known) return {};
-    return tr("outside the file's values (%1): the model extrapolates").arg(boundRangeText(m_node));
+    // The swept bound's, not the selected one's: another may be selected while the sweep runs.
+    const auto* tile =
+        m_sweepEdits.empty() ? nullptr : std::get_if<whatif::TileEdit>(&m_sweepEdits.front());
+    if (!tile || !m_predictor || !m_predictor->boundRange(tile->column).known) return {};
+    return tr("outside the file's values (%1): the model extrapolates")
+        .arg(boundRangeText(tile->column));
 }
 
 void WhatIfPanel::applySweepEdit(int candidate) {

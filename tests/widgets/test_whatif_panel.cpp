@@ -891,6 +891,12 @@ private slots:
         list->setCurrentItem(items.front());
         QSignalSpy swept(&panel, &WhatIfPanel::swept);
         panel.sweep(0);
+        // Another bound selected while the sweep runs: the note stays the swept bound's.
+        for (int i = 0; i < list->topLevelItemCount(); ++i)
+            if (list->topLevelItem(i) != items.front() &&
+                !list->topLevelItem(i)->text(0).endsWith(QStringLiteral("_5")))
+                list->setCurrentItem(list->topLevelItem(i));
+        QVERIFY(list->currentItem() != items.front());
         QVERIFY(swept.wait(60000));
         int starred = 0;
         for (const SweepChart::Point& point : panel.sweepChart()->points()) {
