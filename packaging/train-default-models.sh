@@ -31,11 +31,8 @@ TPG=$BUILD/app/tpugraphs
 [ -x "$TPG" ] || { echo "train-default-models: $TPG not built (cmake --build $BUILD --target tpugraphs)" >&2; exit 1; }
 only=("${@:3}")
 for m in "${only[@]}"; do
-    case $m in
-        layout_nlp_default.tpgm | layout_xla_random.tpgm | layout_all.tpgm | layout_nlp_random.tpgm | \
-            layout_xla_default.tpgm | tile_xla.tpgm) ;;
-        *) echo "train-default-models: no built-in model '$m' (see resources/models/)" >&2; exit 2 ;;
-    esac
+    [[ $m == *.tpgm && $m != */* && -f $SRC/resources/models/$m ]] ||
+        { echo "train-default-models: no built-in model '$m' (see resources/models/)" >&2; exit 2; }
 done
 if [ -n "${2:-}" ]; then
     DATA=$2

@@ -29,6 +29,12 @@ double tilePadRatio(const std::array<int64_t, 6>& t, int rank, LayoutCode l,
     return std::min(r, p.maxPaddingRatio);
 }
 
+// A bound against its dimension of `d` elements: below 1 (0 is "the whole dimension"), not
+// finite or beyond `d`, the whole dimension.
+int64_t boundSize(int64_t d, float b) {
+    return b >= 1.0f && std::isfinite(b) ? std::min<int64_t>(d, static_cast<int64_t>(b)) : d;
+}
+
 double volumeOf(const std::array<int64_t, 6>& t, int rank) {
     double v = 1;
     for (int i = 0; i < rank; ++i) v *= static_cast<double>(t[static_cast<size_t>(i)]);
@@ -46,8 +52,7 @@ TpuCostModel::Impl::TileShape TpuCostModel::Impl::tileShape(const float* config,
         for (int i = 0; i < x.rank; ++i) {
             const int64_t d = x.dims[static_cast<size_t>(i)];
             const float b = config[col + i];
-            int64_t v = d;
-            if (b >= 1.0f && std::isfinite(b)) v = std::min<int64_t>(d, static_cast<int64_t>(b));
+            const int64_t v = boundSize(d, b);
             if (notes && b > static_cast<float>(d) && std::isfinite(b))
                 notes->push_back(std::string(what) + fmt(" bound %g", b) + " on dim " +
                                  std::to_string(i) + " exceeds the dimension (" +
@@ -247,6 +252,11 @@ int64_t TpuCostModel::tileBoundDimension(int column) const {
         return node >= 0 && i < m.at(node).rank ? m.at(node).dims[static_cast<size_t>(i)] : -1;
     }
     return 0;
+}
+
+int64_t TpuCostModel::tileBoundSize(int column, float value) const {
+    const int64_t d = tileBoundDimension(column);
+    return d > 0 ? boundSize(d, value) : -1;
 }
 
 TpuCostModel::TileTensors TpuCostModel::tileTensors() const {

@@ -127,6 +127,9 @@ public:
     // when that tensor has no such dimension (the bound does nothing), 0 when the column is not a
     // bound (a sum or a product) or the file is not a tile file.
     int64_t tileBoundDimension(int column) const;
+    // The size bound `column` set to `value` tiles its dimension with, as tileRuntime reads it (0
+    // and sizes beyond the dimension read as all of it); -1 where tileBoundDimension is not > 0.
+    int64_t tileBoundSize(int column, float value) const;
 
     // Configuration `c` of the graph itself (layout or tile, by collection).
     double runtime(int64_t c) const;

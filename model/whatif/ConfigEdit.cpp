@@ -284,8 +284,8 @@ void checkTileEditFits(const synth::TpuCostModel& tpu, const TileEdit& e) {
 }
 
 TileEdit wholeAsDimension(const synth::TpuCostModel& tpu, TileEdit edit) {
-    const int64_t dimension = tpu.tileBoundDimension(edit.column);
-    if (edit.value == 0 && dimension > 0) edit.value = static_cast<float>(dimension);
+    const int64_t whole = edit.value == 0 ? tpu.tileBoundSize(edit.column, 0) : -1;
+    if (whole > 0) edit.value = static_cast<float>(whole);
     return edit;
 }
 

@@ -235,9 +235,8 @@ void WhatIfPredictor::learnTypicalDistance() {
 }
 
 float WhatIfPredictor::effectiveBound(int column, float value) const {
-    const int64_t dim = m_graph->isLayout() ? 0 : m_synth->tileBoundDimension(column);
-    if (dim <= 0) return value;
-    return value <= 0 || value > static_cast<float>(dim) ? static_cast<float>(dim) : value;
+    const int64_t size = m_graph->isLayout() ? -1 : m_synth->tileBoundSize(column, value);
+    return size > 0 ? static_cast<float>(size) : value;
 }
 
 void WhatIfPredictor::learnBoundRanges() {

@@ -130,7 +130,8 @@ public:
 
     // Tile: the range `column`'s bound spans over the file's configurations; unknown elsewhere.
     BoundRange boundRange(int column) const;
-    // `value` as the synthetic TPU reads bound `column`: 0 (or more) as the whole dimension.
+    // `value` as the synthetic TPU reads bound `column` (TpuCostModel::tileBoundSize); as given
+    // where the bound has no dimension.
     float effectiveBound(int column, float value) const;
 
     int64_t rowWidth() const;  // values per configuration row
