@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -8,11 +9,22 @@
 
 namespace tpg {
 
+// A TPU vector register: 8 sublanes x 128 lanes of 32-bit words.
+constexpr int kRegisterSublanes = 8;
+constexpr int kRegisterLanes = 128;
+// The most (8 x 128) padding the synthetic TPU charges (TpuParameters::maxPaddingRatio): beyond
+// it the compiler picks smaller register tiles.
+constexpr double kMaxChargedPadding = 8;
+
 // A tensor as a TPU lays it out in memory: its two most-minor dimensions tiled in (8 x 128)
 // tiles (sublanes x lanes), the rest stacked as planes; what the tiles hold beyond the tensor is
 // padding. The synthetic TPU charges the same padding, capped where the compiler would switch to
 // a smaller tile shape.
 struct MemoryTiling {
+    // Registers: the (8 x 128) tiles of memory. KernelTile: the tiles a tile configuration cuts
+    // the tensor into, one per step of the kernel's loop; planes then count tiles, not elements.
+    enum class Grid { Registers, KernelTile };
+    Grid grid = Grid::Registers;
     bool drawable = false;
     QString why;  // when not drawable: "a tuple", "a scalar", "no shape in the features"
     int minorDim = -1, secondDim = -1;  // dimension indices (secondDim = -1 for rank 1)
@@ -30,6 +42,13 @@ struct MemoryTiling {
 };
 
 // `layout` minor-to-major (empty: the shape's own); `maxPaddingRatio` as TpuParameters.
-MemoryTiling memoryTiling(const TensorShape& shape, const std::vector<int>& layout, double maxPaddingRatio = 8);
+MemoryTiling memoryTiling(const TensorShape& shape, const std::vector<int>& layout,
+                          double maxPaddingRatio = kMaxChargedPadding);
+
+// The tensor cut into a tile configuration's tiles of `tile` elements a dimension (dimension
+// order, as the synthetic TPU reads the bounds), under `layout`: the last tile along a dimension
+// that the tile does not divide is partial, its rest computed for nothing (paddedRatio).
+MemoryTiling kernelTiling(const TensorShape& shape, const std::vector<int>& layout,
+                          const std::array<int64_t, 6>& tile);
 
 }  // namespace tpg

@@ -88,6 +88,7 @@ ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCost
     e.overlay = configOverlay(g, e.breakdownA);
     e.overlay.label = e.aLabel;
     e.overlay.row = row;
+    if (!g.isLayout()) e.tileTensors = tpu.tileTensors();
     if (b >= 0 || !bRow.empty()) {
         e.breakdownB = bRow.empty() ? tpu.explain(b) : explainRowOf(g, tpu, bRow);
         e.summaryB = explain::summarize(g, e.breakdownB);
@@ -482,6 +483,7 @@ void ExplainPanel::selectNode(int node) {
 }
 
 void ExplainPanel::showMemory() {
+    if (showKernelTile()) return;
     if (m_graph.isNull() || m_node < 0 || m_node >= m_graph.numNodes()) {
         m_memory->clear(tr("Select a node to see its tensor in memory."));
         showWhy({});
@@ -496,6 +498,32 @@ void ExplainPanel::showMemory() {
                                     : tr("#%1 %2 (the file's default layout)").arg(m_node).arg(QString::fromStdString(m_graph.opcodeName(m_node)));
     m_memory->setTensor(title, memoryTiling(shape, layout));
     showWhy(nodeWhy());
+}
+
+// A tile file's explained configuration: the tiles its bounds cut the kernel's output into (none
+// selected, or the output), or its input's or kernel's. False for anything else, drawn as a tensor.
+bool ExplainPanel::showKernelTile() {
+    if (!m_explanation || m_graph.isLayout() || m_graph.isNull()) return false;
+    const synth::TpuCostModel::TileTensors& t = m_explanation->tileTensors;
+    const synth::TileCost& c = m_explanation->breakdownA.tile;
+    const int node = m_node < 0 ? t.outputNode : m_node;
+    const std::pair<const std::array<int64_t, 6>*, QString> tiles =
+        node == t.outputNode   ? std::pair{&c.outputTile, tr("output")}
+        : node == t.inputNode  ? std::pair{&c.inputTile, tr("input")}
+        : node == t.kernelNode ? std::pair{&c.kernelTile, tr("kernel")}
+                               : std::pair{nullptr, QString()};
+    if (!tiles.first || node < 0 || node >= m_graph.numNodes()) return false;
+    const std::vector<int>& layout = node == t.outputNode  ? t.outputLayout
+                                     : node == t.inputNode ? t.inputLayout
+                                                           : t.kernelLayout;
+    const TensorShape shape = tensorShape(m_graph.nodeFeatures(node), m_graph.nodeFeatureWidth());
+    m_memory->setTensor(tr("#%1 %2, the kernel's %3, in %4's tiles")
+                            .arg(node)
+                            .arg(QString::fromStdString(m_graph.opcodeName(node)), tiles.second,
+                                 m_explanation->aLabel),
+                        kernelTiling(shape, layout, *tiles.first));
+    showWhy(m_node < 0 ? QString() : nodeWhy());
+    return true;
 }
 
 QString ExplainPanel::nodeWhy() const {

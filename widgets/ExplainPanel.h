@@ -47,6 +47,7 @@ public:
             0;                  // tile files: bounds B sets otherwise than A (in a comparison)
         ConfigOverlay overlay;  // of A
         bool synthIsGroundTruth = false;  // the file was timed by the synthetic TPU
+        synth::TpuCostModel::TileTensors tileTensors;  // tile files: what A's bounds tile
     };
 
     explicit ExplainPanel(QWidget* parent = nullptr);
@@ -91,6 +92,7 @@ private:
     void fillLists(const Explanation& e);
     static int shortColumnsWidth(const QTreeWidget& list);  // all but the reason
     void showMemory();  // and the node's reason
+    bool showKernelTile();  // a tile file's configured tiles, in the memory picture
     QString nodeWhy() const;
     static QString copyWhy(const QTreeWidgetItem& item);
     void showWhy(const QString& text);

@@ -3,7 +3,9 @@
 #include <QPainter>
 #include <QStringList>
 #include <algorithm>
+#include <cmath>
 
+#include "CountText.h"
 #include "WidgetLimits.h"
 
 namespace tpg {
@@ -57,6 +59,7 @@ void MemoryLayoutView::clear(const QString& message) {
 QString MemoryLayoutView::summaryText() const {
     if (!m_tiling.drawable) return m_message;
     const MemoryTiling& t = m_tiling;
+    if (t.grid == MemoryTiling::Grid::KernelTile) return kernelTileText();
     QStringList lines{m_title, t.notation};
     if (t.secondDim >= 0)
         lines << tr("dim %1 (%2) across 128 lanes · dim %3 (%4) down %5 sublanes · %6 planes")
@@ -72,6 +75,42 @@ QString MemoryLayoutView::summaryText() const {
                  .arg(bytesText(t.usedBytes), bytesText(t.paddedBytes))
                  .arg(t.paddedRatio, 0, 'f', 2)
                  .arg(t.smallerTile ? tr(": beyond ×8 the compiler picks smaller tiles") : QString());
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString MemoryLayoutView::kernelTileText() const {
+    const MemoryTiling& t = m_tiling;
+    QStringList lines{m_title, t.notation};
+    QString cut =
+        tr("dim %1 (%2) in tiles of %3 across").arg(t.minorDim).arg(t.minor).arg(t.tileCols);
+    if (t.secondDim >= 0)
+        cut +=
+            tr(" · dim %1 (%2) in tiles of %3 down").arg(t.secondDim).arg(t.second).arg(t.tileRows);
+    if (t.planes > 1) cut += tr(" · ×%1 along the other dimensions").arg(countText(t.planes));
+    lines << cut;
+    const int64_t tiles = t.tilesAcross * t.tilesDown * t.planes;
+    QString steps = tiles == 1
+                        ? tr("1 tile: the kernel's loop runs once")
+                        : tr("%1 tiles: the kernel's loop runs %1 times").arg(countText(tiles));
+    steps += t.paddedRatio > 1
+                 ? tr(" · partial tiles compute ×%1 the tensor").arg(t.paddedRatio, 0, 'f', 2)
+                 : tr(" · no partial tiles");
+    lines << steps;
+    // A tile narrower than a vector register still occupies all of its lanes.
+    if (t.tileCols < kRegisterLanes) {
+        const double lanePadding = static_cast<double>(kRegisterLanes) / t.tileCols *
+                                   (t.secondDim >= 0 && t.tileRows < kRegisterSublanes
+                                        ? static_cast<double>(kRegisterSublanes) / t.tileRows
+                                        : 1.0);
+        lines << tr("a tile %1 wide fills %1 of a register's %2 lanes%3")
+                     .arg(t.tileCols)
+                     .arg(kRegisterLanes)
+                     .arg(lanePadding > kMaxChargedPadding
+                              ? tr(" (the synthetic TPU charges ×%1 at most: the compiler picks "
+                                   "smaller register tiles)")
+                                    .arg(kMaxChargedPadding)
+                              : QString());
+    }
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -91,18 +130,25 @@ void MemoryLayoutView::paintEvent(QPaintEvent*) {
 void MemoryLayoutView::drawTiles(QPainter& p, const QRectF& full) const {
     const MemoryTiling& t = m_tiling;
     // The key under the tiles wraps in a narrow view (it ran off the right of the 282-px one).
-    const QString key = tr("%1 × %2 tiles a plane · blue: the tensor · grey: padding")
-                            .arg(t.tilesDown)
-                            .arg(t.tilesAcross);
+    const bool kernelTile = t.grid == MemoryTiling::Grid::KernelTile;
+    const QString key =
+        (kernelTile ? tr("%1 × %2 tiles a plane · blue: the tensor · grey: past its edge")
+                    : tr("%1 × %2 tiles a plane · blue: the tensor · grey: padding"))
+            .arg(countText(t.tilesDown), countText(t.tilesAcross));
     const double keyHeight = p.boundingRect(full, Qt::AlignLeft | Qt::TextWordWrap, key).height();
     const QRectF area = full.adjusted(0, 0, 0, -(keyHeight + 4));
     const auto across = shownTiles(t.tilesAcross, widgetlimits::kMaxTilesDrawn);
     const auto down = shownTiles(t.tilesDown, widgetlimits::kMaxTilesDrawn);
     // A tile keeps the 1:16 aspect of 8 x 128 as far as the area allows; planes stack behind.
     const double stack = t.planes > 1 ? 8.0 : 0.0;
-    const double w = std::max(8.0, (area.width() - stack) / static_cast<double>(across.size()) - 4);
-    const double h = std::clamp(w * static_cast<double>(t.tileRows) / 128.0 * 4.0, 6.0,
-                                std::max(6.0, (area.height() - stack) / static_cast<double>(down.size()) - 4));
+    double w = std::max(8.0, (area.width() - stack) / static_cast<double>(across.size()) - 4);
+    // A kernel's tile keeps its own aspect, its square root: 16 x 2 and 128 x 3072 both fit.
+    const double aspect = kernelTile ? std::sqrt(static_cast<double>(t.tileRows) / t.tileCols)
+                                     : static_cast<double>(t.tileRows) / 128.0 * 4.0;
+    const double hMax =
+        std::max(6.0, (area.height() - stack) / static_cast<double>(down.size()) - 4);
+    const double h = std::clamp(w * aspect, 6.0, hMax);
+    if (kernelTile) w = std::max(8.0, std::min(w, h / aspect));  // a tall tile stays narrow
     for (int behind = t.planes > 1 ? 2 : 0; behind >= 0; --behind) {
         const QPointF shift(behind * stack / 2, -behind * stack / 2);
         for (size_t r = 0; r < down.size(); ++r)

@@ -9,8 +9,10 @@ namespace tpg {
 
 // A tensor as laid out in memory, drawn natively: the plane of its two most-minor dimensions in
 // (8 x 128) tiles, the used part of each tile filled and the padding shaded, the other dimensions
-// as a stack of planes; with the XLA notation and the padded-to-used ratio. Tensors of any size:
-// beyond widgetlimits::kMaxTilesDrawn tiles a side the middle is summarised.
+// as a stack of planes; with the XLA notation and the padded-to-used ratio. Or a tensor cut into
+// a tile configuration's tiles (MemoryTiling::Grid::KernelTile), partial tiles shaded past its
+// edge. Tensors of any size: beyond widgetlimits::kMaxTilesDrawn tiles a side the middle is
+// summarised.
 class MemoryLayoutView : public QWidget {
     Q_OBJECT
 public:
@@ -26,6 +28,7 @@ protected:
 
 private:
     void drawTiles(QPainter& p, const QRectF& full) const;
+    QString kernelTileText() const;
     QString m_title, m_message;
     MemoryTiling m_tiling;
 };

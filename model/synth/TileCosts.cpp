@@ -272,6 +272,9 @@ TpuCostModel::TileTensors TpuCostModel::tileTensors() const {
     t.output = dims(m.tileOut);
     t.input = dims(m.tileIn);
     t.kernel = dims(m.tileKernel);
+    t.outputNode = m.tileOut;
+    t.inputNode = m.tileIn;
+    t.kernelNode = m.tileKernel;
     t.outputLayout = decode(m.at(m.tileOut).defaultLayout);
     if (m.tileIn >= 0) t.inputLayout = decode(m.at(m.tileIn).defaultLayout);
     if (m.tileKernel >= 0) t.kernelLayout = decode(m.at(m.tileKernel).defaultLayout);

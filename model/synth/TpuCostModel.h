@@ -121,6 +121,7 @@ public:
     struct TileTensors {
         std::vector<int64_t> output, input, kernel;
         std::vector<int> outputLayout, inputLayout, kernelLayout;  // their default layouts
+        int32_t outputNode = -1, inputNode = -1, kernelNode = -1;  // the nodes (-1: none)
     };
     TileTensors tileTensors() const;
     // The size of the dimension tile config column `column` bounds, as tileRuntime reads it; -1

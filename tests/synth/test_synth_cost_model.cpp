@@ -2,10 +2,11 @@
 #include <cmath>
 #include <numeric>
 
+#include "graph/Schema.h"
 #include "io/Error.h"
 #include "synth/HloGraphBuilder.h"
-#include "synth/SyntheticDataset.h"
 #include "synth/SameProgramScores.h"
+#include "synth/SyntheticDataset.h"
 #include "synth/TpuCostModel.h"
 
 using namespace tpg;
@@ -237,6 +238,18 @@ private slots:
             QVERIFY(std::isfinite(b.totalNs) && b.totalNs > 0);
             QCOMPARE(b.tile.numTiles, int64_t{1});  // unset or oversized bounds: the whole tensor
         }
+        // The tensors the bounds tile, named by node: the root's output, the convolution's
+        // operands (whose tiles the explorer draws over them).
+        const TpuCostModel::TileTensors t = m.tileTensors();
+        QVERIFY(t.outputNode >= 0 && t.outputNode < g.numNodes());
+        for (size_t i = 0; i < t.output.size(); ++i)
+            QCOMPARE(g.nodeFeature(t.outputNode, schema::kShapeDimColumn + static_cast<int>(i)),
+                     static_cast<float>(t.output[i]));
+        int32_t conv = -1;
+        for (int32_t n = 0; n < g.numNodes(); ++n)
+            if (g.opcodeName(n) == "convolution") conv = n;
+        QVERIFY(conv >= 0);
+        QCOMPARE(g.producers(conv), (std::vector<int32_t>{t.inputNode, t.kernelNode}));
     }
 
     void tileCapacityCliff() {

@@ -71,6 +71,44 @@ private slots:
         QVERIFY(!memoryTiling(tensorShape(row(6, {}, {}).data(), 140), {}).drawable);
     }
 
+    // A tile configuration's tiles over a tensor: the two most-minor dimensions of its layout
+    // cut into the tile's bounds (dimension order), the others counted as planes of tiles, the
+    // last tile along a dimension the bound does not divide partial.
+    void kernelTilingCutsTheTensorIntoTheConfiguredTiles() {
+        auto o = row(15, {128, 3072}, {1, 0});
+        const TensorShape out = tensorShape(o.data(), 140);
+        const MemoryTiling narrow = kernelTiling(out, {1, 0}, {16, 2});
+        QVERIFY(narrow.drawable);
+        QVERIFY(narrow.grid == MemoryTiling::Grid::KernelTile);
+        QCOMPARE(narrow.notation, QStringLiteral("bf16[128,3072]{1,0} in [16,2] tiles"));
+        QCOMPARE(narrow.tileCols, 2);
+        QCOMPARE(narrow.tileRows, 16);
+        QCOMPARE(narrow.tilesAcross, int64_t{1536});
+        QCOMPARE(narrow.tilesDown, int64_t{8});
+        QCOMPARE(narrow.planes, int64_t{1});
+        QCOMPARE(narrow.paddedRatio, 1.0);
+
+        // 0 and a bound beyond its dimension tile all of it; 100 leaves a partial tile.
+        const MemoryTiling partial = kernelTiling(out, {1, 0}, {100, 0});
+        QCOMPARE(partial.notation, QStringLiteral("bf16[128,3072]{1,0} in [100,3072] tiles"));
+        QCOMPARE(partial.tilesAcross, int64_t{1});
+        QCOMPARE(partial.tilesDown, int64_t{2});
+        QCOMPARE(partial.paddedRatio, 200.0 / 128.0);
+        QCOMPARE(kernelTiling(out, {1, 0}, {5000, 9000}).tilesDown, int64_t{1});
+
+        // Minor dim 1, second dim 3, planes along dims 2 and 0: ceil(7/3) x ceil(16/4).
+        auto c = row(15, {16, 256, 7, 7}, {1, 3, 2, 0});
+        const MemoryTiling conv =
+            kernelTiling(tensorShape(c.data(), 140), {1, 3, 2, 0}, {4, 128, 3, 7});
+        QCOMPARE(conv.tileCols, 128);
+        QCOMPARE(conv.tileRows, 7);
+        QCOMPARE(conv.tilesAcross, int64_t{2});
+        QCOMPARE(conv.tilesDown, int64_t{1});
+        QCOMPARE(conv.planes, int64_t{3} * 4);
+        QCOMPARE(conv.paddedRatio, 9.0 / 7.0);
+        QVERIFY(!kernelTiling(tensorShape(row(6, {}, {}).data(), 140), {}, {}).drawable);
+    }
+
     void scalarHasNoDimensions() {
         auto f = row(6, {}, {});
         QCOMPARE(tensorString(f.data(), 140), QStringLiteral("s32[]"));

@@ -545,6 +545,76 @@ private slots:
         QVERIFY(!panel.nodeList()->isColumnHidden(3));
     }
 
+    // A tile configuration is drawn as what it sets: the tiles its bounds cut the kernel's output
+    // into (the memory picture had asked for a node, then drawn the (8 x 128) registers, which no
+    // tile bound changes), its input's and kernel's when those are selected, a what-if edit's as
+    // the edit goes.
+    void aTileConfigurationDrawsItsTiles() {
+        JobRunner runner(QStringLiteral("model"));
+        ExplainPanel panel;
+        QSignalSpy explained(&panel, &ExplainPanel::explained);
+        panel.setGraph(m_tile, QStringLiteral("k.npz"));
+        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), m_tile));
+        const synth::TpuCostModel tpu(m_tile);
+        const synth::TpuCostModel::TileTensors tensors = tpu.tileTensors();
+        QVERIFY(tensors.outputNode >= 0 && tensors.inputNode >= 0 && tensors.kernelNode >= 0);
+        const auto tilesDrawn = [&panel] {
+            const MemoryTiling& t = panel.memoryView()->tiling();
+            return t.grid == MemoryTiling::Grid::KernelTile ? t.tilesAcross * t.tilesDown * t.planes
+                                                            : -1;
+        };
+        // Two configurations of different tile counts: the picture follows the chosen one.
+        std::vector<int64_t> configs;
+        for (int64_t c = 0; c < m_tile.numConfigs() && configs.size() < 2; ++c)
+            if (configs.empty() ||
+                tpu.explainTile(m_tile.tileConfig(c)).tile.numTiles !=
+                    tpu.explainTile(m_tile.tileConfig(configs.front())).tile.numTiles)
+                configs.push_back(c);
+        QCOMPARE(configs.size(), size_t{2});
+        for (int64_t c : configs) {
+            explained.clear();
+            panel.setChosenConfig(c);
+            QVERIFY(explained.wait(30000));
+            QCOMPARE(tilesDrawn(), panel.explanation()->breakdownA.tile.numTiles);
+            QVERIFY2(panel.memoryView()->summaryText().startsWith(
+                         QStringLiteral("#%1 %2, the kernel's output, in configuration %3's tiles")
+                             .arg(tensors.outputNode)
+                             .arg(QString::fromStdString(m_tile.opcodeName(tensors.outputNode)))
+                             .arg(c)),
+                     qPrintable(panel.memoryView()->summaryText()));
+        }
+        // The input and the kernel in their own tiles; another node as a tensor in memory.
+        panel.selectNode(tensors.kernelNode);
+        QVERIFY(panel.memoryView()->summaryText().contains(QStringLiteral("the kernel's kernel")));
+        const std::array<int64_t, 6>& kernelTile = panel.explanation()->breakdownA.tile.kernelTile;
+        QCOMPARE(panel.memoryView()->tiling().tileCols,
+                 static_cast<int>(kernelTile[static_cast<size_t>(tensors.kernelLayout.front())]));
+        panel.selectNode(tensors.inputNode);
+        QVERIFY(panel.memoryView()->summaryText().contains(QStringLiteral("the kernel's input")));
+        int other = 0;
+        while (other == tensors.outputNode || other == tensors.inputNode ||
+               other == tensors.kernelNode)
+            ++other;
+        panel.selectNode(other);
+        QVERIFY(panel.memoryView()->tiling().grid == MemoryTiling::Grid::Registers);
+        panel.selectNode(-1);
+        // A what-if edit: its output tile made one lane wide.
+        std::vector<float> row(m_tile.tileConfig(configs.front()),
+                               m_tile.tileConfig(configs.front()) + m_tile.configFeatureWidth());
+        const int lane = tensors.outputLayout.front();
+        whatif::applyTileEdit(
+            row, whatif::parseTileEdit(m_tile, "output_bounds_" + std::to_string(lane) + "=1"));
+        explained.clear();
+        panel.explainRow(row, QStringLiteral("the what-if edit"));
+        QVERIFY(explained.wait(30000));
+        QCOMPARE(panel.memoryView()->tiling().tileCols, 1);
+        QCOMPARE(tilesDrawn(), panel.explanation()->breakdownA.tile.numTiles);
+        QVERIFY2(panel.memoryView()->summaryText().contains(
+                     QStringLiteral("a tile 1 wide fills 1 of a register's 128 lanes (the "
+                                    "synthetic TPU charges ×8 at most")),
+                 qPrintable(panel.memoryView()->summaryText()));
+    }
+
     // Best, Worst and Compare with no configuration A chosen said nothing at all; now the header
     // says what B is and what to do.
     void comparingWithoutAConfigurationSaysWhy() {
