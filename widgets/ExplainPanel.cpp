@@ -504,24 +504,22 @@ void ExplainPanel::showMemory() {
 // selected, or the output), or its input's or kernel's. False for anything else, drawn as a tensor.
 bool ExplainPanel::showKernelTile() {
     if (!m_explanation || m_graph.isLayout() || m_graph.isNull()) return false;
-    const synth::TpuCostModel::TileTensors& t = m_explanation->tileTensors;
-    const synth::TileCost& c = m_explanation->breakdownA.tile;
-    const int node = m_node < 0 ? t.outputNode : m_node;
-    const std::pair<const std::array<int64_t, 6>*, QString> tiles =
-        node == t.outputNode   ? std::pair{&c.outputTile, tr("output")}
-        : node == t.inputNode  ? std::pair{&c.inputTile, tr("input")}
-        : node == t.kernelNode ? std::pair{&c.kernelTile, tr("kernel")}
-                               : std::pair{nullptr, QString()};
-    if (!tiles.first || node < 0 || node >= m_graph.numNodes()) return false;
-    const std::vector<int>& layout = node == t.outputNode  ? t.outputLayout
-                                     : node == t.inputNode ? t.inputLayout
-                                                           : t.kernelLayout;
-    const TensorShape shape = tensorShape(m_graph.nodeFeatures(node), m_graph.nodeFeatureWidth());
+    const auto tensors =
+        explain::tiledTensors(m_explanation->tileTensors, m_explanation->breakdownA.tile);
+    const auto shown =
+        std::find_if(tensors.begin(), tensors.end(), [this](const explain::TiledTensor& t) {
+            return m_node < 0 ? t.role == "output" : t.node == m_node;
+        });
+    if (shown == tensors.end() || shown->node >= m_graph.numNodes()) return false;
+    std::array<int64_t, 6> tile{};
+    std::copy(shown->tile.begin(), shown->tile.end(), tile.begin());
+    const TensorShape shape =
+        tensorShape(m_graph.nodeFeatures(shown->node), m_graph.nodeFeatureWidth());
     m_memory->setTensor(tr("#%1 %2, the kernel's %3, in %4's tiles")
-                            .arg(node)
-                            .arg(QString::fromStdString(m_graph.opcodeName(node)), tiles.second,
-                                 m_explanation->aLabel),
-                        kernelTiling(shape, layout, *tiles.first));
+                            .arg(shown->node)
+                            .arg(QString::fromStdString(m_graph.opcodeName(shown->node)),
+                                 QString::fromStdString(shown->role), m_explanation->aLabel),
+                        kernelTiling(shape, shown->layout, tile));
     showWhy(m_node < 0 ? QString() : nodeWhy());
     return true;
 }

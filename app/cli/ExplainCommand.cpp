@@ -36,7 +36,15 @@ struct ExplainOptions {
 struct Explained {
     std::string label;
     synth::CostBreakdown breakdown;
+    std::vector<explain::TiledTensor> tiled;  // tile files: what its bounds tile
 };
+
+Explained explained(const TpuGraph& g, const synth::TpuCostModel& tpu, std::string label,
+                    synth::CostBreakdown b) {
+    std::vector<explain::TiledTensor> tiled;
+    if (!g.isLayout()) tiled = explain::tiledTensors(tpu.tileTensors(), b.tile);
+    return {std::move(label), std::move(b), std::move(tiled)};
+}
 
 int64_t configIndex(const TpuGraph& g, const std::string& text, const char* option) {
     if (text == "best" || text == "worst") {
@@ -64,13 +72,15 @@ Explained fromIndex(const TpuGraph& g, const synth::TpuCostModel& tpu, const std
     const int64_t c = configIndex(g, text, option);
     std::string label = "config " + std::to_string(c);
     if (text == "best" || text == "worst") label += " (" + text + " measured)";
-    return {label, tpu.explain(c)};
+    return explained(g, tpu, label, tpu.explain(c));
 }
 
 // A configuration of a what-if session file ("format": "tpugraphs-whatif").
 Explained fromWhatIf(const TpuGraph& g, const synth::TpuCostModel& tpu, const std::string& path, int entry) {
     const session::WhatIfEntry e = readSessionEntry(path, entry, g);
-    return {e.label, g.isLayout() ? tpu.explainLayout(e.config.data()) : tpu.explainTile(e.config.data())};
+    return explained(
+        g, tpu, e.label,
+        g.isLayout() ? tpu.explainLayout(e.config.data()) : tpu.explainTile(e.config.data()));
 }
 
 std::string honesty(const TpuGraph& g, const synth::TpuCostModel& tpu, explain::Agreement& agreement) {
@@ -117,6 +127,9 @@ void printBreakdown(const TpuGraph& g, const Explained& e, int top) {
         std::printf("tile: %s, utilisation %.3f, working set %.2f MiB of 16 MiB on-chip%s\n",
                     countOf(t.numTiles, "tile", "tiles").c_str(), t.utilisation,
                     t.workingSetBytes / (1024.0 * 1024.0), t.spills ? ", SPILLS" : ", fits");
+        for (const explain::TiledTensor& x : e.tiled)
+            std::printf("  %s #%d: %s in tiles of %s\n", x.role.c_str(), x.node,
+                        explain::dimsText(x.dims).c_str(), explain::dimsText(x.tile).c_str());
     }
     for (const auto& note : b.notes) std::printf("note: %s\n", note.c_str());
 }
@@ -139,11 +152,17 @@ nlohmann::json breakdownJson(const TpuGraph& g, const Explained& e, int top) {
     nlohmann::json j = {{"label", e.label},     {"total_ns", b.totalNs},          {"categories", categories},
                         {"copies", copies},     {"top_nodes", topNodes},          {"violation_ratio", s.violationRatio},
                         {"notes", b.notes}};
-    if (!g.isLayout())
+    if (!g.isLayout()) {
+        nlohmann::json tensors = nlohmann::json::array();
+        for (const explain::TiledTensor& x : e.tiled)
+            tensors.push_back(
+                {{"role", x.role}, {"node", x.node}, {"dims", x.dims}, {"tile", x.tile}});
         j["tile"] = {{"tiles", b.tile.numTiles},
                      {"utilisation", b.tile.utilisation},
                      {"working_set_bytes", b.tile.workingSetBytes},
-                     {"spills", b.tile.spills}};
+                     {"spills", b.tile.spills},
+                     {"tensors", tensors}};
+    }
     return j;
 }
 

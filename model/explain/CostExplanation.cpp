@@ -1,6 +1,7 @@
 #include "CostExplanation.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -236,6 +237,28 @@ Agreement synthAgreement(const TpuGraph& g, const synth::TpuCostModel& tpu, int6
     out.kendall = metrics::kendallTau(synthNs, measured);
     out.configs = n;
     return out;
+}
+
+std::vector<TiledTensor> tiledTensors(const synth::TpuCostModel::TileTensors& t,
+                                      const synth::TileCost& c) {
+    std::vector<TiledTensor> out;
+    const auto add = [&out](const char* role, int32_t node, const std::vector<int64_t>& dims,
+                            const std::vector<int>& layout, const std::array<int64_t, 6>& tile) {
+        if (node < 0 || dims.size() > tile.size()) return;
+        out.push_back({role, node, dims, layout,
+                       std::vector<int64_t>(
+                           tile.begin(), tile.begin() + static_cast<std::ptrdiff_t>(dims.size()))});
+    };
+    add("output", t.outputNode, t.output, t.outputLayout, c.outputTile);
+    add("input", t.inputNode, t.input, t.inputLayout, c.inputTile);
+    add("kernel", t.kernelNode, t.kernel, t.kernelLayout, c.kernelTile);
+    return out;
+}
+
+std::string dimsText(const std::vector<int64_t>& dims) {
+    std::string s = "[";
+    for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
+    return s + "]";
 }
 
 }  // namespace tpg::explain

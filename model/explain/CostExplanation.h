@@ -73,6 +73,20 @@ std::string layoutText(const std::vector<int>& minorToMajor);  // "{1,0,3,2}"
 // A copy that changes the most-minor dimension: it runs through the transpose unit.
 bool isTransposing(const synth::EdgeCost& copy);
 // The `count` costliest nodes (own cost) and copies of a breakdown, costliest first.
+// A tensor a tile configuration tiles: the kernel's output, and its convolution's or dot's input
+// and kernel when it has them.
+struct TiledTensor {
+    std::string role;  // "output", "input", "kernel"
+    int32_t node = -1;
+    std::vector<int64_t> dims;
+    std::vector<int> layout;  // its (the file's) layout
+    std::vector<int64_t>
+        tile;  // the tile, a size a dimension (bounds as the synthetic TPU reads them)
+};
+std::vector<TiledTensor> tiledTensors(const synth::TpuCostModel::TileTensors& tensors,
+                                      const synth::TileCost& tile);
+std::string dimsText(const std::vector<int64_t>& dims);  // "[1,256,56,56]"
+
 std::vector<const synth::NodeCost*> costliestNodes(const synth::CostBreakdown& b, size_t count);
 std::vector<const synth::EdgeCost*> costliestCopies(const synth::CostBreakdown& b, size_t count);
 

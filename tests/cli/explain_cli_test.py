@@ -59,6 +59,28 @@ sums_to_total(t["a"], "tile")
 if "tile" not in t["a"] or t["a"]["tile"]["tiles"] <= 0:
     failures.append("tile terms missing: %r" % t["a"].get("tile"))
 
+# The tensors the bounds tile, and their tiles as the synthetic TPU reads config 3's bounds (0 and
+# sizes beyond a dimension: all of it); the output's tiles multiply to the tile count.
+tensors = {x["role"]: x for x in t["a"]["tile"].get("tensors", [])}
+bounds = np.load(tile)["config_feat"][3]
+group = {"kernel": 0, "output": 8, "input": 16}
+if "output" not in tensors:
+    failures.append("tile tensors lack the output: %r" % t["a"]["tile"])
+for role, x in tensors.items():
+    want = [min(int(b), d) if b >= 1 else d for b, d in zip(bounds[group[role]:group[role] + 6], x["dims"])]
+    if x["tile"] != want:
+        failures.append("%s tile %r, config 3's bounds read %r" % (role, x["tile"], want))
+if "output" in tensors:
+    o = tensors["output"]
+    count = 1
+    for d, b in zip(o["dims"], o["tile"]):
+        count *= -(-d // b)
+    if count != t["a"]["tile"]["tiles"]:
+        failures.append("output tiles multiply to %d, tile count %d" % (count, t["a"]["tile"]["tiles"]))
+    line = "  output #%d: [%s] in tiles of [%s]" % (o["node"], ",".join(map(str, o["dims"])), ",".join(map(str, o["tile"])))
+    if line not in run([tile, "--config", "3"]).stdout:
+        failures.append("text lacks %r" % line)
+
 # The text counts in English: a configuration of one tile, or with one copy, had printed "1 tiles"
 # and "1 copies". The sample's first such configurations are found through the JSON.
 def first_config(path, configs, has_one):
