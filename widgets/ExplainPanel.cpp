@@ -351,9 +351,24 @@ void ExplainPanel::showTexts(const Explanation& e) {
                                      tr("configurable node lays out differently"),
                                      tr("configurable nodes lay out differently"))
                            : countOf(e.differingBounds, tr("tile bound differs"),
-                                     tr("tile bounds differ")))
+                                     tr("tile bounds differ")) +
+                                 tileChangeText(e))
                   .arg(modelSays(e))
             : QString());
+}
+
+// What B's tiles are against A's (": output [1,128,32,16] → [1,1,32,16]; 16 → 2,048 tiles"),
+// empty on a layout file or where the tiles are one.
+QString ExplainPanel::tileChangeText(const Explanation& e) {
+    if (!e.comparison) return {};
+    const std::string changes =
+        explain::tileChanges(explain::tiledTensors(e.tileTensors, e.breakdownA.tile),
+                             explain::tiledTensors(e.tileTensors, e.breakdownB.tile), " → ");
+    if (changes.empty()) return {};
+    const int64_t a = e.breakdownA.tile.numTiles, b = e.breakdownB.tile.numTiles;
+    return QStringLiteral(": ") + QString::fromStdString(changes) +
+           (a == b ? QString()
+                   : tr("; %1 → %2").arg(countText(a), countOf(b, tr("tile"), tr("tiles"))));
 }
 
 void ExplainPanel::showExplanation(const Explanation& e) {

@@ -92,6 +92,7 @@ private:
     void fillLists(const Explanation& e);
     static int shortColumnsWidth(const QTreeWidget& list);  // all but the reason
     void showMemory();  // and the node's reason
+    static QString tileChangeText(const Explanation& e);
     bool showKernelTile();  // a tile file's configured tiles, in the memory picture
     QString nodeWhy() const;
     static QString copyWhy(const QTreeWidgetItem& item);

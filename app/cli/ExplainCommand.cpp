@@ -198,6 +198,11 @@ void run(const ExplainOptions& o) {
     printBreakdown(g, *b, o.top);
     const explain::Comparison c = explain::compare(g, a.breakdown, b->breakdown, static_cast<size_t>(o.top));
     std::printf("\nA = %s, B = %s: %s\n", a.label.c_str(), b->label.c_str(), c.sentence.c_str());
+    const std::string tiles = explain::tileChanges(a.tiled, b->tiled);
+    if (!tiles.empty())
+        std::printf("  tiles: %s (%s -> %s)\n", tiles.c_str(),
+                    withCommas(a.breakdown.tile.numTiles).c_str(),
+                    countOf(b->breakdown.tile.numTiles, "tile", "tiles").c_str());
     if (g.isLayout())
         std::printf("  %s different output layouts\n",
                     countOf(static_cast<int64_t>(c.differingNodes.size()), "configurable node has",

@@ -261,4 +261,15 @@ std::string dimsText(const std::vector<int64_t>& dims) {
     return s + "]";
 }
 
+std::string tileChanges(const std::vector<TiledTensor>& a, const std::vector<TiledTensor>& b,
+                        const std::string& arrow) {
+    std::string out;
+    for (const TiledTensor& x : a)
+        for (const TiledTensor& y : b)
+            if (x.role == y.role && x.tile != y.tile)
+                out += (out.empty() ? "" : "; ") + x.role + " " + dimsText(x.tile) + arrow +
+                       dimsText(y.tile);
+    return out;
+}
+
 }  // namespace tpg::explain

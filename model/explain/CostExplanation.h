@@ -86,6 +86,10 @@ struct TiledTensor {
 std::vector<TiledTensor> tiledTensors(const synth::TpuCostModel::TileTensors& tensors,
                                       const synth::TileCost& tile);
 std::string dimsText(const std::vector<int64_t>& dims);  // "[1,256,56,56]"
+// The tiles that differ from A to B, by role: "output [1,128,32,16] -> [1,1,32,16]; input ...";
+// empty when every tile is the same (bounds that differ can read as one tile: 0 and the size).
+std::string tileChanges(const std::vector<TiledTensor>& a, const std::vector<TiledTensor>& b,
+                        const std::string& arrow = " -> ");
 
 std::vector<const synth::NodeCost*> costliestNodes(const synth::CostBreakdown& b, size_t count);
 std::vector<const synth::EdgeCost*> costliestCopies(const synth::CostBreakdown& b, size_t count);

@@ -81,6 +81,17 @@ if "output" in tensors:
     if line not in run([tile, "--config", "3"]).stdout:
         failures.append("text lacks %r" % line)
 
+# A comparison names the tiles that differ, with the tile counts.
+t0 = json.loads(run([tile, "--config", "0", "--json"]).stdout)["a"]["tile"]
+out0 = {x["role"]: x for x in t0["tensors"]}
+if out0["output"]["tile"] != tensors["output"]["tile"]:
+    want = "  tiles: output [%s] -> [%s]" % (",".join(map(str, tensors["output"]["tile"])), ",".join(map(str, out0["output"]["tile"])))
+    compared = run([tile, "--config", "3", "--compare", "0"]).stdout
+    if want not in compared:
+        failures.append("comparison lacks %r:\n%s" % (want, compared))
+else:
+    failures.append("configs 3 and 0 of %s share an output tile: pick another pair" % tile)
+
 # The text counts in English: a configuration of one tile, or with one copy, had printed "1 tiles"
 # and "1 copies". The sample's first such configurations are found through the JSON.
 def first_config(path, configs, has_one):

@@ -80,6 +80,34 @@ private slots:
                      lead.c_str());
     }
 
+    // The tensors a tile configuration tiles, each tile as long as its tensor's rank; what
+    // differs from A to B by role, nothing when the tiles are one.
+    void tileChangesNameTheTilesThatDiffer() {
+        synth::TpuCostModel::TileTensors t;
+        t.output = {128, 3072};
+        t.outputLayout = {1, 0};
+        t.outputNode = 10;
+        t.input = {128, 64};
+        t.inputLayout = {1, 0};
+        t.inputNode = 1;
+        synth::TileCost a, b;
+        a.outputTile = {16, 128, 0, 0, 0, 0};
+        a.inputTile = {16, 64, 0, 0, 0, 0};
+        b = a;
+        const auto tiledA = tiledTensors(t, a);
+        QCOMPARE(tiledA.size(), size_t{2});  // no kernel
+        QCOMPARE(tiledA[0].role, std::string("output"));
+        QCOMPARE(tiledA[0].tile, (std::vector<int64_t>{16, 128}));
+        QCOMPARE(tiledA[1].node, 1);
+        QCOMPARE(tileChanges(tiledA, tiledTensors(t, b)), std::string());
+        b.outputTile[1] = 1;
+        b.inputTile[0] = 128;
+        QCOMPARE(tileChanges(tiledA, tiledTensors(t, b)),
+                 std::string("output [16,128] -> [16,1]; input [16,64] -> [128,64]"));
+        QCOMPARE(tileChanges(tiledA, tiledTensors(t, b), " → "),
+                 std::string("output [16,128] → [16,1]; input [16,64] → [128,64]"));
+    }
+
     void groundTruthOnlyForTheSyntheticTpusOwnRuntimes() {
         const synth::TpuCostModel tpu(m_layout);
         QVERIFY(synthIsGroundTruth(m_layout, tpu));

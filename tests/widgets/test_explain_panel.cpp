@@ -515,11 +515,28 @@ private slots:
         explained.clear();
         panel.compareWith(other);
         QVERIFY(explained.wait(30000));
-        const QString says = bounds == 1 ? QStringLiteral(". 1 tile bound differs. ")
-                                         : QStringLiteral(". %1 tile bounds differ. ").arg(bounds);
+        const QString says = bounds == 1 ? QStringLiteral(". 1 tile bound differs")
+                                         : QStringLiteral(". %1 tile bounds differ").arg(bounds);
         QVERIFY2(panel.comparisonText().contains(says) &&
                      !panel.comparisonText().contains(QStringLiteral("configurable")),
                  qPrintable(panel.comparisonText()));
+        // ...and which tiles: the one tile of the whole output against B's, and the counts.
+        const synth::TileCost& tileA = panel.explanation()->breakdownA.tile;
+        const synth::TileCost& tileB = panel.explanation()->breakdownB.tile;
+        const auto tileSizes = [this](const std::array<int64_t, 6>& tile) {
+            QStringList sizes;
+            for (size_t i = 0; i < synth::TpuCostModel(m_tile).tileTensors().output.size(); ++i)
+                sizes << QString::number(tile[i]);
+            return QStringLiteral("[%1]").arg(sizes.join(QLatin1Char(',')));
+        };
+        QVERIFY(tileA.numTiles == 1 && tileB.numTiles > 1);
+        const QString changed = QStringLiteral("output %1 → %2")
+                                    .arg(tileSizes(tileA.outputTile), tileSizes(tileB.outputTile));
+        const QString counts = QStringLiteral("; 1 → %1 tiles")
+                                   .arg(QLocale(QLocale::English).toString(tileB.numTiles));
+        QVERIFY2(
+            panel.comparisonText().contains(changed) && panel.comparisonText().contains(counts),
+            qPrintable(panel.comparisonText()));
         // A kernel whose fixed layouts disagree has a copy, listed as a layout file's are (the
         // list had been hidden on every tile file, and its details had counted no copies).
         TpuGraph withCopy;
