@@ -44,6 +44,7 @@
 #include "ModelNameText.h"
 #include "ModelSession.h"
 #include "NodeInspector.h"
+#include "ReadingText.h"
 #include "RemainingTime.h"
 #include "SampleLocator.h"
 #include "TensorMemory.h"
@@ -416,20 +417,10 @@ void MainWindow::createHelpMenu() {
     help->addAction(tr("L&earn: How Layout Affects Runtime"), this, &MainWindow::startLesson)
         ->setObjectName(QStringLiteral("learnAction"));
     help->addAction(tr("Reading &Layouts"), this, [this] {
-        QMessageBox::information(
-            this, tr("Reading layouts"),
-            tr("<p>A layout is a <b>minor-to-major</b> list of tensor dimensions: <tt>{1,0,2}</tt> "
-               "on a 3-D "
-               "tensor means dimension 1 is the most minor (its elements are adjacent in memory) "
-               "and "
-               "dimension 2 the most major. <b>default</b> means the compiler chooses.</p>"
-               "<p>A TPU stores the two most-minor dimensions in 8 x 128 tiles, so a small "
-               "dimension placed "
-               "most-minor wastes memory as padding. When a producer's layout differs from what "
-               "its consumer "
-               "wants, the compiler inserts a copy (transpose) between them.</p>"
-               "<p>Edges are drawn from producer to consumer (the file's [u, v] means u consumes "
-               "v).</p>"));
+        QMessageBox::information(this, tr("Reading layouts"), readingLayoutsText());
+    });
+    help->addAction(tr("Reading &Tiles"), this, [this] {
+        QMessageBox::information(this, tr("Reading tiles"), readingTilesText());
     });
     help->addAction(tr("&About"), this, [this] {
         QMessageBox::about(this, tr("About TpuGraphs Explorer"),

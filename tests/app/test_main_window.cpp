@@ -48,6 +48,7 @@
 #include "ModelSession.h"
 #include "NodeInspector.h"
 #include "OpCategory.h"
+#include "ReadingText.h"
 #include "ResidentMemory.h"
 #include "RuntimeHistogram.h"
 #include "SampleLocator.h"
@@ -533,6 +534,29 @@ private slots:
               QStringLiteral("LibTorch 1."), QStringLiteral("Graphviz 2."),
               QStringLiteral("/somewhere/runs")})
             QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in: ") + text));
+    }
+
+    // Help › Reading Tiles says what a tile configuration sets and what the synthetic TPU charges
+    // for it, with the figures the explorer computes with (read from its parameters).
+    void readingTilesSaysWhatTheSyntheticTpuCharges() {
+        MainWindow w;
+        bool listed = false;
+        for (const QAction* a : w.findChildren<QAction*>())
+            listed = listed || a->text() == QStringLiteral("Reading &Tiles");
+        QVERIFY(listed);
+        const QString text = readingTilesText();
+        for (const QString& part :
+             {QStringLiteral("<tt>output_bounds_i</tt>"), QStringLiteral("0: the whole dimension"),
+              QStringLiteral("150 ns per tile"), QStringLiteral("8 sublanes x 128 lanes"),
+              QStringLiteral("charged x8 at most"), QStringLiteral("16 MiB of on-chip memory"),
+              QStringLiteral("take x3 as long"), QStringLiteral("60 ns of DMA set-up")})
+            QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in: ") + text));
+        synth::TpuParameters other;
+        other.perTileOverheadNs = 300;
+        other.vmemBytes = 32.0 * 1024 * 1024;
+        const QString changed = readingTilesText(other);
+        QVERIFY(changed.contains(QStringLiteral("300 ns per tile")) &&
+                changed.contains(QStringLiteral("32 MiB")));
     }
 
     // --node and --config that the file lacks are said above the graph, where they stay in view
