@@ -45,14 +45,20 @@ class TestExplainPanel : public QObject {
     Q_OBJECT
     TpuGraph m_layout, m_tile;
 
+    // `g` opened as `name`, its predictions in (the model's figures join the explanations).
+    static void openPredicted(ExplainPanel& panel, JobRunner& runner, const TpuGraph& g,
+                              const QString& name) {
+        panel.setGraph(g, name);
+        panel.setPredictions(predictedFile(runner, name, g));
+    }
+
     // The panel shown at `size`, the generated program's worst configuration explained.
     bool showWorstExplained(ExplainPanel& panel, JobRunner& runner, QSize size) const {
         QSignalSpy explained(&panel, &ExplainPanel::explained);
         panel.resize(size);
         panel.show();
         if (!QTest::qWaitForWindowExposed(&panel)) return false;
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        openPredicted(panel, runner, m_layout, QStringLiteral("r.npz"));
         panel.setChosenConfig(extreme(m_layout, false));
         return explained.wait(30000);
     }
@@ -439,8 +445,7 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         ExplainPanel panel;
         QSignalSpy explained(&panel, &ExplainPanel::explained);
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        openPredicted(panel, runner, m_layout, QStringLiteral("r.npz"));
         panel.setChosenConfig(0);
         QVERIFY(panel.busy());
         panel.setGraph(m_tile, QStringLiteral("k.npz"));
@@ -454,8 +459,7 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         ExplainPanel panel;
         QSignalSpy explained(&panel, &ExplainPanel::explained);
-        panel.setGraph(m_tile, QStringLiteral("k.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), m_tile));
+        openPredicted(panel, runner, m_tile, QStringLiteral("k.npz"));
         panel.setChosenConfig(2);
         QVERIFY(explained.wait(30000));
         QVERIFY(panel.explanation()->summaryA.categoryNs("tile launch") > 0);
@@ -570,8 +574,7 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         ExplainPanel panel;
         QSignalSpy explained(&panel, &ExplainPanel::explained);
-        panel.setGraph(m_tile, QStringLiteral("k.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), m_tile));
+        openPredicted(panel, runner, m_tile, QStringLiteral("k.npz"));
         const synth::TpuCostModel tpu(m_tile);
         const synth::TpuCostModel::TileTensors tensors = tpu.tileTensors();
         QVERIFY(tensors.outputNode >= 0 && tensors.inputNode >= 0 && tensors.kernelNode >= 0);
@@ -637,8 +640,7 @@ private slots:
     void comparingWithoutAConfigurationSaysWhy() {
         JobRunner runner(QStringLiteral("model"));
         ExplainPanel panel;
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
+        openPredicted(panel, runner, m_layout, QStringLiteral("r.npz"));
         const int64_t best = extreme(m_layout, true);
         panel.compareWith(best);
         QVERIFY2(panel.headerText().contains(QStringLiteral("B = configuration %1").arg(best)) &&
