@@ -29,6 +29,7 @@
 #include "TensorText.h"
 #include "WidgetLimits.h"
 #include "graph/Schema.h"
+#include "synth/TpuCostModel.h"
 
 namespace tpg {
 
@@ -216,6 +217,7 @@ void ConfigPanel::exportDone(quint64 job, const QString& error) {
 void ConfigPanel::setGraph(const TpuGraph& graph) {
     m_graph = graph;
     m_config = -1;
+    m_tileDimensions = tileDimensions(graph);
     m_decodePoll->stop();
     m_filter->blockSignals(true);
     m_filter->clear();
@@ -401,16 +403,42 @@ void ConfigPanel::showDetails() {
 
 void ConfigPanel::showTileDetails() {
     const TpuGraph& g = m_graph;
-    m_details->setColumnCount(2);
-    m_details->setHeaderLabels({tr("Tile config %1: feature").arg(m_config), tr("Value")});
+    const bool dimensions = !m_tileDimensions.empty();
+    m_details->setColumnCount(dimensions ? 3 : 2);
+    QStringList headers{tr("Tile config %1: feature").arg(m_config), tr("Value")};
+    if (dimensions) headers << tr("Dimension");
+    m_details->setHeaderLabels(headers);
+    if (dimensions)
+        m_details->headerItem()->setToolTip(2,
+                                            tr("The size of the dimension a bound tiles (0: all of "
+                                               "it); – where the kernel has no such dimension"));
     const float* f = g.tileConfig(m_config);
     const auto& names = schema::tileConfigFeatureNames();
-    for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
-        new QTreeWidgetItem(
-            m_details, {QString::fromStdString(schema::featureName(
-                            names, static_cast<int>(g.configFeatureWidth()), static_cast<int>(i))),
-                        QString::number(static_cast<double>(f[i]), 'g', 8)});
-    m_details->resizeColumnToContents(0);
+    for (int64_t i = 0; i < g.configFeatureWidth(); ++i) {
+        QStringList cells{
+            QString::fromStdString(schema::featureName(
+                names, static_cast<int>(g.configFeatureWidth()), static_cast<int>(i))),
+            QString::number(static_cast<double>(f[i]), 'g', 8)};
+        if (dimensions) {
+            const int64_t d = m_tileDimensions[static_cast<size_t>(i)];
+            cells << (d > 0 ? countText(d) : d < 0 ? QStringLiteral("–") : QString());
+        }
+        new QTreeWidgetItem(m_details, cells);
+    }
+    for (int c = 0; c < m_details->columnCount(); ++c) m_details->resizeColumnToContents(c);
+}
+
+std::vector<int64_t> ConfigPanel::tileDimensions(const TpuGraph& g) {
+    if (g.isNull() || g.isLayout()) return {};
+    try {
+        const synth::TpuCostModel tpu(g);
+        std::vector<int64_t> out;
+        for (int64_t i = 0; i < g.configFeatureWidth(); ++i)
+            out.push_back(tpu.tileBoundDimension(static_cast<int>(i)));
+        return out;
+    } catch (const std::exception&) {
+        return {};  // a trimmed copy: its bounds are listed without their dimensions
+    }
 }
 
 // Named slots for the schema's 18 columns; a trimmed copy's raw columns under their positions.

@@ -71,6 +71,7 @@ private:
     void exportDone(quint64 job, const QString& error);
     void showDetails();
     void showTileDetails();
+    static std::vector<int64_t> tileDimensions(const TpuGraph& g);
     void setLayoutHeaders(int64_t w, bool named);
     QHash<int32_t, QString> addLayoutRows(const std::vector<float>& row, int64_t w, bool named);
     // A configuration that cannot be read: the whole message across the row, not cut by a column.
@@ -84,6 +85,9 @@ private:
     void fitHistogram();
 
     TpuGraph m_graph;
+    // Tile files: the size of the dimension each config column bounds (-1: the kernel has no such
+    // dimension, 0: not a bound); empty where the synthetic TPU cannot read the kernel.
+    std::vector<int64_t> m_tileDimensions;
     int64_t m_config = -1;
     ConfigTableModel* m_model;
     QLineEdit* m_filter;

@@ -685,6 +685,30 @@ private slots:
         QVERIFY(waitLoaded(w, m_tileFile));
         w.configPanel()->chooseConfig(0);
         QVERIFY(w.configPanel()->detailText().contains(QStringLiteral("kernel_bounds_0")));
+        // Each bound beside the dimension it tiles, "–" where the kernel has no such dimension
+        // (a bound of 0 there had read like the whole of one).
+        const QStringList rows = w.configPanel()->detailText().split(QLatin1Char('\n'));
+        QVERIFY2(rows.front().endsWith(QStringLiteral(" | Dimension")), qPrintable(rows.front()));
+        const synth::TpuCostModel tpu(w.graph());
+        const float* config = w.graph().tileConfig(0);
+        int absent = 0;
+        for (int column : {8, 9, 10, 11, 12, 13}) {  // output_bounds_0-5
+            const int64_t d = tpu.tileBoundDimension(column);
+            absent += d < 0 ? 1 : 0;
+            const QString want =
+                QStringLiteral("output_bounds_%1 | %2 | %3")
+                    .arg(column - 8)
+                    .arg(static_cast<double>(config[column]))
+                    .arg(d > 0 ? QLocale(QLocale::English).toString(static_cast<qlonglong>(d))
+                               : QStringLiteral("–"));
+            QVERIFY2(rows.contains(want), qPrintable(want + QStringLiteral(" not in:\n") +
+                                                     rows.join(QLatin1Char('\n'))));
+        }
+        QVERIFY(absent > 0);  // the kernel's output has fewer than six dimensions
+        QVERIFY2(
+            rows.contains(
+                QStringLiteral("output_bounds_sum | %1 | ").arg(static_cast<double>(config[14]))),
+            qPrintable(rows.join(QLatin1Char('\n'))));
         // A tile configuration sets no layouts (the status said it marked the nodes it set).
         QCOMPARE(
             w.statusText(),
