@@ -222,6 +222,15 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("kernel_bounds_0 | ")));
         QVERIFY(text.contains(QStringLiteral("input_bounds_product | ")));
         QCOMPARE(text.split(QLatin1Char('\n')).size(), 25);
+        QVERIFY(text.startsWith(QStringLiteral("Tile config 2: feature | Value | Dimension\n")));
+        // A trimmed copy, which the synthetic TPU cannot read: the bounds alone, no dimensions.
+        testing::HloGraphSpec spec{20, 1, 3, 30, Collection::Tile};
+        spec.featureWidth = 120;
+        panel.setGraph(testing::makeHloGraph(spec));
+        panel.chooseConfig(2);
+        QVERIFY2(panel.detailText().startsWith(QStringLiteral("Tile config 2: feature | Value\n")),
+                 qPrintable(panel.detailText()));
+        QCOMPARE(panel.detailText().split(QLatin1Char('\n')).size(), 25);
     }
 };
 
