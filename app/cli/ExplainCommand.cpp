@@ -128,8 +128,11 @@ void printBreakdown(const TpuGraph& g, const Explained& e, int top) {
                     countOf(t.numTiles, "tile", "tiles").c_str(), t.utilisation,
                     t.workingSetBytes / (1024.0 * 1024.0), t.spills ? ", SPILLS" : ", fits");
         for (const explain::TiledTensor& x : e.tiled)
-            std::printf("  %s #%d: %s in tiles of %s\n", x.role.c_str(), x.node,
-                        explain::dimsText(x.dims).c_str(), explain::dimsText(x.tile).c_str());
+            if (x.dims.empty())
+                std::printf("  %s #%d: a scalar, nothing to tile\n", x.role.c_str(), x.node);
+            else
+                std::printf("  %s #%d: %s in tiles of %s\n", x.role.c_str(), x.node,
+                            explain::dimsText(x.dims).c_str(), explain::dimsText(x.tile).c_str());
     }
     for (const auto& note : b.notes) std::printf("note: %s\n", note.c_str());
 }
