@@ -20,6 +20,7 @@
 #include <QProgressBar>
 #include <QScreen>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
@@ -48,6 +49,7 @@
 #include "RemainingTime.h"
 #include "SampleLocator.h"
 #include "TensorMemory.h"
+#include "TileLessonPanel.h"
 #include "TrainingPanel.h"
 #include "WhatIfPanel.h"
 #include "explain/CostExplanation.h"
@@ -416,6 +418,8 @@ void MainWindow::createHelpMenu() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("L&earn: How Layout Affects Runtime"), this, &MainWindow::startLesson)
         ->setObjectName(QStringLiteral("learnAction"));
+    help->addAction(tr("Learn: How &Tile Sizes Affect Runtime"), this, &MainWindow::startTileLesson)
+        ->setObjectName(QStringLiteral("learnTilesAction"));
     help->addAction(tr("Reading &Layouts"), this, [this] {
         QMessageBox::information(this, tr("Reading layouts"), readingLayoutsText());
     });
@@ -627,9 +631,13 @@ void MainWindow::raiseToolDock(const QString& title) {
 
 void MainWindow::createLesson() {
     m_lesson = new LessonPanel(m_whatIf, this);
+    m_tileLesson = new TileLessonPanel(m_whatIf, this);
+    m_lessons = new QStackedWidget(this);
+    m_lessons->addWidget(m_lesson);
+    m_lessons->addWidget(m_tileLesson);
     m_lessonDock = new QDockWidget(tr("Lesson"), this);
     m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
-    m_lessonDock->setWidget(m_lesson);
+    m_lessonDock->setWidget(m_lessons);
     // Beside the dataset (not needed during a lesson), so the node inspector stays in view.
     addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
     tabifyDockWidget(m_browserDock, m_lessonDock);
@@ -648,17 +656,41 @@ void MainWindow::createLesson() {
         else
             openFile(file);
     });
+    connect(m_tileLesson, &TileLessonPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_graphPanel, &GraphPanel::nodeSelected, m_tileLesson, &TileLessonPanel::selectNode);
+    connect(m_tileLesson, &TileLessonPanel::panelWanted, this, &MainWindow::raiseToolDock);
+    connect(m_tileLesson, &TileLessonPanel::tileFileWanted, this, [this] {
+        const QString file = tileLessonFile(findSampleDir(m_sampleCandidates));
+        if (file.isEmpty())
+            showError(tr("The lesson needs a tile file"),
+                      tr("No sample tile file was found (looked in %1). Open a tile file, then "
+                         "Help › Learn.")
+                          .arg(m_sampleCandidates.join(QStringLiteral(", "))));
+        else
+            openFile(file);
+    });
 }
 
 void MainWindow::startLesson() {
+    showLessonDock(m_lesson);
+    m_lesson->begin();
+}
+
+void MainWindow::startTileLesson() {
+    showLessonDock(m_tileLesson);
+    m_tileLesson->begin();
+}
+
+void MainWindow::showLessonDock(QWidget* lesson) {
     m_graphPanel->hideHint();
+    m_lessons->setCurrentWidget(lesson);
     m_lessonDock->show();
     m_lessonDock->raise();
     // Room for the lesson's text at a size a class can read.
     if (m_lessonDock->width() < width() / 4)
-        resizeDocks({m_lessonDock, m_inspectorDock}, {width() * 2 / 7, std::max(m_inspectorDock->width(), width() / 5)},
+        resizeDocks({m_lessonDock, m_inspectorDock},
+                    {width() * 2 / 7, std::max(m_inspectorDock->width(), width() / 5)},
                     Qt::Horizontal);
-    m_lesson->begin();
 }
 
 void MainWindow::connectTraining() {
@@ -799,6 +831,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     m_whatIf->setGraph(graph, path);
     m_explain->setGraph(graph, path);
     m_lesson->setGraph(graph, path);
+    m_tileLesson->setGraph(graph, path);
     m_training->setCurrentFile(path, graph);
     m_restoringSession = false;
     showModelInUse(m_models->modelName(graph.collection(), path, graph.searchCollection()));
@@ -1097,7 +1130,7 @@ void MainWindow::resetWindowLayout() {
         d->show();
         d->setProperty("grown", false);  // grows to its share again when next raised
     }
-    const bool lesson = m_lesson->running();
+    const bool lesson = m_lesson->running() || m_tileLesson->running();
     m_lessonDock->setFloating(false);
     tabifyDockWidget(m_browserDock, m_lessonDock);
     m_lessonDock->setVisible(lesson);

@@ -15,6 +15,7 @@ class QMenu;
 
 class QMimeData;
 class QProgressBar;
+class QStackedWidget;
 class QUrl;
 
 namespace tpg {
@@ -28,6 +29,7 @@ class JobRunner;
 class LessonPanel;
 class ModelSession;
 class NodeInspector;
+class TileLessonPanel;
 class TrainingPanel;
 class WhatIfPanel;
 
@@ -86,9 +88,13 @@ public:
     TrainingPanel* trainingPanel() const { return m_training; }
     ExplainPanel* explainPanel() const { return m_explain; }
     LessonPanel* lessonPanel() const { return m_lesson; }
+    TileLessonPanel* tileLessonPanel() const { return m_tileLesson; }
     QDockWidget* lessonDock() const { return m_lessonDock; }
     // Help › Learn: shows the lesson and begins it (on the sample's layout file if need be).
     void startLesson();
+    // Help › Learn: How Tile Sizes…: the tile lesson, in the same dock (on the sample's tile file
+    // if need be).
+    void startTileLesson();
     void resetWindowLayout();
     // The right-click menu of a configuration row: explain, compare with the chosen one, edit in
     // the what-if editor, copy as edits. The caller owns it.
@@ -145,6 +151,7 @@ private:
     void updateMarks();
     void connectExplain();
     void createLesson();
+    void showLessonDock(QWidget* lesson);
     void connectConfigMenu();
     QDockWidget* toolDock(const QString& title) const;
     void raiseToolDock(const QString& title);  // a tab beside the configurations, brought forward
@@ -164,6 +171,8 @@ private:
     ExplainPanel* m_explain = nullptr;
     QDockWidget* m_trainingDock = nullptr;
     LessonPanel* m_lesson = nullptr;
+    TileLessonPanel* m_tileLesson = nullptr;
+    QStackedWidget* m_lessons = nullptr;  // the lesson dock shows the one begun last
     QDockWidget* m_lessonDock = nullptr;
     std::vector<QDockWidget*> m_toolDocks;  // in their tab order beside the configurations
     QHash<int32_t, QString> m_configMarks, m_compareMarks, m_whatIfMarks;  // all drawn on the graph

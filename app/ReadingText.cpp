@@ -37,7 +37,8 @@ QString readingTilesText(const synth::TpuParameters& p) {
                "previous tile computes; a single tile has nothing to overlap them with.</li></ul>"
                "<p><b>Explain</b> draws the chosen configuration's tiles over the kernel's output "
                "(select the input or kernel for theirs); <b>What-if</b> edits a bound and its "
-               "<b>Sweep</b> times every size of it.</p>")
+               "<b>Sweep</b> times every size of it; <b>Help › Learn: How Tile Sizes Affect "
+               "Runtime</b> walks through a narrow tile and a single one.</p>")
         .arg(p.perTileOverheadNs)
         .arg(p.tileSublanes)
         .arg(p.tileLanes)

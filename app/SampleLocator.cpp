@@ -47,15 +47,38 @@ QString preferredFirstFile(const QStringList& paths) {
     return sorted.isEmpty() ? QString() : sorted.front();
 }
 
-QString lessonFile(const QString& sampleDir) {
-    if (sampleDir.isEmpty()) return {};
-    QStringList layouts;
+namespace {
+
+QStringList npzFilesUnder(const QString& sampleDir, const QString& part) {
+    QStringList files;
     QDirIterator it(sampleDir, {QStringLiteral("*.npz")}, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
-        if (path.contains(QStringLiteral("/layout/"))) layouts << path;
+        if (path.contains(part)) files << path;
     }
-    return preferredFirstFile(layouts);
+    return files;
+}
+
+}  // namespace
+
+QString lessonFile(const QString& sampleDir) {
+    if (sampleDir.isEmpty()) return {};
+    return preferredFirstFile(npzFilesUnder(sampleDir, QStringLiteral("/layout/")));
+}
+
+QString tileLessonFile(const QString& sampleDir) {
+    if (sampleDir.isEmpty()) return {};
+    QStringList tiles = npzFilesUnder(sampleDir, QStringLiteral("/tile/"));
+    const auto rank = [](const QString& path) {
+        return (path.contains(QStringLiteral("/train/")) ? 0 : 2) +
+               (QFileInfo(path).fileName().startsWith(QStringLiteral("conv_fusion")) ? 0 : 1);
+    };
+    std::sort(tiles.begin(), tiles.end(), [&](const QString& a, const QString& b) {
+        if (rank(a) != rank(b)) return rank(a) < rank(b);
+        const QString na = QFileInfo(a).fileName(), nb = QFileInfo(b).fileName();
+        return na != nb ? na < nb : a < b;
+    });
+    return tiles.isEmpty() ? QString() : tiles.front();
 }
 
 }  // namespace tpg

@@ -17,5 +17,8 @@ QString preferredFirstFile(const QStringList& paths);
 // The sample file the lesson opens: a layout graph of the xla collection's train split (programs of
 // convolutions, with measured runtimes), by name; any layout file when there is none; "" without.
 QString lessonFile(const QString& sampleDir);
+// The sample file the tile lesson opens: a convolution kernel of the tile collection's train split
+// (conv_fusion_*, with measured runtimes), else any tile file; "" without.
+QString tileLessonFile(const QString& sampleDir);
 
 }  // namespace tpg

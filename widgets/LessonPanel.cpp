@@ -1,16 +1,12 @@
 #include "LessonPanel.h"
 
-#include <QHBoxLayout>
-#include <QLabel>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "CountText.h"
-#include "FocusKeepingEnable.h"
 #include "JobRunner.h"
+#include "LessonFrame.h"
 #include "TensorText.h"
 #include "WhatIfPanel.h"
 #include "explain/CostExplanation.h"
@@ -26,9 +22,6 @@ namespace {
 
 const QString kPlanLane = QStringLiteral("lesson-plan");
 const QString kCheckLane = QStringLiteral("lesson-check");
-constexpr double kTeachingFontScale = 1.2;  // read from the back of a classroom
-// px around the panel: a 768-px-high screen needs every line for the step
-constexpr int kTightMargin = 4;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -115,62 +108,31 @@ LessonPanel::~LessonPanel() { m_runner->cancelAll(); }
 
 void LessonPanel::buildUi() {
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(kTightMargin, kTightMargin, kTightMargin, kTightMargin);
-    m_counter = new QLabel(this);
-    m_title = new QLabel(this);
-    QFont big = m_title->font();
-    big.setPointSizeF(big.pointSizeF() * kTeachingFontScale * 1.2);
-    big.setBold(true);
-    m_title->setFont(big);
-    m_title->setWordWrap(true);
-    m_body = new QLabel(this);
-    QFont body = m_body->font();
-    body.setPointSizeF(body.pointSizeF() * kTeachingFontScale);
-    m_body->setFont(body);
-    m_body->setWordWrap(true);
-    m_body->setTextFormat(Qt::RichText);
-    m_body->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_status = new QLabel(this);
-    m_status->setFont(body);
-    m_status->setWordWrap(true);
-    m_status->setTextFormat(Qt::RichText);
-    m_begin = new QPushButton(tr("Begin"), this);
-    m_begin->setToolTip(tr("Start the lesson on the open layout file (or the sample's)"));
-    m_back = new QPushButton(tr("‹ Back"), this);
-    m_showMe = new QPushButton(tr("Show me"), this);
-    m_showMe->setToolTip(tr("Do this step in the explorer (undoable with Edit › Undo)"));
-    m_next = new QPushButton(tr("Next ›"), this);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_begin);
-    buttons->addStretch();
-    buttons->addWidget(m_back);
-    buttons->addWidget(m_showMe);
-    buttons->addWidget(m_next);
-    // The step's text scrolls in a short dock (a laptop's screen cut it off mid-instruction); the
-    // buttons stay in view below it.
-    auto* text = new QWidget(this);
-    auto* textLayout = new QVBoxLayout(text);
-    textLayout->setContentsMargins(0, 0, 0, 0);
-    // The counter beside the title, not above it: one line less before the step's instruction,
-    // which at 1024 x 768 scrolled out of view.
-    auto* heading = new QHBoxLayout;
-    heading->addWidget(m_title, 1);
-    heading->addWidget(m_counter, 0, Qt::AlignRight | Qt::AlignVCenter);
-    textLayout->addLayout(heading);
-    textLayout->addWidget(m_body);
-    textLayout->addWidget(m_status);
-    textLayout->addStretch(1);
-    m_scroll = new QScrollArea(this);
-    m_scroll->setWidget(text);
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    layout->addWidget(m_scroll, 1);
-    layout->addLayout(buttons);
-    connect(m_begin, &QPushButton::clicked, this, &LessonPanel::begin);
-    connect(m_back, &QPushButton::clicked, this, &LessonPanel::back);
-    connect(m_showMe, &QPushButton::clicked, this, &LessonPanel::showMe);
-    connect(m_next, &QPushButton::clicked, this, &LessonPanel::next);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_frame = new LessonFrame(this);
+    layout->addWidget(m_frame);
+    m_frame->beginButton()->setToolTip(
+        tr("Start the lesson on the open layout file (or the sample's)"));
+    connect(m_frame->beginButton(), &QPushButton::clicked, this, &LessonPanel::begin);
+    connect(m_frame->backButton(), &QPushButton::clicked, this, &LessonPanel::back);
+    connect(m_frame->showMeButton(), &QPushButton::clicked, this, &LessonPanel::showMe);
+    connect(m_frame->nextButton(), &QPushButton::clicked, this, &LessonPanel::next);
+}
+
+QScrollArea* LessonPanel::textArea() const {
+    return m_frame->textArea();
+}
+QPushButton* LessonPanel::beginButton() const {
+    return m_frame->beginButton();
+}
+QPushButton* LessonPanel::showMeButton() const {
+    return m_frame->showMeButton();
+}
+QPushButton* LessonPanel::nextButton() const {
+    return m_frame->nextButton();
+}
+QPushButton* LessonPanel::backButton() const {
+    return m_frame->backButton();
 }
 
 void LessonPanel::setGraph(const TpuGraph& graph, const QString& file) {
@@ -573,22 +535,13 @@ QString LessonPanel::statusText() const {
 
 void LessonPanel::refresh() {
     const bool steps = m_phase == Phase::Steps;
-    m_counter->setText(steps ? tr("Step %1 of %2").arg(static_cast<int>(m_step) + 1).arg(kSteps) : QString());
-    const QString title = titleText();
-    if (m_title->text() != title)
-        m_scroll->verticalScrollBar()->setValue(0);  // a new step reads from its top
-    m_title->setText(title);
-    m_body->setText(bodyText());
     QString status = statusText();
     if (steps && !m_message.isEmpty() && !stepDone()) status += QStringLiteral("<br>") + m_message.toHtmlEscaped();
-    m_status->setText(status);
-    m_begin->setText(beginText());
-    // Show me, the step's own action, takes the focus of a button its press greyed out (not the
-    // step's text, where Space did nothing).
-    setEnabledKeepingFocus({{m_showMe, steps},
-                            {m_begin, true},
-                            {m_back, steps && m_step != Step::Select},
-                            {m_next, steps && stepDone() && m_step != Step::Compare}});
+    m_frame->setTexts(
+        steps ? tr("Step %1 of %2").arg(static_cast<int>(m_step) + 1).arg(kSteps) : QString(),
+        titleText(), bodyText(), status);
+    m_frame->setButtons(beginText(), steps, steps && m_step != Step::Select,
+                        steps && stepDone() && m_step != Step::Compare);
     emit stepShown();
 }
 

@@ -9,13 +9,13 @@
 #include "graph/TpuGraph.h"
 #include "lesson/LayoutLesson.h"
 
-class QLabel;
 class QScrollArea;
 class QPushButton;
 
 namespace tpg {
 
 class JobRunner;
+class LessonFrame;
 class WhatIfPanel;
 
 // "Learn: how layout affects runtime", a guided lesson a teacher can run in front of a class, on
@@ -64,11 +64,11 @@ public:
     QString bodyText() const;
     QString statusText() const;
     // The step's text, scrolled when the dock is short.
-    QScrollArea* textArea() const { return m_scroll; }
-    QPushButton* beginButton() const { return m_begin; }
-    QPushButton* showMeButton() const { return m_showMe; }
-    QPushButton* nextButton() const { return m_next; }
-    QPushButton* backButton() const { return m_back; }
+    QScrollArea* textArea() const;
+    QPushButton* beginButton() const;
+    QPushButton* showMeButton() const;
+    QPushButton* nextButton() const;
+    QPushButton* backButton() const;
 
 signals:
     void layoutFileWanted();
@@ -111,15 +111,7 @@ private:
     QString m_message;  // the phase's text outside the steps
     QString m_start;    // what the lesson starts from, in words
 
-    QLabel* m_counter;
-    QLabel* m_title;
-    QLabel* m_body;
-    QLabel* m_status;
-    QScrollArea* m_scroll;
-    QPushButton* m_begin;
-    QPushButton* m_back;
-    QPushButton* m_showMe;
-    QPushButton* m_next;
+    LessonFrame* m_frame;
 };
 
 }  // namespace tpg

@@ -831,7 +831,11 @@ void WhatIfPanel::applySweepEdit(int candidate) {
 }
 
 void WhatIfPanel::selectNode(int32_t node) {
-    if (!isLayoutFile() || node < 0 || node >= m_graph.numNodes() || m_graph.configurableIndex(node) < 0) return;
+    const bool valid = isLayoutFile() ? node >= 0 && node < m_graph.numNodes() &&
+                                            m_graph.configurableIndex(node) >= 0
+                                      : node >= 0 && node < static_cast<int32_t>(m_row.size()) &&
+                                            whatif::isTileBoundPosition(node);
+    if (!valid) return;
     m_node = node;  // remembered even before the list is filled
     const QSignalBlocker block(m_nodes);  // the graph already shows it
     for (int i = 0; i < m_nodes->topLevelItemCount(); ++i)

@@ -79,6 +79,7 @@ public:
     // The sizes the editor and a sweep offer for a bound: none above its dimension but the
     // dimension itself, and the current value.
     std::vector<int> tileSizeChoices(int column) const;
+    // A configurable node, or on a tile file a bound (its config column): the editor shows it.
     void selectNode(int32_t node);
     // Predicts every value of one slot of the selected node (tile: the selected bound; slot 0)
     // with everything else fixed, and draws them in the sweep chart.

@@ -45,6 +45,7 @@
 #include "JobRunner.h"
 #include "LessonPanel.h"
 #include "MainWindow.h"
+#include "MemoryLayoutView.h"
 #include "ModelSession.h"
 #include "NodeInspector.h"
 #include "OpCategory.h"
@@ -56,6 +57,7 @@
 #include "SyntheticHloGraph.h"
 #include "TensorMemory.h"
 #include "TestSettings.h"
+#include "TileLessonPanel.h"
 #include "TrainingCharts.h"
 #include "TrainingPanel.h"
 #include "VizLimits.h"
@@ -677,6 +679,81 @@ private slots:
         // The edits' names on the Undo button had made the window 1,063 px wide.
         QVERIFY2(w.minimumSizeHint().width() <= kProjectorWidth,
                  qPrintable(QString::number(w.minimumSizeHint().width())));
+    }
+
+    // Help › Learn: How Tile Sizes… from a layout file: the lesson opens the sample's tile file and
+    // runs to the end at a projector's size, its edits in the what-if editor and explained, then
+    // the layout lesson takes the dock over on its own file.
+    void tileLessonRunsEndToEndOnTheSample() {
+        constexpr int kProjectorWidth = 1024, kProjectorHeight = 768;
+        MainWindow w;
+        w.resize(kProjectorWidth, kProjectorHeight);
+        w.show();
+        QVERIFY(!findSampleDir().isEmpty());
+        QVERIFY(openWithPredictions(w, m_layoutFile));
+        w.findChild<QAction*>(QStringLiteral("learnTilesAction"))->trigger();
+        QVERIFY(w.lessonDock()->isVisible());
+        TileLessonPanel* lesson = w.tileLessonPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(lesson->running(), 120000);
+        QCOMPARE(w.currentFile(), QFileInfo(tileLessonFile(findSampleDir())).absoluteFilePath());
+        QVERIFY(QFileInfo(w.currentFile()).fileName().startsWith(QStringLiteral("conv_fusion")));
+        const lesson::TileLesson s = *lesson->scenario();
+        // Step 1 reads whole at this size.
+        QTest::qWait(200);
+        QVERIFY2(lesson->textArea()->verticalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("step 1 scrolls by %1 px")
+                                .arg(lesson->textArea()->verticalScrollBar()->maximum())));
+        lesson->showMeButton()->click();  // 1: select the output
+        QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.inspector()->node(), s.output, 30000);
+        lesson->nextButton()->click();
+        lesson->showMeButton()->click();  // 2: one lane wide
+        QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
+        lesson->nextButton()->click();  // 3: explained, its tiles drawn one lane wide
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.explainPanel()->headerText().contains(QStringLiteral("the what-if edit")), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.explainPanel()->memoryView()->tiling().tileCols, 1, 30000);
+        lesson->nextButton()->click();
+        lesson->showMeButton()->click();  // 4: one tile
+        QTRY_VERIFY_WITH_TIMEOUT(lesson->stepDone(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.explainPanel()->explanation()->breakdownA.tile.numTiles,
+                                  int64_t{1}, 30000);
+        lesson->nextButton()->click();  // 5: compare
+        QCOMPARE(lesson->step(), TileLessonPanel::Step::Compare);
+        QVERIFY2(lesson->bodyText().contains(QStringLiteral("From the start to one tile")),
+                 qPrintable(lesson->bodyText()));
+        QVERIFY2(w.minimumSizeHint().width() <= kProjectorWidth,
+                 qPrintable(QString::number(w.minimumSizeHint().width())));
+        // The layout lesson, begun now, opens its file and ends this one.
+        w.findChild<QAction*>(QStringLiteral("learnAction"))->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(w.lessonPanel()->running(), 120000);
+        QVERIFY(!lesson->running());
+        QVERIFY(w.lessonDock()->isVisible());
+        QVERIFY(w.lessonPanel()->isVisible() && !lesson->isVisible());
+    }
+
+    // The tile lesson's sample file: a convolution kernel of a train split, else any tile file.
+    void theTileLessonPicksATrainConvolutionKernel() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto touch = [&dir](const QString& path) {
+            QVERIFY(QDir(dir.path()).mkpath(QFileInfo(path).path()));
+            QFile f(dir.filePath(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        };
+        QCOMPARE(tileLessonFile(dir.path()), QString());
+        touch(QStringLiteral("npz/layout/xla/train/conv_fusion_0.npz"));
+        QCOMPARE(tileLessonFile(dir.path()), QString());  // a layout file is no tile file
+        touch(QStringLiteral("npz/tile/xla/valid/conv_fusion_1.npz"));
+        QCOMPARE(tileLessonFile(dir.path()),
+                 dir.filePath(QStringLiteral("npz/tile/xla/valid/conv_fusion_1.npz")));
+        touch(QStringLiteral("npz/tile/xla/train/dot_fusion_0.npz"));
+        QCOMPARE(tileLessonFile(dir.path()),
+                 dir.filePath(QStringLiteral("npz/tile/xla/train/dot_fusion_0.npz")));
+        touch(QStringLiteral("npz/tile/xla/train/conv_fusion_4.npz"));
+        touch(QStringLiteral("npz/tile/xla/train/conv_fusion_3.npz"));
+        QCOMPARE(tileLessonFile(dir.path()),
+                 dir.filePath(QStringLiteral("npz/tile/xla/train/conv_fusion_3.npz")));
     }
 
     void tileFileShowsTileConfigFeatures() {
