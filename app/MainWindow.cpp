@@ -644,28 +644,24 @@ void MainWindow::createLesson() {
     m_browserDock->raise();
     m_lessonDock->hide();  // until Help › Learn
     m_viewMenu->addAction(m_lessonDock->toggleViewAction());
-    connect(m_lesson, &LessonPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
-    connect(m_graphPanel, &GraphPanel::nodeSelected, m_lesson, &LessonPanel::selectNode);
-    connect(m_lesson, &LessonPanel::panelWanted, this, &MainWindow::raiseToolDock);
-    connect(m_lesson, &LessonPanel::layoutFileWanted, this, [this] {
-        const QString file = lessonFile(findSampleDir(m_sampleCandidates));
+    connectLesson(m_lesson, tr("layout"), &lessonFile);
+    connectLesson(m_tileLesson, tr("tile"), &tileLessonFile);
+}
+
+// A lesson's node and panel requests reach the window, the graph's selection reaches it, and
+// its call for a file of its kind (`kind`) opens the sample's (`sampleFile` of the sample folder).
+void MainWindow::connectLesson(GuidedLesson* lesson, const QString& kind,
+                               QString (*sampleFile)(const QString&)) {
+    connect(lesson, &GuidedLesson::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_graphPanel, &GraphPanel::nodeSelected, lesson, &GuidedLesson::selectNode);
+    connect(lesson, &GuidedLesson::panelWanted, this, &MainWindow::raiseToolDock);
+    connect(lesson, &GuidedLesson::fileWanted, this, [this, kind, sampleFile] {
+        const QString file = sampleFile(findSampleDir(m_sampleCandidates));
         if (file.isEmpty())
-            showError(tr("The lesson needs a layout file"),
-                      tr("No sample layout file was found (looked in %1). Open a layout file, then Help › Learn.")
-                          .arg(m_sampleCandidates.join(QStringLiteral(", "))));
-        else
-            openFile(file);
-    });
-    connect(m_tileLesson, &TileLessonPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
-    connect(m_graphPanel, &GraphPanel::nodeSelected, m_tileLesson, &TileLessonPanel::selectNode);
-    connect(m_tileLesson, &TileLessonPanel::panelWanted, this, &MainWindow::raiseToolDock);
-    connect(m_tileLesson, &TileLessonPanel::tileFileWanted, this, [this] {
-        const QString file = tileLessonFile(findSampleDir(m_sampleCandidates));
-        if (file.isEmpty())
-            showError(tr("The lesson needs a tile file"),
-                      tr("No sample tile file was found (looked in %1). Open a tile file, then "
-                         "Help › Learn.")
-                          .arg(m_sampleCandidates.join(QStringLiteral(", "))));
+            showError(
+                tr("The lesson needs a %1 file").arg(kind),
+                tr("No sample %1 file was found (looked in %2). Open a %1 file, then Help › Learn.")
+                    .arg(kind, m_sampleCandidates.join(QStringLiteral(", "))));
         else
             openFile(file);
     });

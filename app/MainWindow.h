@@ -25,6 +25,7 @@ class DatasetBrowser;
 class ElidingStatusBar;
 class ExplainPanel;
 class GraphPanel;
+class GuidedLesson;
 class JobRunner;
 class LessonPanel;
 class ModelSession;
@@ -152,6 +153,8 @@ private:
     void connectExplain();
     void createLesson();
     void showLessonDock(QWidget* lesson);
+    void connectLesson(GuidedLesson* lesson, const QString& kind,
+                       QString (*sampleFile)(const QString&));
     void connectConfigMenu();
     QDockWidget* toolDock(const QString& title) const;
     void raiseToolDock(const QString& title);  // a tab beside the configurations, brought forward

@@ -1,12 +1,10 @@
 #include "LessonPanel.h"
 
 #include <QPushButton>
-#include <QVBoxLayout>
 #include <algorithm>
 
 #include "CountText.h"
 #include "JobRunner.h"
-#include "LessonFrame.h"
 #include "TensorText.h"
 #include "WhatIfPanel.h"
 #include "explain/CostExplanation.h"
@@ -68,11 +66,9 @@ LessonPanel::Plan planLesson(const TpuGraph& g, JobControl& control) {
 }  // namespace
 
 LessonPanel::LessonPanel(WhatIfPanel* whatIf, QWidget* parent)
-    : QWidget(parent), m_whatIf(whatIf), m_runner(new JobRunner(QStringLiteral("lesson"), this)) {
-    buildUi();
-    connect(m_whatIf, &WhatIfPanel::evaluated, this, &LessonPanel::onEvaluated);
-    // The model's figures join the text once the file's predictions have ranked the editor's runs.
-    connect(m_whatIf, &WhatIfPanel::reranked, this, &LessonPanel::refresh);
+    : GuidedLesson(whatIf, true, kSteps, parent),
+      m_runner(new JobRunner(QStringLiteral("lesson"), this)) {
+    beginButton()->setToolTip(tr("Start the lesson on the open layout file (or the sample's)"));
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& result) {
         if (id == m_planJob) {
             m_planJob = 0;
@@ -93,11 +89,7 @@ LessonPanel::LessonPanel(WhatIfPanel* whatIf, QWidget* parent)
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
         if (id != m_planJob && id != m_checkJob) return;
-        m_planJob = m_checkJob = 0;
-        m_phase = Phase::Unavailable;
-        m_scenario.reset();
-        m_message = tr("The lesson cannot run on this file: %1").arg(message);
-        refresh();
+        unavailable(tr("The lesson cannot run on this file: %1").arg(message));
     });
     m_message = tr("A guided lesson on how a tensor's layout changes a program's runtime, with the "
                    "synthetic TPU's figures. Press <b>Begin</b>.");
@@ -106,88 +98,16 @@ LessonPanel::LessonPanel(WhatIfPanel* whatIf, QWidget* parent)
 
 LessonPanel::~LessonPanel() { m_runner->cancelAll(); }
 
-void LessonPanel::buildUi() {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    m_frame = new LessonFrame(this);
-    layout->addWidget(m_frame);
-    m_frame->beginButton()->setToolTip(
-        tr("Start the lesson on the open layout file (or the sample's)"));
-    connect(m_frame->beginButton(), &QPushButton::clicked, this, &LessonPanel::begin);
-    connect(m_frame->backButton(), &QPushButton::clicked, this, &LessonPanel::back);
-    connect(m_frame->showMeButton(), &QPushButton::clicked, this, &LessonPanel::showMe);
-    connect(m_frame->nextButton(), &QPushButton::clicked, this, &LessonPanel::next);
-}
-
-QScrollArea* LessonPanel::textArea() const {
-    return m_frame->textArea();
-}
-QPushButton* LessonPanel::beginButton() const {
-    return m_frame->beginButton();
-}
-QPushButton* LessonPanel::showMeButton() const {
-    return m_frame->showMeButton();
-}
-QPushButton* LessonPanel::nextButton() const {
-    return m_frame->nextButton();
-}
-QPushButton* LessonPanel::backButton() const {
-    return m_frame->backButton();
-}
-
-void LessonPanel::setGraph(const TpuGraph& graph, const QString& file) {
-    m_graph = graph;
-    m_file = file;
-    m_selected = -1;
-    if (m_phase == Phase::WaitingForFile) {
-        m_message = graph.isLayout()
-                        ? tr("Waiting for the what-if editor on %1…").arg(q(graph.name()))
-                        : tr("The lesson needs a layout file; this is a tile file.");
-        refresh();
-        return;
-    }
-    if (m_phase == Phase::Idle) return;
+void LessonPanel::stop() {
     m_runner->cancelAll();
     m_planJob = m_checkJob = 0;
     m_scenario.reset();
     m_check.reset();
     m_tpu.reset();
-    m_phase = Phase::Idle;
-    m_message = tr("The lesson's file was closed. <b>Begin</b> starts it again on this one.");
-    refresh();
-}
-
-void LessonPanel::begin() {
-    m_runner->cancelAll();
-    m_planJob = m_checkJob = 0;
-    m_scenario.reset();
-    m_check.reset();
-    if (m_graph.isNull() || !m_graph.isLayout()) {
-        m_phase = Phase::WaitingForFile;
-        m_message = tr("The lesson runs on a layout file: opening the sample's…");
-        refresh();
-        emit layoutFileWanted();
-        return;
-    }
-    if (!m_whatIf->ready()) {
-        m_phase = Phase::WaitingForFile;
-        m_message = tr("Waiting for the what-if editor on %1…").arg(q(m_graph.name()));
-        refresh();
-        return;
-    }
-    plan();
-}
-
-void LessonPanel::onEvaluated() {
-    if (m_phase == Phase::WaitingForFile && m_graph.isLayout() && m_whatIf->ready())
-        plan();
-    else if (m_phase == Phase::Steps)
-        checkCurrentRow();
 }
 
 void LessonPanel::plan() {
     m_phase = Phase::Planning;
-    m_lessonFile = m_file;
     m_message = tr("Looking in %1 for a convolution to teach with…").arg(q(m_graph.name()));
     refresh();
     const TpuGraph g = m_graph;
@@ -196,12 +116,11 @@ void LessonPanel::plan() {
 
 void LessonPanel::onPlanned(const Plan& plan) {
     if (!plan.scenario) {
-        m_phase = Phase::Unavailable;
-        m_message = tr("No configurable node of %1 makes the compiler insert a copy when its output layout "
-                       "changes, so this file cannot show the lesson. The sample's resnet file can: "
-                       "File › Open Sample.")
-                        .arg(q(m_graph.name()));
-        refresh();
+        unavailable(
+            tr("No configurable node of %1 makes the compiler insert a copy when its output layout "
+               "changes, so this file cannot show the lesson. The sample's resnet file can: "
+               "File › Open Sample.")
+                .arg(q(m_graph.name())));
         return;
     }
     m_scenario = plan.scenario;
@@ -212,10 +131,10 @@ void LessonPanel::onPlanned(const Plan& plan) {
     m_fixed.reset();
     m_phase = Phase::Steps;
     m_whatIf->startFromRow(m_scenario->startRow, tr("lesson start: %1").arg(m_start));
-    enterStep(Step::Select);
+    enterStep(static_cast<int>(Step::Select));
 }
 
-void LessonPanel::checkCurrentRow() {
+void LessonPanel::check() {
     const std::vector<float>& row = m_whatIf->currentRow();
     if (!m_tpu || row.empty() || (m_check && m_check->row == row)) {
         refresh();
@@ -227,16 +146,9 @@ void LessonPanel::checkCurrentRow() {
     });
 }
 
-void LessonPanel::selectNode(int node) {
-    m_selected = node;
-    if (m_phase == Phase::Steps) refresh();
-}
-
-void LessonPanel::enterStep(Step step) {
-    m_step = step;
-    m_message.clear();
+void LessonPanel::stepEntered() {
     const lesson::LayoutLesson& s = *m_scenario;
-    switch (step) {
+    switch (step()) {
         case Step::Select: break;
         case Step::ChangeOutput:
             emit panelWanted(tr("What-if"));
@@ -252,14 +164,13 @@ void LessonPanel::enterStep(Step step) {
             break;
         case Step::Compare: emit panelWanted(tr("Explain")); break;
     }
-    refresh();
 }
 
 void LessonPanel::showMe() {
     if (!m_scenario) return;
     const lesson::LayoutLesson& s = *m_scenario;
     bool ok = true;
-    switch (m_step) {
+    switch (step()) {
         case Step::Select: emit nodeActivated(s.producer); break;
         case Step::ChangeOutput:
             ok = m_whatIf->setLayout(s.producer, LayoutSlot::Output, s.badLayout);
@@ -279,19 +190,10 @@ void LessonPanel::showMe() {
     refresh();
 }
 
-void LessonPanel::next() {
-    if (m_phase != Phase::Steps || !stepDone() || m_step == Step::Compare) return;
-    enterStep(static_cast<Step>(static_cast<int>(m_step) + 1));
-}
-
-void LessonPanel::back() {
-    if (m_phase != Phase::Steps || m_step == Step::Select) return;
-    enterStep(static_cast<Step>(static_cast<int>(m_step) - 1));
-}
-
 void LessonPanel::recordProgress() {
-    if ((m_step == Step::ChangeOutput || m_step == Step::WatchCopy) && scenarioCopyPresent()) m_changed = m_check;
-    if (m_step == Step::FixConsumer && stepDone()) m_fixed = m_check;
+    if ((step() == Step::ChangeOutput || step() == Step::WatchCopy) && scenarioCopyPresent())
+        m_changed = m_check;
+    if (step() == Step::FixConsumer && stepDone()) m_fixed = m_check;
 }
 
 bool LessonPanel::producerChanged(const std::vector<float>& row) const {
@@ -316,7 +218,7 @@ bool LessonPanel::scenarioCopyPresent() const {
 bool LessonPanel::stepDone() const {
     if (m_phase != Phase::Steps) return false;
     const lesson::LayoutLesson& s = *m_scenario;
-    switch (m_step) {
+    switch (step()) {
         case Step::Select: return m_selected == s.producer;
         case Step::ChangeOutput: return scenarioCopyPresent();
         case Step::WatchCopy:
@@ -340,19 +242,17 @@ QString LessonPanel::titleText() const {
     static const char* const titles[kSteps] = {
         QT_TR_NOOP("Select a convolution"), QT_TR_NOOP("Change its output layout"),
         QT_TR_NOOP("Watch the copy appear"), QT_TR_NOOP("Fix it at the consumer"), QT_TR_NOOP("Compare")};
-    QString title = tr(titles[static_cast<int>(m_step)]);
-    if (m_step == Step::Select && m_graph.opcodeName(m_scenario->producer) != "convolution")
+    QString title = tr(titles[m_step]);
+    if (step() == Step::Select && m_graph.opcodeName(m_scenario->producer) != "convolution")
         title = tr("Select a %1").arg(q(m_graph.opcodeName(m_scenario->producer)));
     return title;
 }
 
-QString LessonPanel::bodyText() const { return m_phase == Phase::Steps ? stepBody(m_step) : m_message; }
-
-QString LessonPanel::stepBody(Step step) const {
+QString LessonPanel::stepBody() const {
     const lesson::LayoutLesson& s = *m_scenario;
     const QString p = nodeText(s.producer), c = nodeText(s.consumer());
     const QString from = layoutLabel(s.startLayout), to = layoutLabel(s.badLayout);
-    switch (step) {
+    switch (step()) {
         case Step::Select:
             return tr("<p>We start from %7: %1 by the synthetic TPU. A layout "
                       "lists a tensor's dimensions minor to major: in <tt>%2</tt> dimension %3 is the most "
@@ -434,11 +334,6 @@ QString LessonPanel::watchText() const {
     return text;
 }
 
-QString LessonPanel::beginText() const {
-    return m_phase == Phase::Idle || m_phase == Phase::Unavailable ? tr("Begin")
-                                                                   : tr("Start Again");
-}
-
 QString LessonPanel::compareText() const {
     const lesson::LayoutLesson& s = *m_scenario;
     const auto predicted = [this](const std::vector<float>& row) -> QString {
@@ -499,7 +394,7 @@ QString LessonPanel::statusText() const {
     if (m_phase != Phase::Steps) return {};
     const lesson::LayoutLesson& s = *m_scenario;
     if (stepDone()) {
-        switch (m_step) {
+        switch (step()) {
             case Step::Select: return tr("✓ #%1 is selected. <b>Next</b>.").arg(s.producer);
             case Step::ChangeOutput: return tr("✓ A copy appeared. <b>Next</b>: watch it.");
             case Step::FixConsumer:
@@ -511,7 +406,7 @@ QString LessonPanel::statusText() const {
     if (m_checkJob != 0) return tr("Checking the edit with the synthetic TPU…");
     const std::vector<float> row = m_check ? m_check->row : s.startRow;
     const std::vector<int> out = whatif::layoutOf(m_graph, row, s.producer, LayoutSlot::Output);
-    switch (m_step) {
+    switch (step()) {
         case Step::Select: return tr("Waiting for #%1 to be selected (<b>Show me</b> selects it).").arg(s.producer);
         case Step::ChangeOutput:
             if (out != s.startLayout && !out.empty())
@@ -531,18 +426,6 @@ QString LessonPanel::statusText() const {
             return tr("Waiting: the copy into #%1 is still there.").arg(s.consumer());
         default: return {};
     }
-}
-
-void LessonPanel::refresh() {
-    const bool steps = m_phase == Phase::Steps;
-    QString status = statusText();
-    if (steps && !m_message.isEmpty() && !stepDone()) status += QStringLiteral("<br>") + m_message.toHtmlEscaped();
-    m_frame->setTexts(
-        steps ? tr("Step %1 of %2").arg(static_cast<int>(m_step) + 1).arg(kSteps) : QString(),
-        titleText(), bodyText(), status);
-    m_frame->setButtons(beginText(), steps, steps && m_step != Step::Select,
-                        steps && stepDone() && m_step != Step::Compare);
-    emit stepShown();
 }
 
 }  // namespace tpg

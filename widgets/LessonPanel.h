@@ -1,22 +1,17 @@
 #pragma once
 
 #include <QString>
-#include <QWidget>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "GuidedLesson.h"
 #include "graph/TpuGraph.h"
 #include "lesson/LayoutLesson.h"
-
-class QScrollArea;
-class QPushButton;
 
 namespace tpg {
 
 class JobRunner;
-class LessonFrame;
-class WhatIfPanel;
 
 // "Learn: how layout affects runtime", a guided lesson a teacher can run in front of a class, on
 // the open layout file (the window opens the sample's when the open file is not one). It starts
@@ -26,7 +21,7 @@ class WhatIfPanel;
 // *Show me* does it (through the what-if editor, so it is undoable); the step is done when the
 // edited configuration shows it, however it was made. The scenario is found on a worker, and
 // every check of an edit runs there too (newest wins).
-class LessonPanel : public QWidget {
+class LessonPanel : public GuidedLesson {
     Q_OBJECT
 public:
     enum class Step { Select, ChangeOutput, WatchCopy, FixConsumer, Compare };
@@ -35,14 +30,7 @@ public:
     explicit LessonPanel(WhatIfPanel* whatIf, QWidget* parent = nullptr);
     ~LessonPanel() override;
 
-    void setGraph(const TpuGraph& graph, const QString& file);
-    // Starts (again) on the open file, once its predictions are in; asks for a layout file first
-    // when the open one is not.
-    void begin();
-    void selectNode(int node);  // the graph's selection
-    void showMe();              // does the current step
-    void next();
-    void back();
+    void showMe() override;
 
     // The worker's answers (public for the queued signals' metatypes).
     struct Plan {
@@ -56,62 +44,36 @@ public:
         synth::CostBreakdown breakdown;
     };
 
-    bool running() const { return m_scenario.has_value(); }
-    Step step() const { return m_step; }
-    bool stepDone() const;
+    Step step() const { return static_cast<Step>(m_step); }
+    bool stepDone() const override;
     const std::optional<lesson::LayoutLesson>& scenario() const { return m_scenario; }
-    QString titleText() const;
-    QString bodyText() const;
-    QString statusText() const;
-    // The step's text, scrolled when the dock is short.
-    QScrollArea* textArea() const;
-    QPushButton* beginButton() const;
-    QPushButton* showMeButton() const;
-    QPushButton* nextButton() const;
-    QPushButton* backButton() const;
+    QString titleText() const override;
+    QString statusText() const override;
 
-signals:
-    void layoutFileWanted();
-    void nodeActivated(int node);
-    void panelWanted(const QString& title);  // "What-if", "Explain": the dock to bring forward
-    void stepShown();  // a step (or the lesson's state) was drawn: tests wait on it
+protected:
+    void plan() override;
+    void check() override;
+    void stop() override;
+    void stepEntered() override;
+    QString stepBody() const override;
 
 private:
-    enum class Phase { Idle, WaitingForFile, Planning, Steps, Unavailable };
-
-    void buildUi();
-    void onEvaluated();
-    void plan();
     void onPlanned(const Plan& plan);
-    void checkCurrentRow();
-    void enterStep(Step step);
-    void refresh();
-    QString stepBody(Step step) const;
     QString watchText() const;
     QString compareText() const;
-    QString beginText() const;  // the Begin button's label: "Start Again" once the lesson runs
     QString nodeText(int32_t node) const;
     bool scenarioCopyPresent() const;
     void recordProgress();
     bool producerChanged(const std::vector<float>& row) const;
     std::vector<int> arrivingLayout() const;  // what the copy's producer now writes: the consumer's fix
 
-    WhatIfPanel* m_whatIf;
     JobRunner* m_runner;
-    TpuGraph m_graph;
-    QString m_file, m_lessonFile;
-    Phase m_phase = Phase::Idle;
-    Step m_step = Step::Select;
-    int m_selected = -1;
     std::optional<lesson::LayoutLesson> m_scenario;
     std::shared_ptr<const synth::TpuCostModel> m_tpu;
     std::optional<Check> m_check;
     std::optional<Check> m_changed, m_fixed;  // what the class made at steps 2 and 4
     quint64 m_planJob = 0, m_checkJob = 0;
-    QString m_message;  // the phase's text outside the steps
-    QString m_start;    // what the lesson starts from, in words
-
-    LessonFrame* m_frame;
+    QString m_start;  // what the lesson starts from, in words
 };
 
 }  // namespace tpg

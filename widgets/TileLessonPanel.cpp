@@ -1,11 +1,9 @@
 #include "TileLessonPanel.h"
 
 #include <QPushButton>
-#include <QVBoxLayout>
 #include <algorithm>
 
 #include "CountText.h"
-#include "LessonFrame.h"
 #include "MemoryTiling.h"
 #include "TensorText.h"
 #include "WhatIfPanel.h"
@@ -37,87 +35,18 @@ QString boundName(int column) {
 }  // namespace
 
 TileLessonPanel::TileLessonPanel(WhatIfPanel* whatIf, QWidget* parent)
-    : QWidget(parent), m_whatIf(whatIf) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    m_frame = new LessonFrame(this);
-    layout->addWidget(m_frame);
-    m_frame->beginButton()->setToolTip(
-        tr("Start the lesson on the open tile file (or the sample's)"));
-    connect(m_frame->beginButton(), &QPushButton::clicked, this, &TileLessonPanel::begin);
-    connect(m_frame->backButton(), &QPushButton::clicked, this, &TileLessonPanel::back);
-    connect(m_frame->showMeButton(), &QPushButton::clicked, this, &TileLessonPanel::showMe);
-    connect(m_frame->nextButton(), &QPushButton::clicked, this, &TileLessonPanel::next);
-    connect(m_whatIf, &WhatIfPanel::evaluated, this, &TileLessonPanel::onEvaluated);
-    // The model's figures join the text once the file's predictions have ranked the editor's runs.
-    connect(m_whatIf, &WhatIfPanel::reranked, this, &TileLessonPanel::refresh);
+    : GuidedLesson(whatIf, false, kSteps, parent) {
+    beginButton()->setToolTip(tr("Start the lesson on the open tile file (or the sample's)"));
     m_message =
         tr("A guided lesson on how a kernel's tile sizes change its runtime, with the "
            "synthetic TPU's figures. Press <b>Begin</b>.");
     refresh();
 }
 
-QScrollArea* TileLessonPanel::textArea() const {
-    return m_frame->textArea();
-}
-QPushButton* TileLessonPanel::beginButton() const {
-    return m_frame->beginButton();
-}
-QPushButton* TileLessonPanel::showMeButton() const {
-    return m_frame->showMeButton();
-}
-QPushButton* TileLessonPanel::nextButton() const {
-    return m_frame->nextButton();
-}
-QPushButton* TileLessonPanel::backButton() const {
-    return m_frame->backButton();
-}
-
-void TileLessonPanel::setGraph(const TpuGraph& graph, const QString& file) {
-    m_graph = graph;
-    m_file = file;
-    m_selected = -1;
-    if (m_phase == Phase::WaitingForFile) {
-        m_message = !graph.isNull() && !graph.isLayout()
-                        ? tr("Waiting for the what-if editor on %1…").arg(q(graph.name()))
-                        : tr("The lesson needs a tile file; this is a layout file.");
-        refresh();
-        return;
-    }
-    if (m_phase == Phase::Idle) return;
+void TileLessonPanel::stop() {
     m_scenario.reset();
     m_tpu.reset();
     m_now.reset();
-    m_phase = Phase::Idle;
-    m_message = tr("The lesson's file was closed. <b>Begin</b> starts it again on this one.");
-    refresh();
-}
-
-void TileLessonPanel::begin() {
-    m_scenario.reset();
-    m_now.reset();
-    if (m_graph.isNull() || m_graph.isLayout()) {
-        m_phase = Phase::WaitingForFile;
-        m_message = tr("The lesson runs on a tile file: opening the sample's…");
-        refresh();
-        emit tileFileWanted();
-        return;
-    }
-    if (!m_whatIf->ready()) {
-        m_phase = Phase::WaitingForFile;
-        m_message = tr("Waiting for the what-if editor on %1…").arg(q(m_graph.name()));
-        refresh();
-        return;
-    }
-    plan();
-}
-
-void TileLessonPanel::onEvaluated() {
-    if (m_phase == Phase::WaitingForFile && !m_graph.isNull() && !m_graph.isLayout() &&
-        m_whatIf->ready())
-        plan();
-    else if (m_phase == Phase::Steps)
-        check();
 }
 
 void TileLessonPanel::plan() {
@@ -125,19 +54,15 @@ void TileLessonPanel::plan() {
         m_tpu = std::make_shared<const synth::TpuCostModel>(m_graph);
         m_scenario = lesson::findTileLesson(m_graph, *m_tpu);
     } catch (const std::exception& e) {
-        m_phase = Phase::Unavailable;
-        m_message = tr("The lesson cannot run on this file: %1").arg(q(e.what()));
-        refresh();
+        unavailable(tr("The lesson cannot run on this file: %1").arg(q(e.what())));
         return;
     }
     if (!m_scenario) {
-        m_phase = Phase::Unavailable;
-        m_message =
+        unavailable(
             tr("The kernel of %1 cannot show the lesson: its output has no dimension of "
                "several elements to narrow, or no configuration cuts it into several tiles. "
                "The sample's conv_fusion files can: File › Open Sample.")
-                .arg(q(m_graph.name()));
-        refresh();
+                .arg(q(m_graph.name())));
         return;
     }
     const lesson::TileLesson& s = *m_scenario;
@@ -146,29 +71,22 @@ void TileLessonPanel::plan() {
     m_whole.reset();
     m_phase = Phase::Steps;
     m_whatIf->startFromRow(s.startRow, tr("lesson start: %1").arg(q(s.start)));
-    enterStep(Step::Select);
+    enterStep(static_cast<int>(Step::Select));
 }
 
 void TileLessonPanel::check() {
     const std::vector<float>& row = m_whatIf->currentRow();
     if (!m_tpu || row.size() != m_scenario->startRow.size()) return;
     if (!m_now || m_now->row != row) m_now = Checked{row, m_tpu->explainTile(row.data())};
-    if ((m_step == Step::Narrow || m_step == Step::WatchLanes) && narrowed(*m_now))
+    if ((step() == Step::Narrow || step() == Step::WatchLanes) && narrowed(*m_now))
         m_narrow = m_now;
-    if (m_step == Step::OneTile && m_now->cost.tile.numTiles == 1) m_whole = m_now;
+    if (step() == Step::OneTile && m_now->cost.tile.numTiles == 1) m_whole = m_now;
     refresh();
 }
 
-void TileLessonPanel::selectNode(int node) {
-    m_selected = node;
-    if (m_phase == Phase::Steps) refresh();
-}
-
-void TileLessonPanel::enterStep(Step step) {
-    m_step = step;
-    m_message.clear();
+void TileLessonPanel::stepEntered() {
     const lesson::TileLesson& s = *m_scenario;
-    switch (step) {
+    switch (step()) {
         case Step::Select:
             emit panelWanted(tr("Explain"));
             break;
@@ -187,14 +105,13 @@ void TileLessonPanel::enterStep(Step step) {
             emit panelWanted(tr("Explain"));
             break;
     }
-    refresh();
 }
 
 void TileLessonPanel::showMe() {
     if (m_phase != Phase::Steps) return;
     const lesson::TileLesson& s = *m_scenario;
     bool ok = true;
-    switch (m_step) {
+    switch (step()) {
         case Step::Select:
         case Step::WatchLanes:
         case Step::Compare:
@@ -213,16 +130,6 @@ void TileLessonPanel::showMe() {
     refresh();
 }
 
-void TileLessonPanel::next() {
-    if (m_phase != Phase::Steps || !stepDone() || m_step == Step::Compare) return;
-    enterStep(static_cast<Step>(static_cast<int>(m_step) + 1));
-}
-
-void TileLessonPanel::back() {
-    if (m_phase != Phase::Steps || m_step == Step::Select) return;
-    enterStep(static_cast<Step>(static_cast<int>(m_step) - 1));
-}
-
 int64_t TileLessonPanel::laneTile(const std::vector<float>& row) const {
     return lesson::outputTileSize(*m_tpu, row, m_scenario->laneDim);
 }
@@ -236,7 +143,7 @@ bool TileLessonPanel::narrowed(const Checked& c) const {
 
 bool TileLessonPanel::stepDone() const {
     if (m_phase != Phase::Steps || !m_now) return false;
-    switch (m_step) {
+    switch (step()) {
         case Step::Select:
             return m_selected == m_scenario->output;
         case Step::Narrow:
@@ -263,15 +170,11 @@ QString TileLessonPanel::titleText() const {
         QT_TR_NOOP("Select the kernel's output"), QT_TR_NOOP("Make its tile narrow"),
         QT_TR_NOOP("Watch the lanes go idle"), QT_TR_NOOP("Make it one tile"),
         QT_TR_NOOP("Compare")};
-    return tr(titles[static_cast<int>(m_step)]);
+    return tr(titles[m_step]);
 }
 
-QString TileLessonPanel::bodyText() const {
-    return m_phase == Phase::Steps ? stepBody(m_step) : m_message;
-}
-
-QString TileLessonPanel::stepBody(Step step) const {
-    switch (step) {
+QString TileLessonPanel::stepBody() const {
+    switch (step()) {
         case Step::Select:
             return selectText();
         case Step::Narrow:
@@ -426,16 +329,11 @@ QString TileLessonPanel::compareText() const {
     return text;
 }
 
-QString TileLessonPanel::beginText() const {
-    return m_phase == Phase::Idle || m_phase == Phase::Unavailable ? tr("Begin")
-                                                                   : tr("Start Again");
-}
-
 QString TileLessonPanel::statusText() const {
     if (m_phase != Phase::Steps) return {};
     const lesson::TileLesson& s = *m_scenario;
     if (stepDone()) {
-        switch (m_step) {
+        switch (step()) {
             case Step::Select:
                 return tr("✓ #%1 is selected. <b>Next</b>.").arg(s.output);
             case Step::Narrow:
@@ -449,7 +347,7 @@ QString TileLessonPanel::statusText() const {
                 return {};
         }
     }
-    switch (m_step) {
+    switch (step()) {
         case Step::Select:
             return tr("Waiting for #%1 to be selected (<b>Show me</b> selects it).").arg(s.output);
         case Step::Narrow:
@@ -463,19 +361,6 @@ QString TileLessonPanel::statusText() const {
         default:
             return {};
     }
-}
-
-void TileLessonPanel::refresh() {
-    const bool steps = m_phase == Phase::Steps;
-    QString status = statusText();
-    if (steps && !m_message.isEmpty() && !stepDone())
-        status += QStringLiteral("<br>") + m_message.toHtmlEscaped();
-    m_frame->setTexts(
-        steps ? tr("Step %1 of %2").arg(static_cast<int>(m_step) + 1).arg(kSteps) : QString(),
-        titleText(), bodyText(), status);
-    m_frame->setButtons(beginText(), steps, steps && m_step != Step::Select,
-                        steps && stepDone() && m_step != Step::Compare);
-    emit stepShown();
 }
 
 }  // namespace tpg

@@ -13,6 +13,7 @@
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "LessonPanel.h"
+#include "LessonRun.h"
 #include "PredictedFile.h"
 #include "ScreenFonts.h"
 #include "WhatIfPanel.h"
@@ -22,31 +23,13 @@
 using namespace tpg;
 using whatif::LayoutSlot;
 
-namespace {
-
-// Waits until the lesson's worker and the what-if editor are quiet, and the lesson has redrawn.
-bool settle(LessonPanel& lesson, WhatIfPanel& whatIf) {
-    for (int i = 0; i < 600; ++i) {
-        QTest::qWait(20);
-        if (!whatIf.busy() && !lesson.statusText().startsWith(QStringLiteral("Checking"))) return true;
-    }
-    return false;
-}
-
-}  // namespace
-
 class TestLessonPanel : public QObject {
     Q_OBJECT
     TpuGraph m_resnet;
 
     // A lesson running on m_resnet; false when it did not start.
     bool start(JobRunner& runner, WhatIfPanel& whatIf, LessonPanel& lesson) {
-        whatIf.setGraph(m_resnet, QStringLiteral("r.npz"));
-        lesson.setGraph(m_resnet, QStringLiteral("r.npz"));
-        whatIf.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_resnet));
-        lesson.begin();
-        for (int i = 0; i < 1500 && !lesson.running(); ++i) QTest::qWait(20);
-        return lesson.running() && settle(lesson, whatIf);
+        return beginLesson(runner, whatIf, lesson, m_resnet, QStringLiteral("r.npz"));
     }
 
     // As start, in a dock of `size` on the screen.
@@ -78,12 +61,12 @@ private slots:
         whatIf.setUnranked({file, QStringLiteral("built-in layout model"), unranked});
         lesson.begin();
         for (int i = 0; i < 1500 && !lesson.running(); ++i) QTest::qWait(20);
-        QVERIFY(lesson.running() && settle(lesson, whatIf));
+        QVERIFY(lesson.running() && settleLesson(lesson, whatIf));
         QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
         lesson.selectNode(lesson.scenario()->producer);
         lesson.next();
         QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
-        QVERIFY(settle(lesson, whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         QVERIFY(lesson.stepDone());
         lesson.next();
         QCOMPARE(lesson.step(), LessonPanel::Step::WatchCopy);
@@ -135,7 +118,7 @@ private slots:
             QStringLiteral(" after #%1 will follow it").arg(s.producer);
         QVERIFY2(lesson.bodyText().contains(follow), qPrintable(lesson.bodyText()));
         QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
-        QVERIFY(settle(lesson, whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
         QCOMPARE(whatif::layoutOf(m_resnet, whatIf.currentRow(), s.producer, LayoutSlot::Output), s.badLayout);
         lesson.next();
@@ -157,7 +140,7 @@ private slots:
         QCOMPARE(lesson.step(), LessonPanel::Step::FixConsumer);
         QVERIFY(!lesson.stepDone());
         QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
-        QVERIFY(settle(lesson, whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
         QCOMPARE(whatif::layoutOf(m_resnet, whatIf.currentRow(), s.consumer(), s.consumerSlot), s.fixLayout());
         QVERIFY(lesson.statusText().contains(QString::fromStdString(explain::nsText(s.fixed.totalNs))));
@@ -222,7 +205,7 @@ private slots:
             std::next_permutation(other.begin(), other.end());
         } while (other == s.badLayout || other == s.startLayout);
         QVERIFY(whatIf.setLayout(s.producer, LayoutSlot::Output, other));
-        QVERIFY(settle(lesson, whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         const synth::CostBreakdown changed = tpu.explainLayout(whatIf.currentRow().data());
         const synth::EdgeCost* copy = lesson::copyBetween(changed, s.copy.producer, s.consumer());
         QCOMPARE(lesson.stepDone(), copy != nullptr);
@@ -237,12 +220,12 @@ private slots:
                  qPrintable(lesson.bodyText()));
         // Undoing the change removes the copy too, but that is not the lesson's fix.
         whatIf.undoStack()->undo();
-        QVERIFY(settle(lesson, whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         QVERIFY(!lesson.stepDone());
         QVERIFY2(lesson.statusText().contains(QStringLiteral("again")), qPrintable(lesson.statusText()));
         whatIf.undoStack()->redo();
         QVERIFY(whatIf.setLayout(s.consumer(), s.consumerSlot, copy->fromLayout));
-        QVERIFY(settle(lesson, whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
         const double fixedNs = tpu.layoutRuntime(whatIf.currentRow().data());
         lesson.next();
@@ -297,7 +280,7 @@ private slots:
                 lesson.selectNode(lesson.scenario()->producer);  // the window echoes Show me's pick
             } else if (!lesson.stepDone()) {
                 lesson.showMe();
-                QVERIFY(settle(lesson, whatIf));
+                QVERIFY(settleLesson(lesson, whatIf));
             }
             QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
             lesson.next();
@@ -329,7 +312,7 @@ private slots:
         LessonPanel lesson(&whatIf);
         const TpuGraph tile = synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 10, "k");
         lesson.setGraph(tile, QStringLiteral("k.npz"));
-        QSignalSpy wanted(&lesson, &LessonPanel::layoutFileWanted);
+        QSignalSpy wanted(&lesson, &LessonPanel::fileWanted);
         lesson.begin();
         QCOMPARE(wanted.count(), 1);
         QVERIFY(!lesson.running());

@@ -6,7 +6,7 @@
 #include <QtTest>
 
 #include "JobRunner.h"
-#include "PredictedFile.h"
+#include "LessonRun.h"
 #include "TileLessonPanel.h"
 #include "WhatIfPanel.h"
 #include "explain/CostExplanation.h"
@@ -17,15 +17,6 @@ using namespace tpg;
 using Step = TileLessonPanel::Step;
 
 namespace {
-
-// Waits until the what-if editor is quiet and the lesson has redrawn.
-bool settle(WhatIfPanel& whatIf) {
-    for (int i = 0; i < 600; ++i) {
-        QTest::qWait(20);
-        if (!whatIf.busy()) return true;
-    }
-    return false;
-}
 
 QString ns(double v) {
     return QString::fromStdString(explain::nsText(v));
@@ -38,12 +29,7 @@ class TestTileLessonPanel : public QObject {
     TpuGraph m_kernel;
 
     bool start(JobRunner& runner, WhatIfPanel& whatIf, TileLessonPanel& lesson) {
-        whatIf.setGraph(m_kernel, QStringLiteral("k.npz"));
-        lesson.setGraph(m_kernel, QStringLiteral("k.npz"));
-        whatIf.setPredictions(predictedFile(runner, QStringLiteral("k.npz"), m_kernel));
-        lesson.begin();
-        for (int i = 0; i < 1500 && !lesson.running(); ++i) QTest::qWait(20);
-        return lesson.running() && settle(whatIf);
+        return beginLesson(runner, whatIf, lesson, m_kernel, QStringLiteral("k.npz"));
     }
 
 private slots:
@@ -72,7 +58,7 @@ private slots:
         QCOMPARE(panels.last().at(0).toString(), QStringLiteral("What-if"));
         QVERIFY(!lesson.stepDone());
         QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
-        QVERIFY(settle(whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
         QCOMPARE(whatIf.currentRow(), s.narrowRow);
         QVERIFY(lesson.statusText().contains(ns(s.narrowCost.totalNs)));
@@ -90,7 +76,7 @@ private slots:
         QCOMPARE(lesson.step(), Step::OneTile);
         QVERIFY(!lesson.stepDone());
         QTest::mouseClick(lesson.showMeButton(), Qt::LeftButton);
-        QVERIFY(settle(whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
         // One tile from the narrow one: every output bound its dimension, the rest as they were.
         std::vector<float> whole = s.narrowRow;
@@ -118,11 +104,11 @@ private slots:
         lesson.selectNode(s.output);
         lesson.next();
         QVERIFY(whatIf.setTileBound(s.laneColumn, 2));
-        QVERIFY(settle(whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         QVERIFY2(lesson.stepDone(), qPrintable(lesson.statusText()));
         QVERIFY(lesson.statusText().contains(QStringLiteral("Tiles 2 lanes wide")));
         whatIf.undoStack()->undo();
-        QVERIFY(settle(whatIf));
+        QVERIFY(settleLesson(lesson, whatIf));
         QVERIFY(!lesson.stepDone());
         QVERIFY(!lesson.nextButton()->isEnabled());
     }
@@ -132,7 +118,7 @@ private slots:
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel whatIf(&runner);
         TileLessonPanel lesson(&whatIf);
-        QSignalSpy wanted(&lesson, &TileLessonPanel::tileFileWanted);
+        QSignalSpy wanted(&lesson, &TileLessonPanel::fileWanted);
         const TpuGraph layout = synth::makeLayoutGraph(synth::Recipe::ResNet, 1, 200, 8,
                                                        synth::LayoutSearch::Random, "r");
         lesson.setGraph(layout, QStringLiteral("r.npz"));

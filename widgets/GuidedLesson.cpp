@@ -1,0 +1,148 @@
+#include "GuidedLesson.h"
+
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "LessonFrame.h"
+#include "WhatIfPanel.h"
+
+namespace tpg {
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+}  // namespace
+
+GuidedLesson::GuidedLesson(WhatIfPanel* whatIf, bool onLayoutFiles, int steps, QWidget* parent)
+    : QWidget(parent), m_whatIf(whatIf), m_onLayoutFiles(onLayoutFiles), m_steps(steps) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_frame = new LessonFrame(this);
+    layout->addWidget(m_frame);
+    connect(m_frame->beginButton(), &QPushButton::clicked, this, &GuidedLesson::begin);
+    connect(m_frame->backButton(), &QPushButton::clicked, this, &GuidedLesson::back);
+    connect(m_frame->showMeButton(), &QPushButton::clicked, this, &GuidedLesson::showMe);
+    connect(m_frame->nextButton(), &QPushButton::clicked, this, &GuidedLesson::next);
+    connect(m_whatIf, &WhatIfPanel::evaluated, this, &GuidedLesson::onEvaluated);
+    // The model's figures join the text once the file's predictions have ranked the editor's runs.
+    connect(m_whatIf, &WhatIfPanel::reranked, this, &GuidedLesson::refresh);
+}
+
+QScrollArea* GuidedLesson::textArea() const {
+    return m_frame->textArea();
+}
+QPushButton* GuidedLesson::beginButton() const {
+    return m_frame->beginButton();
+}
+QPushButton* GuidedLesson::showMeButton() const {
+    return m_frame->showMeButton();
+}
+QPushButton* GuidedLesson::nextButton() const {
+    return m_frame->nextButton();
+}
+QPushButton* GuidedLesson::backButton() const {
+    return m_frame->backButton();
+}
+
+void GuidedLesson::setGraph(const TpuGraph& graph, const QString& file) {
+    m_graph = graph;
+    m_file = file;
+    m_selected = -1;
+    if (m_phase == Phase::WaitingForFile) {
+        m_message = !graph.isNull() && isLessonFile(graph)
+                        ? tr("Waiting for the what-if editor on %1…").arg(q(graph.name()))
+                        : tr("The lesson needs a %1 file; this is not one.").arg(fileKind());
+        refresh();
+        return;
+    }
+    if (m_phase == Phase::Idle) return;
+    stop();
+    m_phase = Phase::Idle;
+    m_message = tr("The lesson's file was closed. <b>Begin</b> starts it again on this one.");
+    refresh();
+}
+
+void GuidedLesson::begin() {
+    stop();
+    if (m_graph.isNull() || !isLessonFile(m_graph)) {
+        m_phase = Phase::WaitingForFile;
+        m_message = tr("The lesson runs on a %1 file: opening the sample's…").arg(fileKind());
+        refresh();
+        emit fileWanted();
+        return;
+    }
+    if (!m_whatIf->ready()) {
+        m_phase = Phase::WaitingForFile;
+        m_message = tr("Waiting for the what-if editor on %1…").arg(q(m_graph.name()));
+        refresh();
+        return;
+    }
+    plan();
+}
+
+void GuidedLesson::onEvaluated() {
+    if (m_phase == Phase::WaitingForFile && !m_graph.isNull() && isLessonFile(m_graph) &&
+        m_whatIf->ready())
+        plan();
+    else if (m_phase == Phase::Steps)
+        check();
+}
+
+void GuidedLesson::selectNode(int node) {
+    m_selected = node;
+    if (m_phase == Phase::Steps) refresh();
+}
+
+void GuidedLesson::next() {
+    if (m_phase != Phase::Steps || !stepDone() || m_step == stepCount() - 1) return;
+    enterStep(m_step + 1);
+}
+
+void GuidedLesson::back() {
+    if (m_phase != Phase::Steps || m_step == 0) return;
+    enterStep(m_step - 1);
+}
+
+void GuidedLesson::enterStep(int step) {
+    m_step = step;
+    m_message.clear();
+    stepEntered();
+    refresh();
+}
+
+void GuidedLesson::unavailable(const QString& message) {
+    stop();
+    m_phase = Phase::Unavailable;
+    m_message = message;
+    refresh();
+}
+
+QString GuidedLesson::fileKind() const {
+    return m_onLayoutFiles ? tr("layout") : tr("tile");
+}
+
+QString GuidedLesson::bodyText() const {
+    return m_phase == Phase::Steps ? stepBody() : m_message;
+}
+
+QString GuidedLesson::beginText() const {
+    return m_phase == Phase::Idle || m_phase == Phase::Unavailable ? tr("Begin")
+                                                                   : tr("Start Again");
+}
+
+void GuidedLesson::refresh() {
+    const bool steps = m_phase == Phase::Steps;
+    QString status = statusText();
+    if (steps && !m_message.isEmpty() && !stepDone())
+        status += QStringLiteral("<br>") + m_message.toHtmlEscaped();
+    m_frame->setTexts(steps ? tr("Step %1 of %2").arg(m_step + 1).arg(stepCount()) : QString(),
+                      titleText(), bodyText(), status);
+    const bool last = m_step == stepCount() - 1;
+    m_frame->setButtons(beginText(), steps, steps && m_step != 0, steps && stepDone() && !last);
+    emit stepShown();
+}
+
+}  // namespace tpg

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include "graph/TpuGraph.h"
+
+class QPushButton;
+class QScrollArea;
+
+namespace tpg {
+
+class LessonFrame;
+class WhatIfPanel;
+
+// What the guided lessons (LessonPanel on layout files, TileLessonPanel on tile files) share: they
+// run on the open file of their kind (asking the window for the sample's first), start once the
+// what-if editor is ready, walk through their steps with Begin, Back, Show me and Next in a
+// LessonFrame, and stop when another file opens. A lesson finds its scenario (plan), checks each
+// edit the what-if editor evaluates (check) and says each step (its texts).
+class GuidedLesson : public QWidget {
+    Q_OBJECT
+public:
+    // A lesson of `steps` steps on layout files (`onLayoutFiles`) or on tile files.
+    GuidedLesson(WhatIfPanel* whatIf, bool onLayoutFiles, int steps, QWidget* parent = nullptr);
+
+    void setGraph(const TpuGraph& graph, const QString& file);
+    // Starts (again) on the open file once the what-if editor is ready; asks for a file of the
+    // lesson's kind first when the open one is not.
+    void begin();
+    void selectNode(int node);  // the graph's selection
+    virtual void showMe() = 0;  // does the current step
+    void next();
+    void back();
+
+    bool running() const { return m_phase == Phase::Steps; }
+    virtual bool stepDone() const = 0;
+    virtual QString titleText() const = 0;
+    QString bodyText() const;
+    virtual QString statusText() const = 0;
+    // The step's text, scrolled when the dock is short.
+    QScrollArea* textArea() const;
+    QPushButton* beginButton() const;
+    QPushButton* showMeButton() const;
+    QPushButton* nextButton() const;
+    QPushButton* backButton() const;
+
+signals:
+    void fileWanted();  // a file of the lesson's kind: the window opens the sample's
+    void nodeActivated(int node);
+    void panelWanted(const QString& title);  // "What-if", "Explain": the dock to bring forward
+    void stepShown();  // a step (or the lesson's state) was drawn: tests wait on it
+
+protected:
+    enum class Phase { Idle, WaitingForFile, Planning, Steps, Unavailable };
+
+    bool isLessonFile(const TpuGraph& g) const { return g.isLayout() == m_onLayoutFiles; }
+    QString fileKind() const;  // "layout", "tile": in the lesson's messages
+    int stepCount() const { return m_steps; }
+    // Finds the scenario on m_graph; ends in enterStep(0) with m_phase Steps, or in unavailable().
+    virtual void plan() = 0;
+    virtual void check() = 0;  // the what-if editor evaluated an edit while the steps run
+    virtual void stop() = 0;   // drops the scenario and the work on it
+    virtual void
+    stepEntered() = 0;  // the step's side effects: the panel to raise, the node to show
+    virtual QString stepBody() const = 0;
+
+    void enterStep(int step);
+    void unavailable(const QString& message);
+    void refresh();
+    QString beginText() const;  // "Begin", or "Start Again" once the lesson runs
+
+    WhatIfPanel* m_whatIf;
+    TpuGraph m_graph;
+    QString m_file;
+    Phase m_phase = Phase::Idle;
+    int m_step = 0;
+    int m_selected = -1;
+    QString m_message;  // the phase's text outside the steps; a refusal's within them
+
+private:
+    void onEvaluated();
+
+    bool m_onLayoutFiles;
+    int m_steps;
+
+    LessonFrame* m_frame;
+};
+
+}  // namespace tpg
