@@ -60,17 +60,16 @@ MemoryTiling memoryTiling(const TensorShape& shape, const std::vector<int>& layo
 }
 
 MemoryTiling kernelTiling(const TensorShape& shape, const std::vector<int>& layoutIn,
-                          const std::array<int64_t, 6>& tile) {
+                          const std::vector<int64_t>& tile) {
     MemoryTiling t = memoryTiling(shape, layoutIn);
     const auto rank = static_cast<int>(shape.dims.size());
     if (!t.drawable) return t;
-    if (rank > static_cast<int>(tile.size()))
-        return t.drawable = false, t.why = QStringLiteral("more than 6 dimensions"), t;
     const std::vector<int>& layout = layoutIn.empty() ? shape.minorToMajor : layoutIn;
     // A bound below 1 or beyond its dimension tiles the whole of it, as the synthetic TPU reads it.
     const auto tileOf = [&](int dim) {
         const int64_t d = std::max<int64_t>(1, shape.dims[static_cast<size_t>(dim)]);
-        const int64_t b = tile[static_cast<size_t>(dim)];
+        const int64_t b =
+            static_cast<size_t>(dim) < tile.size() ? tile[static_cast<size_t>(dim)] : 0;
         return b >= 1 ? std::min(b, d) : d;
     };
     t.grid = MemoryTiling::Grid::KernelTile;

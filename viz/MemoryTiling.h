@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -46,9 +45,10 @@ MemoryTiling memoryTiling(const TensorShape& shape, const std::vector<int>& layo
                           double maxPaddingRatio = kMaxChargedPadding);
 
 // The tensor cut into a tile configuration's tiles of `tile` elements a dimension (dimension
-// order, as the synthetic TPU reads the bounds), under `layout`: the last tile along a dimension
-// that the tile does not divide is partial, its rest computed for nothing (paddedRatio).
+// order, as the synthetic TPU reads the bounds; a dimension without a size of 1 or more tiled
+// whole), under `layout`: the last tile along a dimension that the tile does not divide is
+// partial, its rest computed for nothing (paddedRatio).
 MemoryTiling kernelTiling(const TensorShape& shape, const std::vector<int>& layout,
-                          const std::array<int64_t, 6>& tile);
+                          const std::vector<int64_t>& tile);
 
 }  // namespace tpg

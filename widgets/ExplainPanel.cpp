@@ -88,11 +88,17 @@ ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCost
     e.overlay = configOverlay(g, e.breakdownA);
     e.overlay.label = e.aLabel;
     e.overlay.row = row;
-    if (!g.isLayout()) e.tileTensors = tpu.tileTensors();
+    const synth::TpuCostModel::TileTensors tensors =
+        g.isLayout() ? synth::TpuCostModel::TileTensors{} : tpu.tileTensors();
+    const auto tiled = [&](const synth::CostBreakdown& b) {
+        return explain::tiledTensors(tensors, b.tile);
+    };
+    e.tiledA = tiled(e.breakdownA);
     if (b >= 0 || !bRow.empty()) {
         e.breakdownB = bRow.empty() ? tpu.explain(b) : explainRowOf(g, tpu, bRow);
         e.summaryB = explain::summarize(g, e.breakdownB);
         e.comparison = explain::compare(g, e.breakdownA, e.breakdownB);
+        e.tiledB = tiled(e.breakdownB);
         if (!g.isLayout())
             e.differingBounds =
                 whatif::differingTileBounds(g, row.empty() ? g.tileConfig(a) : row.data(),
@@ -361,9 +367,7 @@ void ExplainPanel::showTexts(const Explanation& e) {
 // empty on a layout file or where the tiles are one.
 QString ExplainPanel::tileChangeText(const Explanation& e) {
     if (!e.comparison) return {};
-    const std::string changes =
-        explain::tileChanges(explain::tiledTensors(e.tileTensors, e.breakdownA.tile),
-                             explain::tiledTensors(e.tileTensors, e.breakdownB.tile), " → ");
+    const std::string changes = explain::tileChanges(e.tiledA, e.tiledB, " → ");
     if (changes.empty()) return {};
     const int64_t a = e.breakdownA.tile.numTiles, b = e.breakdownB.tile.numTiles;
     return QStringLiteral(": ") + QString::fromStdString(changes) +
@@ -519,22 +523,19 @@ void ExplainPanel::showMemory() {
 // selected, or the output), or its input's or kernel's. False for anything else, drawn as a tensor.
 bool ExplainPanel::showKernelTile() {
     if (!m_explanation || m_graph.isLayout() || m_graph.isNull()) return false;
-    const auto tensors =
-        explain::tiledTensors(m_explanation->tileTensors, m_explanation->breakdownA.tile);
+    const auto& tensors = m_explanation->tiledA;
     const auto shown =
         std::find_if(tensors.begin(), tensors.end(), [this](const explain::TiledTensor& t) {
             return m_node < 0 ? t.role == "output" : t.node == m_node;
         });
     if (shown == tensors.end() || shown->node >= m_graph.numNodes()) return false;
-    std::array<int64_t, 6> tile{};
-    std::copy(shown->tile.begin(), shown->tile.end(), tile.begin());
     const TensorShape shape =
         tensorShape(m_graph.nodeFeatures(shown->node), m_graph.nodeFeatureWidth());
     m_memory->setTensor(tr("#%1 %2, the kernel's %3, in %4's tiles")
                             .arg(shown->node)
                             .arg(QString::fromStdString(m_graph.opcodeName(shown->node)),
                                  QString::fromStdString(shown->role), m_explanation->aLabel),
-                        kernelTiling(shape, shown->layout, tile));
+                        kernelTiling(shape, shown->layout, shown->tile));
     showWhy(m_node < 0 ? QString() : nodeWhy());
     return true;
 }

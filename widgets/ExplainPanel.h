@@ -47,7 +47,8 @@ public:
             0;                  // tile files: bounds B sets otherwise than A (in a comparison)
         ConfigOverlay overlay;  // of A
         bool synthIsGroundTruth = false;  // the file was timed by the synthetic TPU
-        synth::TpuCostModel::TileTensors tileTensors;  // tile files: what A's bounds tile
+        std::vector<explain::TiledTensor> tiledA,
+            tiledB;  // tile files: what A's and B's bounds tile
     };
 
     explicit ExplainPanel(QWidget* parent = nullptr);

@@ -5,6 +5,7 @@
 
 #include "LessonFrame.h"
 #include "WhatIfPanel.h"
+#include "explain/CostExplanation.h"
 
 namespace tpg {
 
@@ -118,6 +119,16 @@ void GuidedLesson::unavailable(const QString& message) {
     m_phase = Phase::Unavailable;
     m_message = message;
     refresh();
+}
+
+QString GuidedLesson::ns(double v) {
+    return q(explain::nsText(v));
+}
+
+QString GuidedLesson::percent(double from, double to) {
+    return QStringLiteral("%1%2%")
+        .arg(to >= from ? QStringLiteral("+") : QString())
+        .arg(100 * (to / from - 1), 0, 'f', 1);
 }
 
 QString GuidedLesson::fileKind() const {

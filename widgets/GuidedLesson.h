@@ -69,6 +69,9 @@ protected:
     void unavailable(const QString& message);
     void refresh();
     QString beginText() const;  // "Begin", or "Start Again" once the lesson runs
+    // Figures as the lessons write them: "2.38 ms", "+12.5%" (from `from` to `to`).
+    static QString ns(double v);
+    static QString percent(double from, double to);
 
     WhatIfPanel* m_whatIf;
     TpuGraph m_graph;

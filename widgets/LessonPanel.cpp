@@ -30,10 +30,8 @@ QString aboutIt(const std::string& comparisonSentence) {
     if (text.startsWith(QStringLiteral("B "))) text.replace(0, 1, QObject::tr("It"));
     return text;
 }
-QString ns(double v) { return q(explain::nsText(v)); }
-QString layoutLabel(const std::vector<int>& l) { return q(explain::layoutText(l)); }
-QString percent(double from, double to) {
-    return QStringLiteral("%1%2%").arg(to >= from ? QStringLiteral("+") : QString()).arg(100 * (to / from - 1), 0, 'f', 1);
+QString layoutLabel(const std::vector<int>& l) {
+    return q(explain::layoutText(l));
 }
 
 std::vector<float> defaultRow(const TpuGraph& g) {

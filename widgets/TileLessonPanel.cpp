@@ -17,14 +17,6 @@ namespace {
 QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
-QString ns(double v) {
-    return q(explain::nsText(v));
-}
-QString percent(double from, double to) {
-    return QStringLiteral("%1%2%")
-        .arg(to >= from ? QStringLiteral("+") : QString())
-        .arg(100 * (to / from - 1), 0, 'f', 1);
-}
 QString share(double utilisation) {
     return QStringLiteral("%1%").arg(100 * utilisation, 0, 'f', 0);
 }
@@ -158,10 +150,10 @@ bool TileLessonPanel::stepDone() const {
 }
 
 QString TileLessonPanel::tileText(const std::vector<float>& row) const {
-    QStringList sizes;
+    std::vector<int64_t> sizes;
     for (size_t d = 0; d < m_scenario->dims.size(); ++d)
-        sizes << QString::number(lesson::outputTileSize(*m_tpu, row, static_cast<int>(d)));
-    return QStringLiteral("[%1]").arg(sizes.join(QLatin1Char(',')));
+        sizes.push_back(lesson::outputTileSize(*m_tpu, row, static_cast<int>(d)));
+    return q(explain::dimsText(sizes));
 }
 
 QString TileLessonPanel::titleText() const {

@@ -1,5 +1,6 @@
 #include "graph/Schema.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -108,6 +109,12 @@ const std::vector<std::string>& layoutConfigFeatureNames() {
 const std::vector<std::string>& tileConfigFeatureNames() {
     static const auto names = nameColumn(schema_data::kTileConfigFeatures);
     return names;
+}
+
+int tileConfigColumn(const std::string& name) {
+    const auto& names = tileConfigFeatureNames();
+    const auto it = std::find(names.begin(), names.end(), name);
+    return it == names.end() ? -1 : static_cast<int>(it - names.begin());
 }
 
 std::string featureName(const std::vector<std::string>& names, int width, int col) {

@@ -29,6 +29,8 @@ int maxOpcodeId();                       // largest id in the table
 const std::vector<std::string>& nodeFeatureNames();          // 140
 const std::vector<std::string>& layoutConfigFeatureNames();  // 18
 const std::vector<std::string>& tileConfigFeatureNames();    // 24
+// The column of tile config feature `name` ("output_bounds_3"); -1 when there is none.
+int tileConfigColumn(const std::string& name);
 
 // Name of column `col` of a table whose width may be trimmed: the schema name when the width
 // matches the schema, else "col_<i>" (a trimmed copy's columns cannot be mapped back).

@@ -8,9 +8,7 @@
 namespace tpg::lesson {
 
 int outputBoundColumn(int dim) {
-    const auto& names = schema::tileConfigFeatureNames();
-    const auto it = std::find(names.begin(), names.end(), "output_bounds_" + std::to_string(dim));
-    return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+    return schema::tileConfigColumn("output_bounds_" + std::to_string(dim));
 }
 
 int64_t outputTileSize(const synth::TpuCostModel& tpu, const std::vector<float>& row, int dim) {
@@ -30,10 +28,17 @@ std::vector<float> withBound(std::vector<float> row, int column, float value) {
 // of several tiles whose lane tile is wider than the narrow step's; nullopt when there is none.
 std::optional<std::pair<std::vector<float>, std::string>> startOf(const TpuGraph& g,
                                                                   const synth::TpuCostModel& tpu,
+                                                                  const std::vector<int64_t>& dims,
                                                                   int laneDim) {
+    // Several output tiles (counted from the bounds, as the synthetic TPU counts them: no
+    // breakdown of each configuration needed), wider than the narrow step's.
     const auto usable = [&](const std::vector<float>& row) {
-        return tpu.explainTile(row.data()).tile.numTiles > 1 &&
-               outputTileSize(tpu, row, laneDim) > static_cast<int64_t>(kNarrowLanes);
+        int64_t tiles = 1;
+        for (size_t d = 0; d < dims.size(); ++d) {
+            const int64_t size = outputTileSize(tpu, row, static_cast<int>(d));
+            tiles *= size > 0 ? (dims[d] + size - 1) / size : 1;
+        }
+        return tiles > 1 && outputTileSize(tpu, row, laneDim) > static_cast<int64_t>(kNarrowLanes);
     };
     const std::vector<float> fallback = tpu.defaultTileConfig();
     if (usable(fallback))
@@ -66,7 +71,7 @@ std::optional<TileLesson> findTileLesson(const TpuGraph& g, const synth::TpuCost
     s.laneDim = t.outputLayout.front();
     s.laneColumn = outputBoundColumn(s.laneDim);
     if (s.laneColumn < 0 || s.dims[static_cast<size_t>(s.laneDim)] < 2) return std::nullopt;
-    auto start = startOf(g, tpu, s.laneDim);
+    auto start = startOf(g, tpu, s.dims, s.laneDim);
     if (!start) return std::nullopt;
     s.startRow = std::move(start->first);
     s.start = std::move(start->second);

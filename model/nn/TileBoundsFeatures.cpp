@@ -75,8 +75,7 @@ double paddedBytes(const TileOperand& t, const std::array<double, 6>& tile,
 }
 
 size_t column(const char* name) {
-    const auto& names = schema::tileConfigFeatureNames();
-    return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    return static_cast<size_t>(schema::tileConfigColumn(name));
 }
 
 struct BoundColumns {

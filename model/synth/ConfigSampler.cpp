@@ -121,20 +121,14 @@ std::vector<int64_t> operandTile(const std::vector<int64_t>& dims, const std::ve
     return t;
 }
 
-size_t tileColumn(const char* name) {
-    const auto& names = schema::tileConfigFeatureNames();
-    const auto it = std::find(names.begin(), names.end(), name);
-    return it == names.end() ? 0 : static_cast<size_t>(it - names.begin());
-}
-
 }  // namespace
 
 std::vector<float> ConfigSampler::tile(Rng& rng) const {
     const auto t = m_model.tileTensors();
     std::vector<float> c(schema::kTileConfigWidth, 0.0f);
-    static const size_t kernel = tileColumn("kernel_bounds_0"),
-                        output = tileColumn("output_bounds_0"),
-                        input = tileColumn("input_bounds_0");
+    static const auto kernel = static_cast<size_t>(schema::tileConfigColumn("kernel_bounds_0")),
+                      output = static_cast<size_t>(schema::tileConfigColumn("output_bounds_0")),
+                      input = static_cast<size_t>(schema::tileConfigColumn("input_bounds_0"));
     std::vector<int64_t> out(t.output.size());
     double tiles = 1;
     // A narrow tile lifts the lane or the row multiple, not both (a tile of a few elements would

@@ -85,12 +85,6 @@ int quantumOf(const std::vector<int>& layout, int dim) {
     return 1;
 }
 
-int tileColumn(const std::string& name) {
-    const auto& names = schema::tileConfigFeatureNames();
-    const auto it = std::find(names.begin(), names.end(), name);
-    return it == names.end() ? -1 : static_cast<int>(it - names.begin());
-}
-
 double volume(const std::vector<int64_t>& dims) {
     double v = 1;
     for (int64_t d : dims) v *= static_cast<double>(std::max<int64_t>(1, d));
@@ -158,8 +152,9 @@ void SearchSpace::addTileCoordinates(const TpuGraph& g, const synth::TpuCostMode
     (void)g;
     const synth::TpuCostModel::TileTensors t = tpu.tileTensors();
     const std::vector<float> defaults = tpu.defaultTileConfig();
-    auto add = [&](const char* group, const std::vector<int64_t>& dims, const std::vector<int>& layout) {
-        const int first = tileColumn(std::string(group) + "_bounds_0");
+    auto add = [&](const char* group, const std::vector<int64_t>& dims,
+                   const std::vector<int>& layout) {
+        const int first = schema::tileConfigColumn(std::string(group) + "_bounds_0");
         for (size_t i = 0; i < dims.size() && i < static_cast<size_t>(schema::kMaxRank) && first >= 0; ++i) {
             Coordinate c;
             c.column = first + static_cast<int>(i);
@@ -167,7 +162,8 @@ void SearchSpace::addTileCoordinates(const TpuGraph& g, const synth::TpuCostMode
             c.width = 1;
             const float d = static_cast<size_t>(c.column) < defaults.size() ? defaults[static_cast<size_t>(c.column)] : 0;
             c.values.push_back({d});
-            for (float s : tileSizes(dims[i], quantumOf(layout, static_cast<int>(i)))) addUnique(c.values, {s});
+            for (float s : tileSizes(dims[i], quantumOf(layout, static_cast<int>(i))))
+                addUnique(c.values, {s});
             c.weight = static_cast<double>(dims[i]);
             m_coords.push_back(std::move(c));
         }

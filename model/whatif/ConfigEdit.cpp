@@ -234,12 +234,11 @@ TileEdit parseTileEdit(const TpuGraph& g, const std::string& text) {
     const size_t eq = text.find('=');
     if (eq == std::string::npos) fail(text, "expected NAME=VALUE, e.g. output_bounds_0=128");
     const std::string name = text.substr(0, eq);
-    const auto& names = schema::tileConfigFeatureNames();
-    const auto it = std::find(names.begin(), names.end(), name);
-    if (it == names.end() || !isTileBoundPosition(it - names.begin()))
+    const int column = schema::tileConfigColumn(name);
+    if (column < 0 || !isTileBoundPosition(column))
         fail(text, "expected kernel_, output_ or input_bounds_0..5, got '" + name + "' (sums and products are derived)");
     TileEdit e;
-    e.column = static_cast<int>(it - names.begin());
+    e.column = column;
     const std::string value = text.substr(eq + 1);
     char* end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
