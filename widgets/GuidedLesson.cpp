@@ -131,12 +131,34 @@ QString GuidedLesson::percent(double from, double to) {
         .arg(100 * (to / from - 1), 0, 'f', 1);
 }
 
+QString GuidedLesson::trustParagraph() const {
+    if (m_whatIf->synthIsGroundTruth()) return {};
+    return m_graph.runtimesKnown()
+               ? tr("<p><i>On this file the synthetic TPU's figures are estimates: the file was "
+                    "timed "
+                    "on a real TPU, which the synthetic TPU only models (the Explain tab gives "
+                    "their "
+                    "Kendall against its measurements).</i></p>")
+               : tr("<p><i>On this file the synthetic TPU's figures are estimates: it holds no "
+                    "measured runtimes to check them against.</i></p>");
+}
+
+QString GuidedLesson::extrapolationAdvice() const {
+    return m_whatIf->synthIsGroundTruth() ? tr(", so trust the synthetic TPU here")
+                                          : tr(", and the synthetic TPU is an estimate on this "
+                                               "file: only a TPU can settle it");
+}
+
 QString GuidedLesson::fileKind() const {
     return m_onLayoutFiles ? tr("layout") : tr("tile");
 }
 
 QString GuidedLesson::bodyText() const {
-    return m_phase == Phase::Steps ? stepBody() : m_message;
+    if (m_phase != Phase::Steps) return m_message;
+    // The first step gives the start's figures and the last compares them all: both say how far
+    // they go on this file.
+    const bool givesFigures = m_step == 0 || m_step == m_steps - 1;
+    return givesFigures ? stepBody() + trustParagraph() : stepBody();
 }
 
 QString GuidedLesson::beginText() const {

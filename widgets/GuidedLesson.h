@@ -72,6 +72,8 @@ protected:
     // Figures as the lessons write them: "2.38 ms", "+12.5%" (from `from` to `to`).
     static QString ns(double v);
     static QString percent(double from, double to);
+    // What follows "the model is extrapolating": the synthetic TPU, where it is the ground truth.
+    QString extrapolationAdvice() const;
 
     WhatIfPanel* m_whatIf;
     TpuGraph m_graph;
@@ -83,6 +85,9 @@ protected:
 
 private:
     void onEvaluated();
+    // How far the synthetic TPU's figures go on the open file, a paragraph after the first step and
+    // the last: empty on a synthetic file (they are its ground truth), "estimates" on any other.
+    QString trustParagraph() const;
 
     bool m_onLayoutFiles;
     int m_steps;

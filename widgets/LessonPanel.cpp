@@ -317,17 +317,16 @@ QString LessonPanel::watchText() const {
                      aboutIt(explain::compare(m_graph, s.start, now).sentence));
     if (m_whatIf->hasReport() && m_whatIf->report().predictedNs > 0) {
         const whatif::WhatIfReport& r = m_whatIf->report();
-        text +=
-            tr("<p>The learned model predicts %1 (rank %2 of %3 configurations)%4. The "
-               "<b>Explain</b> tab "
-               "breaks the runtime down.</p>")
-                .arg(ns(r.predictedNs))
-                .arg(countText(r.rank))
-                .arg(countText(r.configs))
-                .arg(r.extrapolating
-                         ? tr(", extrapolating: no measured configuration is this close, so trust "
-                              "the synthetic TPU here")
-                         : QString());
+        text += tr("<p>The learned model predicts %1 (rank %2 of %3 configurations)%4. The "
+                   "<b>Explain</b> tab "
+                   "breaks the runtime down.</p>")
+                    .arg(ns(r.predictedNs))
+                    .arg(countText(r.rank))
+                    .arg(countText(r.configs))
+                    .arg(r.extrapolating
+                             ? tr(", extrapolating: no measured configuration is this close") +
+                                   extrapolationAdvice()
+                             : QString());
     }
     return text;
 }

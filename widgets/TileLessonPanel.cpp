@@ -221,8 +221,7 @@ QString TileLessonPanel::predictedText() const {
         .arg(ns(r.predictedNs), countText(r.rank), countText(r.configs),
              r.boundsOutsideFile.empty()
                  ? QString()
-                 : tr(", extrapolating: the file holds no tile this size, so "
-                      "trust the synthetic TPU here"));
+                 : tr(", extrapolating: the file holds no tile this size") + extrapolationAdvice());
 }
 
 QString TileLessonPanel::watchText() const {

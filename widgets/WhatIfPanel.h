@@ -101,6 +101,9 @@ public:
     bool hasReport() const { return m_report.has_value(); }
     const whatif::WhatIfReport& report() const { return *m_report; }
     bool busy() const { return m_pendingJob != 0; }
+    // The synthetic TPU timed the open file: its figures are the file's ground truth, not
+    // estimates.
+    bool synthIsGroundTruth() const { return m_predictor && m_predictor->synthIsGroundTruth(); }
     QString resultText() const;
     QString shownResult() const;  // the result line as shown (after a load: its note first)
     QString fileNote() const;     // what Save or Export last wrote, for this file

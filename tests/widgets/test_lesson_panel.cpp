@@ -88,6 +88,32 @@ private slots:
                  qPrintable(shown()));
     }
 
+    // The figures are the synthetic TPU's: the ground truth of a synthetic file, and on any other
+    // file the first step and the comparison say they are estimates (they had read as the file's),
+    // and an extrapolating model's figure no longer defers to them.
+    void onAFileTheSyntheticTpuDidNotTimeTheFiguresAreEstimates() {
+        for (const double scale : {1.0, 1.1, 0.0}) {
+            JobRunner runner(QStringLiteral("model"));
+            WhatIfPanel whatIf(&runner);
+            LessonPanel lesson(&whatIf);
+            QVERIFY(beginLesson(runner, whatIf, lesson, withRuntimesScaled(m_resnet, scale),
+                                QStringLiteral("r.npz")));
+            const QString first = lesson.bodyText();
+            QStringList steps;
+            QVERIFY(showMeToTheEnd(lesson, whatIf, &steps));
+            QCOMPARE(lesson.step(), LessonPanel::Step::Compare);
+            for (const QString& text : {first, lesson.bodyText()}) {
+                QCOMPARE(text.contains(QStringLiteral("figures are estimates")), scale != 1.0);
+                QCOMPARE(text.contains(QStringLiteral("timed on a real TPU")), scale > 1.0);
+                QCOMPARE(text.contains(QStringLiteral("no measured runtimes")), scale == 0.0);
+            }
+            const QString all = steps.join(QString());
+            QCOMPARE(all.contains(QStringLiteral("extrapolating")), scale != 0.0);
+            QCOMPARE(all.contains(QStringLiteral("trust the synthetic TPU")), scale == 1.0);
+            QCOMPARE(all.contains(QStringLiteral("only a TPU can settle it")), scale > 1.0);
+        }
+    }
+
     void showMeWalksThroughEveryStep() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel whatIf(&runner);
