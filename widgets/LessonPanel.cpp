@@ -34,12 +34,7 @@ QString layoutLabel(const std::vector<int>& l) {
     return q(explain::layoutText(l));
 }
 
-std::vector<float> defaultRow(const TpuGraph& g) {
-    return std::vector<float>(static_cast<size_t>(g.layoutConfigs()->rowSize()), -1.0f);
-}
-
-// The compiler default first (the layouts XLA itself would pick: a clean start); the best measured
-// configuration when the default offers no scenario.
+// The first start that offers a scenario (lesson::layoutLessonStarts).
 LessonPanel::Plan planLesson(const TpuGraph& g, JobControl& control) {
     LessonPanel::Plan plan;
     auto tpu = std::make_shared<synth::TpuCostModel>(g);
@@ -47,15 +42,11 @@ LessonPanel::Plan planLesson(const TpuGraph& g, JobControl& control) {
         control.setProgress(done);
         return !control.cancelled();
     };
-    plan.scenario = lesson::findLayoutLesson(g, *tpu, defaultRow(g), keepGoing);
-    plan.start = QObject::tr("the compiler's default configuration");
-    const auto& runtimes = g.runtimes();
-    if (!plan.scenario && !runtimes.empty() && !control.cancelled()) {
-        const int64_t best = std::min_element(runtimes.begin(), runtimes.end()) - runtimes.begin();
-        std::vector<float> row(static_cast<size_t>(g.layoutConfigs()->rowSize()));
-        g.layoutConfigs()->read(best, 1, row.data());
-        plan.scenario = lesson::findLayoutLesson(g, *tpu, row, keepGoing);
-        plan.start = QObject::tr("configuration %1, the fastest measured").arg(best);
+    for (const lesson::LessonStart& start : lesson::layoutLessonStarts(g)) {
+        if (control.cancelled()) break;
+        plan.scenario = lesson::findLayoutLesson(g, *tpu, start.row, keepGoing);
+        plan.start = QString::fromStdString(start.what);
+        if (plan.scenario) break;
     }
     plan.tpu = std::move(tpu);
     return plan;

@@ -150,4 +150,21 @@ std::optional<LayoutLesson> findLayoutLesson(const TpuGraph& g, const synth::Tpu
     return best;
 }
 
+std::vector<LessonStart> layoutLessonStarts(const TpuGraph& g) {
+    if (!g.isLayout()) return {};
+    const auto& configs = *g.layoutConfigs();
+    std::vector<LessonStart> starts{
+        {std::vector<float>(static_cast<size_t>(configs.rowSize()), -1.0F),
+         "the compiler's default configuration"}};
+    if (g.runtimesKnown() && g.numConfigs() > 0) {
+        const auto& runtimes = g.runtimes();
+        const int64_t best = std::min_element(runtimes.begin(), runtimes.end()) - runtimes.begin();
+        std::vector<float> row(static_cast<size_t>(configs.rowSize()));
+        configs.read(best, 1, row.data());
+        starts.push_back(
+            {std::move(row), "configuration " + std::to_string(best) + ", the fastest measured"});
+    }
+    return starts;
+}
+
 }  // namespace tpg::lesson

@@ -57,4 +57,15 @@ std::optional<LayoutLesson> findLayoutLesson(const TpuGraph& g, const synth::Tpu
                                              const std::vector<float>& startRow,
                                              const std::function<bool(double)>& keepGoing = {});
 
+// A configuration the lesson may start from, and what it is in words.
+struct LessonStart {
+    std::vector<float> row;
+    std::string what;  // "the compiler's default configuration"
+};
+
+// Where to look for the scenario, in order: the compiler's default configuration (the layouts XLA
+// itself would pick: a clean start), then the fastest measured one (none when the file holds no
+// runtimes, as a test split's).
+std::vector<LessonStart> layoutLessonStarts(const TpuGraph& g);
+
 }  // namespace tpg::lesson

@@ -109,6 +109,29 @@ private slots:
         QVERIFY(copyBetween(l->bad, l->copy.producer, l->consumer()));
     }
 
+    // The lesson looks at the compiler's default first, then at the fastest measured configuration;
+    // a file without runtimes has none (a test split's zeros had made configuration 0 "the fastest
+    // measured").
+    void startsAreTheDefaultThenTheFastestMeasured() {
+        const auto starts = layoutLessonStarts(m_resnet);
+        QCOMPARE(starts.size(), size_t{2});
+        QCOMPARE(starts[0].row, defaultRow(m_resnet));
+        const auto& runtimes = m_resnet.runtimes();
+        const int64_t best = std::min_element(runtimes.begin(), runtimes.end()) - runtimes.begin();
+        QVERIFY(best != 0);
+        QCOMPARE(starts[1].row, rowOf(m_resnet, best));
+        QCOMPARE(starts[1].what,
+                 "configuration " + std::to_string(best) + ", the fastest measured");
+
+        TpuGraphData unmeasured = m_resnet.data();
+        std::fill(unmeasured.runtimes.begin(), unmeasured.runtimes.end(), 0.0);
+        const auto only = layoutLessonStarts(TpuGraph(std::move(unmeasured)));
+        QCOMPARE(only.size(), size_t{1});
+        QCOMPARE(only[0].row, defaultRow(m_resnet));
+        QVERIFY(layoutLessonStarts(synth::makeTileGraph(synth::Recipe::ConvKernel, 4, 10, "k"))
+                    .empty());
+    }
+
     void cancelledOrTileFindsNothing() {
         const synth::TpuCostModel tpu(m_resnet);
         QVERIFY(!findLayoutLesson(m_resnet, tpu, defaultRow(m_resnet), [](double) { return false; }));
