@@ -56,3 +56,39 @@ inline tpg::TpuGraph withRuntimesScaled(const tpg::TpuGraph& g, double scale) {
     for (double& r : d.runtimes) r *= scale;
     return tpg::TpuGraph(std::move(d));
 }
+
+// What a `Lesson` says of the synthetic TPU's figures on `g` with its runtimes scaled by `scale`
+// (as withRuntimesScaled), shown to its last step by Show me: empty when it says what it should
+// (the figures the ground truth at 1, estimates otherwise, in the first step and the comparison; an
+// extrapolating model deferring to the synthetic TPU only at 1), else what it got wrong.
+template <class Lesson>
+QString trustWordingProblem(const tpg::TpuGraph& g, double scale) {
+    tpg::JobRunner runner(QStringLiteral("model"));
+    tpg::WhatIfPanel whatIf(&runner);
+    Lesson lesson(&whatIf);
+    if (!beginLesson(runner, whatIf, lesson, withRuntimesScaled(g, scale), QStringLiteral("f.npz")))
+        return QStringLiteral("the lesson did not start");
+    const QString first = lesson.bodyText();
+    QStringList steps;
+    if (!showMeToTheEnd(lesson, whatIf, &steps) || lesson.step() != Lesson::Step::Compare)
+        return QStringLiteral("Show me stopped before the comparison: ") + lesson.statusText();
+    const auto expect = [](const QString& text, const QString& phrase, bool wanted) {
+        return text.contains(phrase) == wanted
+                   ? QString()
+                   : QStringLiteral("'%1' %2 in: %3")
+                         .arg(phrase,
+                              wanted ? QStringLiteral("missing") : QStringLiteral("unexpected"),
+                              text);
+    };
+    const QString all = steps.join(QString());
+    for (const QString& problem :
+         {expect(first, QStringLiteral("figures are estimates"), scale != 1.0),
+          expect(lesson.bodyText(), QStringLiteral("figures are estimates"), scale != 1.0),
+          expect(first, QStringLiteral("timed on a real TPU"), scale > 1.0),
+          expect(first, QStringLiteral("no measured runtimes"), scale == 0.0),
+          expect(all, QStringLiteral("extrapolating"), scale != 0.0),
+          expect(all, QStringLiteral("trust the synthetic TPU"), scale == 1.0),
+          expect(all, QStringLiteral("only a TPU can settle it"), scale > 1.0)})
+        if (!problem.isEmpty()) return QStringLiteral("runtimes x%1: ").arg(scale) + problem;
+    return {};
+}

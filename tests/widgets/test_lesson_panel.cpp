@@ -93,24 +93,8 @@ private slots:
     // and an extrapolating model's figure no longer defers to them.
     void onAFileTheSyntheticTpuDidNotTimeTheFiguresAreEstimates() {
         for (const double scale : {1.0, 1.1, 0.0}) {
-            JobRunner runner(QStringLiteral("model"));
-            WhatIfPanel whatIf(&runner);
-            LessonPanel lesson(&whatIf);
-            QVERIFY(beginLesson(runner, whatIf, lesson, withRuntimesScaled(m_resnet, scale),
-                                QStringLiteral("r.npz")));
-            const QString first = lesson.bodyText();
-            QStringList steps;
-            QVERIFY(showMeToTheEnd(lesson, whatIf, &steps));
-            QCOMPARE(lesson.step(), LessonPanel::Step::Compare);
-            for (const QString& text : {first, lesson.bodyText()}) {
-                QCOMPARE(text.contains(QStringLiteral("figures are estimates")), scale != 1.0);
-                QCOMPARE(text.contains(QStringLiteral("timed on a real TPU")), scale > 1.0);
-                QCOMPARE(text.contains(QStringLiteral("no measured runtimes")), scale == 0.0);
-            }
-            const QString all = steps.join(QString());
-            QCOMPARE(all.contains(QStringLiteral("extrapolating")), scale != 0.0);
-            QCOMPARE(all.contains(QStringLiteral("trust the synthetic TPU")), scale == 1.0);
-            QCOMPARE(all.contains(QStringLiteral("only a TPU can settle it")), scale > 1.0);
+            const QString problem = trustWordingProblem<LessonPanel>(m_resnet, scale);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
         }
     }
 
