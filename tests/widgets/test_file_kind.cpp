@@ -1,5 +1,8 @@
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -18,6 +21,14 @@ class TestFileKind : public QObject {
 
 private slots:
     void initTestCase() { useEmptyTestSettings(QStringLiteral("test_widgets_file_kind")); }
+
+    // The settings and the data folder are this run's alone: two runs at once (ctest beside a
+    // developer's) had shared one settings file and failed each other's tests.
+    void theSettingsAreThisRunsOwn() {
+        const QString pid = QString::number(QCoreApplication::applicationPid());
+        QVERIFY2(QSettings().fileName().contains(pid), qPrintable(QSettings().fileName()));
+        QVERIFY(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation).contains(pid));
+    }
 
     // A save dialog offers its name in the fallback folder the first time, adds the suffix to a
     // bare name, and next time starts where the last file went, for its kind only.
