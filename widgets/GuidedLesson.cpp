@@ -1,6 +1,15 @@
 #include "GuidedLesson.h"
 
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QKeyEvent>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QShortcut>
+#include <QTextEdit>
 #include <QVBoxLayout>
 
 #include "LessonFrame.h"
@@ -15,6 +24,16 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+// Lists, text and number fields page themselves: a student paging the configuration table does not
+// step the lesson.
+bool pagesItself(const QWidget* w) {
+    for (; w; w = w->isWindow() ? nullptr : w->parentWidget())
+        if (qobject_cast<const QAbstractItemView*>(w) || qobject_cast<const QTextEdit*>(w) ||
+            qobject_cast<const QPlainTextEdit*>(w) || qobject_cast<const QAbstractSpinBox*>(w))
+            return true;
+    return false;
+}
+
 }  // namespace
 
 GuidedLesson::GuidedLesson(WhatIfPanel* whatIf, bool onLayoutFiles, int steps, QWidget* parent)
@@ -27,6 +46,17 @@ GuidedLesson::GuidedLesson(WhatIfPanel* whatIf, bool onLayoutFiles, int steps, Q
     connect(m_frame->backButton(), &QPushButton::clicked, this, &GuidedLesson::back);
     connect(m_frame->showMeButton(), &QPushButton::clicked, this, &GuidedLesson::showMe);
     connect(m_frame->nextButton(), &QPushButton::clicked, this, &GuidedLesson::next);
+    // Application-wide: a floated lesson dock is a window of its own (a modal dialog still blocks).
+    m_pageDown = new QShortcut(QKeySequence(Qt::Key_PageDown), this, this, &GuidedLesson::readOn,
+                               Qt::ApplicationShortcut);
+    m_pageUp = new QShortcut(QKeySequence(Qt::Key_PageUp), this, this, &GuidedLesson::readBack,
+                             Qt::ApplicationShortcut);
+    enableKeys();
+    qApp->installEventFilter(this);
+    m_frame->nextButton()->setToolTip(
+        tr("The next step. Page Down, as a presenter's remote sends, reads on from anywhere in the "
+           "window: the rest of the step's text, then Show me, then Next"));
+    m_frame->backButton()->setToolTip(tr("The step before (Page Up)"));
     connect(m_whatIf, &WhatIfPanel::evaluated, this, &GuidedLesson::onEvaluated);
     // The model's figures join the text once the file's predictions have ranked the editor's runs.
     connect(m_whatIf, &WhatIfPanel::reranked, this, &GuidedLesson::refresh);
@@ -107,6 +137,52 @@ void GuidedLesson::back() {
     enterStep(m_step - 1);
 }
 
+bool GuidedLesson::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::ShortcutOverride && m_pageDown->isEnabled()) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if ((key == Qt::Key_PageDown || key == Qt::Key_PageUp) &&
+            pagesItself(qobject_cast<const QWidget*>(watched))) {
+            event->accept();  // the widget's key, not the lesson's
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void GuidedLesson::readOn() {
+    QScrollBar* text = textArea()->verticalScrollBar();
+    if (text->value() < text->maximum())
+        text->triggerAction(QAbstractSlider::SliderPageStepAdd);
+    else if (stepDone())
+        next();
+    else
+        showMe();  // an edit made already is not made twice
+}
+
+void GuidedLesson::readBack() {
+    QScrollBar* text = textArea()->verticalScrollBar();
+    if (text->value() > text->minimum())
+        text->triggerAction(QAbstractSlider::SliderPageStepSub);
+    else
+        back();
+}
+
+void GuidedLesson::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    enableKeys();
+}
+
+void GuidedLesson::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    enableKeys();
+}
+
+void GuidedLesson::enableKeys() {
+    const bool on = running() && isVisible();
+    m_pageDown->setEnabled(on);
+    m_pageUp->setEnabled(on);
+}
+
 void GuidedLesson::enterStep(int step) {
     m_step = step;
     m_message.clear();
@@ -175,6 +251,7 @@ void GuidedLesson::refresh() {
                       titleText(), bodyText(), status);
     const bool last = m_step == stepCount() - 1;
     m_frame->setButtons(beginText(), steps, steps && m_step != 0, steps && stepDone() && !last);
+    enableKeys();
     emit stepShown();
 }
 

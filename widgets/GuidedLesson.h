@@ -7,6 +7,7 @@
 
 class QPushButton;
 class QScrollArea;
+class QShortcut;
 
 namespace tpg {
 
@@ -32,6 +33,12 @@ public:
     virtual void showMe() = 0;  // does the current step
     void next();
     void back();
+    // A presenter's remote sends Page Down and Page Up: Page Down reads on (the rest of the step's
+    // text, then its Show me, then Next), Page Up back (the text, then Back). The keys work from
+    // anywhere in the explorer while the lesson runs and shows, but for lists, text and number
+    // fields, which keep their own.
+    void readOn();
+    void readBack();
 
     bool running() const { return m_phase == Phase::Steps; }
     virtual bool stepDone() const = 0;
@@ -66,6 +73,10 @@ protected:
     virtual QString stepBody() const = 0;
 
     void enterStep(int step);
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+    // Leaves Page Down and Page Up to a focused list, text or number field.
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void unavailable(const QString& message);
     void refresh();
     QString beginText() const;  // "Begin", or "Start Again" once the lesson runs
@@ -85,6 +96,7 @@ protected:
 
 private:
     void onEvaluated();
+    void enableKeys();  // the remote's keys: only while the lesson runs and shows
     // How far the synthetic TPU's figures go on the open file, a paragraph after the first step and
     // the last: empty on a synthetic file (they are its ground truth), "estimates" on any other.
     QString trustParagraph() const;
@@ -93,6 +105,8 @@ private:
     int m_steps;
 
     LessonFrame* m_frame;
+    QShortcut* m_pageDown;
+    QShortcut* m_pageUp;
 };
 
 }  // namespace tpg

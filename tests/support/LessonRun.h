@@ -1,7 +1,12 @@
 #pragma once
 
 // Test support: a guided lesson begun on a file with its predictions, and waiting for it to settle.
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTest>
 
 #include "GuidedLesson.h"
@@ -90,5 +95,54 @@ QString trustWordingProblem(const tpg::TpuGraph& g, double scale) {
           expect(all, QStringLiteral("trust the synthetic TPU"), scale == 1.0),
           expect(all, QStringLiteral("only a TPU can settle it"), scale > 1.0)})
         if (!problem.isEmpty()) return QStringLiteral("runtimes x%1: ").arg(scale) + problem;
+    return {};
+}
+
+// What goes wrong when a presenter's remote steps through a `Lesson` on `g` from anywhere in the
+// window (empty when nothing does): Page Down scrolls a step's text on, then does the step, then
+// goes Next, to the last step; Page Up scrolls back, then goes Back. A text field with the focus
+// keeps the keys.
+template <class Lesson>
+QString remoteProblem(const tpg::TpuGraph& g) {
+    tpg::JobRunner runner(QStringLiteral("model"));
+    tpg::WhatIfPanel whatIf(&runner);
+    QWidget window;
+    auto* elsewhere = new QPushButton(QStringLiteral("elsewhere"), &window);
+    auto* notes = new QPlainTextEdit(&window);
+    notes->setPlainText(QStringLiteral("a line\n").repeated(200));
+    auto* lesson = new Lesson(&whatIf, &window);
+    auto* layout = new QHBoxLayout(&window);
+    layout->addWidget(elsewhere);
+    layout->addWidget(notes);
+    layout->addWidget(lesson);
+    QObject::connect(lesson, &Lesson::nodeActivated, lesson, &Lesson::selectNode);
+    window.resize(800, 160);  // the first step's text scrolls
+    window.show();
+    QApplication::setActiveWindow(&window);
+    if (!QTest::qWaitForWindowActive(&window)) return QStringLiteral("no active window");
+    if (!beginLesson(runner, whatIf, *lesson, g, QStringLiteral("f.npz")))
+        return QStringLiteral("the lesson did not start");
+    QScrollBar* text = lesson->textArea()->verticalScrollBar();
+    if (!QTest::qWaitFor([&] { return text->maximum() > 0; }))
+        return QStringLiteral("no scrolling");
+    notes->setFocus();
+    QTest::keyClick(notes, Qt::Key_PageDown);
+    if (notes->verticalScrollBar()->value() == 0 || text->value() != 0)
+        return QStringLiteral("the text field lost its Page Down");
+    elsewhere->setFocus();
+    QTest::keyClick(elsewhere, Qt::Key_PageDown);
+    if (lesson->step() != Lesson::Step::Select || text->value() == 0)
+        return QStringLiteral("Page Down did not scroll the first step's text");
+    for (int i = 0; i < 60 && lesson->step() != Lesson::Step::Compare; ++i) {
+        QTest::keyClick(elsewhere, Qt::Key_PageDown);
+        if (!settleLesson(*lesson, whatIf)) return QStringLiteral("the lesson did not settle");
+    }
+    if (lesson->step() != Lesson::Step::Compare)
+        return QStringLiteral("Page Down stopped at: ") + lesson->titleText();
+    text->setValue(text->maximum());
+    for (int i = 0; i < 20 && lesson->step() == Lesson::Step::Compare; ++i)
+        QTest::keyClick(elsewhere, Qt::Key_PageUp);
+    if (static_cast<int>(lesson->step()) != static_cast<int>(Lesson::Step::Compare) - 1)
+        return QStringLiteral("Page Up went to: ") + lesson->titleText();
     return {};
 }

@@ -200,6 +200,12 @@ private slots:
         QCOMPARE(QApplication::focusWidget(), lesson.showMeButton());
     }
 
+    // A presenter's remote (Page Down, Page Up) steps through the lesson (remoteProblem).
+    void aPresentersRemoteStepsThroughTheLesson() {
+        const QString problem = remoteProblem<LessonPanel>(m_resnet);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
     void editsByHandCountAndTheComparisonShowsThem() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel whatIf(&runner);

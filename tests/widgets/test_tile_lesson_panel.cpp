@@ -104,6 +104,12 @@ private slots:
         }
     }
 
+    // A presenter's remote (Page Down, Page Up) steps through the lesson (remoteProblem).
+    void aPresentersRemoteStepsThroughTheLesson() {
+        const QString problem = remoteProblem<TileLessonPanel>(m_kernel);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
     // A step is done however the edit was made: by hand in the what-if editor, and undone again.
     void anEditByHandDoesTheStep() {
         JobRunner runner(QStringLiteral("model"));
