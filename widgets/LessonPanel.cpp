@@ -80,8 +80,10 @@ LessonPanel::LessonPanel(WhatIfPanel* whatIf, QWidget* parent)
         if (id != m_planJob && id != m_checkJob) return;
         unavailable(tr("The lesson cannot run on this file: %1").arg(message));
     });
-    m_message = tr("A guided lesson on how a tensor's layout changes a program's runtime, with the "
-                   "synthetic TPU's figures. Press <b>Begin</b>.");
+    m_message =
+        tr("A guided lesson on how a tensor's layout changes a program's runtime, with the "
+           "synthetic TPU's figures. Press <b>Begin</b>; then Page Down, as a "
+           "presenter's remote sends, steps through it.");
     refresh();
 }
 

@@ -31,7 +31,8 @@ TileLessonPanel::TileLessonPanel(WhatIfPanel* whatIf, QWidget* parent)
     beginButton()->setToolTip(tr("Start the lesson on the open tile file (or the sample's)"));
     m_message =
         tr("A guided lesson on how a kernel's tile sizes change its runtime, with the "
-           "synthetic TPU's figures. Press <b>Begin</b>.");
+           "synthetic TPU's figures. Press <b>Begin</b>; then Page Down, as a "
+           "presenter's remote sends, steps through it.");
     refresh();
 }
 

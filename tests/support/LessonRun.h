@@ -120,6 +120,8 @@ QString remoteProblem(const tpg::TpuGraph& g) {
     window.show();
     QApplication::setActiveWindow(&window);
     if (!QTest::qWaitForWindowActive(&window)) return QStringLiteral("no active window");
+    if (!lesson->bodyText().contains(QStringLiteral("Page Down")))
+        return QStringLiteral("the lesson's first text does not name its key");
     if (!beginLesson(runner, whatIf, *lesson, g, QStringLiteral("f.npz")))
         return QStringLiteral("the lesson did not start");
     QScrollBar* text = lesson->textArea()->verticalScrollBar();
