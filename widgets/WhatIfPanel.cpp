@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSet>
 #include <QStandardItemModel>
 #include <QStyle>
 #include <QTabWidget>
@@ -47,6 +48,14 @@ Q_DECLARE_METATYPE(std::vector<tpg::SweepChart::Point>)
 namespace tpg {
 
 namespace {
+
+// "#97", or "#97 and 12 more": the nodes an edit went to, in its undo step's text.
+QString nodesText(const std::vector<int32_t>& nodes) {
+    if (nodes.empty()) return {};
+    const QString first = QStringLiteral("#%1").arg(nodes.front());
+    return nodes.size() == 1 ? first
+                             : QObject::tr("%1 and %2 more").arg(first).arg(nodes.size() - 1);
+}
 
 // An undo or redo button that keeps its short label and says what it undoes in its tooltip: with
 // the edit's text on it ("Undo #97 output {0,3,2,1}") the top row outgrew a 1024-px screen and
@@ -149,7 +158,7 @@ std::vector<int> tileSizes(int current, int64_t dimension) {
 }
 
 // One edit: the whole row before and after, so undo and redo are exact; consecutive edits of
-// one node (or one tile bound) merge into one step.
+// one node (or one tile bound) merge into one step, other edits never.
 class RowEditCommand : public QUndoCommand {
 public:
     RowEditCommand(WhatIfPanel* panel, std::vector<float> before, std::vector<float> after, const QString& text,
@@ -161,7 +170,7 @@ public:
     int id() const override { return 1; }
     bool mergeWith(const QUndoCommand* other) override {
         const auto* o = static_cast<const RowEditCommand*>(other);
-        if (o->m_key != m_key) return false;
+        if (m_key == WhatIfPanel::kNoMerge || o->m_key != m_key) return false;
         m_after = o->m_after;
         setText(o->text());
         return true;
@@ -274,6 +283,7 @@ void WhatIfPanel::buildNodeList() {
     m_nodes->setRootIsDecorated(false);
     m_nodes->setUniformRowHeights(true);
     m_nodes->setAlternatingRowColors(true);
+    connect(m_nodes, &QTreeWidget::itemSelectionChanged, this, &WhatIfPanel::refreshEditor);
     connect(m_nodes, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
         if (!item) return;
         m_node = item->data(0, Qt::UserRole).toInt();
@@ -307,22 +317,30 @@ void WhatIfPanel::buildEditor() {
             if (isLayoutFile()) {
                 std::vector<int> m;
                 for (const QVariant& x : v.toList()) m.push_back(x.toInt());
-                setLayout(m_node, static_cast<whatif::LayoutSlot>(s), m);
+                setLayouts(selectedNodes(), static_cast<whatif::LayoutSlot>(s), m);
             } else {
                 setTileBound(m_node, v.toFloat());
             }
         });
     }
     m_defaultButton = new QPushButton(tr("Default"), editor);
-    m_defaultButton->setToolTip(tr("Let the compiler choose every layout of this node (all -1)"));
+    m_defaultButton->setToolTip(tr(
+        "Let the compiler choose every layout of this node, or of every selected node (all -1)"));
     connect(m_defaultButton, &QPushButton::clicked, this, [this] {
+        const std::vector<int32_t> nodes = selectedNodes();
         std::vector<float> row = m_row;
-        for (int s = 0; s < kSlots; ++s) {
-            const whatif::LayoutEdit e{m_node, static_cast<whatif::LayoutSlot>(s), {}};
-            if (whatif::slotTensor(m_graph, m_node, e.slot).usable) whatif::applyLayoutEdit(m_graph, row, e);
-        }
-        pushEdit(row, tr("#%1 all default").arg(m_node), m_node);
+        for (int s = 0; s < kSlots; ++s)
+            whatif::applyLayoutToNodes(m_graph, row, nodes, static_cast<whatif::LayoutSlot>(s), {});
+        pushEdit(row, tr("%1 all default").arg(nodesText(nodes)),
+                 nodes.size() == 1 ? m_node : kNoMerge);
     });
+    m_alikeButton = new QPushButton(tr("Select Alike"), editor);
+    m_alikeButton->setToolTip(
+        tr("Select every configurable node with this one's opcode and output shape: an edit then "
+           "sets each of them (Ctrl- or Shift-click in the list selects by hand)"));
+    connect(m_alikeButton, &QPushButton::clicked, this, &WhatIfPanel::selectAlike);
+    // Under the slot labels, which are wider than it: the editor keeps its width.
+    grid->addWidget(m_alikeButton, 4, 0, Qt::AlignRight);
     grid->addWidget(m_defaultButton, 4, 1);
     grid->setRowStretch(5, 1);
 }
@@ -351,7 +369,8 @@ QWidget* WhatIfPanel::buildResults() {
     connect(m_runList, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         const int run = item->data(0, Qt::UserRole).toInt();
         if (run >= 0 && run < static_cast<int>(m_runs.size()))
-            pushEdit(m_runs[static_cast<size_t>(run)].row, tr("back to run %1").arg(run + 1), -1);
+            pushEdit(m_runs[static_cast<size_t>(run)].row, tr("back to run %1").arg(run + 1),
+                     kNoMerge);
     });
     auto* runs = new QWidget(this);
     auto* runsLayout = new QVBoxLayout(runs);
@@ -361,7 +380,9 @@ QWidget* WhatIfPanel::buildResults() {
     connect(m_sweepChart, &SweepChart::candidateClicked, this, &WhatIfPanel::applySweepEdit);
     m_suggestions = new SuggestionPanel(this);
     connect(m_suggestions, &SuggestionPanel::loadRequested, this,
-            [this](const std::vector<float>& row, const QString& label) { pushEdit(row, label, -1); });
+            [this](const std::vector<float>& row, const QString& label) {
+                pushEdit(row, label, kNoMerge);
+            });
     connect(m_suggestions, &SuggestionPanel::compareRequested, this, &WhatIfPanel::compareRequested);
     m_tabs = new ShrinkingTabWidget(this);
     m_tabs->addTab(runs, tr("Runs"));
@@ -710,6 +731,56 @@ bool WhatIfPanel::setLayout(int32_t node, whatif::LayoutSlot slot, const std::ve
     return pushEdit(row, describeLayoutEdit(node, slot, minorToMajor), node);
 }
 
+bool WhatIfPanel::setLayouts(const std::vector<int32_t>& nodes, whatif::LayoutSlot slot,
+                             const std::vector<int>& minorToMajor) {
+    if (nodes.size() == 1) return setLayout(nodes.front(), slot, minorToMajor);
+    if (!m_predictor || nodes.empty()) {
+        m_error =
+            m_predictor ? tr("No node is selected.") : tr("No predictions yet for this file.");
+        return false;
+    }
+    std::vector<float> row = m_row;
+    const std::vector<int32_t> written =
+        whatif::applyLayoutToNodes(m_graph, row, nodes, slot, minorToMajor);
+    if (written.empty()) {
+        m_error = tr("None of the %1 selected nodes can take %2 as its %3 layout")
+                      .arg(nodes.size())
+                      .arg(QString::fromStdString(whatif::layoutText(minorToMajor)),
+                           QLatin1String(whatif::slotName(slot)));
+        return false;
+    }
+    return pushEdit(row,
+                    tr("%1 %2 %3")
+                        .arg(nodesText(written), QLatin1String(whatif::slotName(slot)),
+                             QString::fromStdString(whatif::layoutText(minorToMajor))),
+                    kNoMerge);
+}
+
+std::vector<int32_t> WhatIfPanel::selectedNodes() const {
+    std::vector<int32_t> nodes;
+    if (m_node >= 0) nodes.push_back(m_node);
+    if (!isLayoutFile()) return nodes;
+    for (const QTreeWidgetItem* item : m_nodes->selectedItems()) {
+        const int32_t node = item->data(0, Qt::UserRole).toInt();
+        if (node != m_node) nodes.push_back(node);
+    }
+    return nodes;
+}
+
+void WhatIfPanel::selectAlike() {
+    if (!isLayoutFile() || m_node < 0) return;
+    const std::vector<int32_t> alike = whatif::nodesAlike(m_graph, m_node);
+    const QSet<int32_t> wanted(alike.begin(), alike.end());
+    {
+        const QSignalBlocker block(m_nodes);
+        for (int i = 0; i < m_nodes->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* item = m_nodes->topLevelItem(i);
+            item->setSelected(wanted.contains(item->data(0, Qt::UserRole).toInt()));
+        }
+    }
+    refreshEditor();
+}
+
 int64_t WhatIfPanel::tileBoundDimension(int column) const {
     if (!m_predictor || isLayoutFile()) return 0;
     return m_predictor->synthTpu().tileBoundDimension(column);
@@ -840,7 +911,9 @@ void WhatIfPanel::selectNode(int32_t node) {
     const QSignalBlocker block(m_nodes);  // the graph already shows it
     for (int i = 0; i < m_nodes->topLevelItemCount(); ++i)
         if (m_nodes->topLevelItem(i)->data(0, Qt::UserRole).toInt() == node) {
-            m_nodes->setCurrentItem(m_nodes->topLevelItem(i));
+            // The graph answering the list's own choice keeps the list's other selected nodes.
+            if (m_nodes->currentItem() != m_nodes->topLevelItem(i))
+                m_nodes->setCurrentItem(m_nodes->topLevelItem(i));
             m_nodes->scrollToItem(m_nodes->topLevelItem(i));
         }
     refreshEditor();
@@ -888,6 +961,9 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     if (build) {
         m_nodes->clear();
         showNodeListHeader();
+        // Several layout nodes take one edit together; a tile bound is edited alone.
+        m_nodes->setSelectionMode(layout ? QAbstractItemView::ExtendedSelection
+                                         : QAbstractItemView::SingleSelection);
         if (layout) {
             for (int32_t node : m_graph.configurableNodes()) {
                 auto* item = new QTreeWidgetItem(m_nodes);
@@ -985,6 +1061,8 @@ void WhatIfPanel::fillEditor() {
                       (layout ? m_graph.configurableIndex(m_node) >= 0 : m_node < static_cast<int>(m_row.size()));
     m_defaultButton->setVisible(layout);
     m_defaultButton->setEnabled(have);
+    m_alikeButton->setVisible(layout);
+    m_alikeButton->setEnabled(have);
     if (!have) {
         m_editorTitle->setText(m_row.empty() ? QString()
                                              : layout ? tr("Choose a configurable node (here or in the graph).")
@@ -996,41 +1074,57 @@ void WhatIfPanel::fillEditor() {
         }
         return;
     }
-    if (!layout) {
-        const int current = static_cast<int>(m_row[static_cast<size_t>(m_node)]);
-        const QString name =
-            QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(m_node)]);
-        const int64_t dimension = tileBoundDimension(m_node);
-        m_editorTitle->setText(
-            dimension < 0
-                ? tr("%1: its tensor has no such dimension, so it changes nothing").arg(name)
-            : dimension > 0 ? tr("%1, of a dimension of %2").arg(name).arg(dimension)
-                            : tr("%1 (0 = the whole dimension)").arg(name));
-        m_slotLabels[0]->setText(tr("size"));
-        const QSignalBlocker block(m_slotBoxes[0]);
-        m_slotBoxes[0]->clear();
-        for (int v : tileSizeChoices(m_node)) {
-            m_slotBoxes[0]->addItem(
-                v == 0 || v == dimension ? tr("%1 (whole)").arg(v) : QString::number(v), v);
-            if (v == current) m_slotBoxes[0]->setCurrentIndex(m_slotBoxes[0]->count() - 1);
-        }
-        m_slotLabels[0]->show();
-        m_slotBoxes[0]->show();
-        m_sweepButtons[0]->show();
-        // Sweeping a bound that changes nothing would chart one value.
-        m_sweepButtons[0]->setEnabled(dimension >= 0);
-        m_sweepButtons[0]->setToolTip(
-            dimension < 0 ? tr("Nothing to sweep: the bound changes nothing") : sweepToolTip());
-        for (int s = 1; s < kSlots; ++s) {
-            m_slotLabels[s]->hide();
-            m_slotBoxes[s]->hide();
-            m_sweepButtons[s]->hide();
-        }
-        return;
+    if (layout)
+        fillLayoutSlots();
+    else
+        fillTileBound();
+}
+
+// The chosen tile bound's sizes; the other slots hidden.
+void WhatIfPanel::fillTileBound() {
+    const int current = static_cast<int>(m_row[static_cast<size_t>(m_node)]);
+    const QString name =
+        QString::fromStdString(schema::tileConfigFeatureNames()[static_cast<size_t>(m_node)]);
+    const int64_t dimension = tileBoundDimension(m_node);
+    m_editorTitle->setText(
+        dimension < 0 ? tr("%1: its tensor has no such dimension, so it changes nothing").arg(name)
+        : dimension > 0 ? tr("%1, of a dimension of %2").arg(name).arg(dimension)
+                        : tr("%1 (0 = the whole dimension)").arg(name));
+    m_slotLabels[0]->setText(tr("size"));
+    const QSignalBlocker block(m_slotBoxes[0]);
+    m_slotBoxes[0]->clear();
+    for (int v : tileSizeChoices(m_node)) {
+        m_slotBoxes[0]->addItem(
+            v == 0 || v == dimension ? tr("%1 (whole)").arg(v) : QString::number(v), v);
+        if (v == current) m_slotBoxes[0]->setCurrentIndex(m_slotBoxes[0]->count() - 1);
     }
-    m_editorTitle->setText(tr("Node #%1 · %2: minor-to-major layouts (first = most minor)")
-                               .arg(m_node)
-                               .arg(QString::fromStdString(m_graph.opcodeName(m_node))));
+    m_slotLabels[0]->show();
+    m_slotBoxes[0]->show();
+    m_sweepButtons[0]->show();
+    // Sweeping a bound that changes nothing would chart one value.
+    m_sweepButtons[0]->setEnabled(dimension >= 0);
+    m_sweepButtons[0]->setToolTip(dimension < 0 ? tr("Nothing to sweep: the bound changes nothing")
+                                                : sweepToolTip());
+    for (int s = 1; s < kSlots; ++s) {
+        m_slotLabels[s]->hide();
+        m_slotBoxes[s]->hide();
+        m_sweepButtons[s]->hide();
+    }
+}
+
+// The chosen node's three slots, each with the permutations of its tensor's rank.
+void WhatIfPanel::fillLayoutSlots() {
+    const auto others = static_cast<int64_t>(selectedNodes().size()) - 1;
+    m_editorTitle->setText(
+        tr("Node #%1 · %2: minor-to-major layouts (first = most minor)")
+            .arg(m_node)
+            .arg(QString::fromStdString(m_graph.opcodeName(m_node))) +
+        (others == 0
+             ? QString()
+             : tr("<br><b>%1 selected too</b>: an edit sets each it fits; a sweep varies #%2 "
+                  "alone")
+                   .arg(countOf(others, tr("other node"), tr("other nodes")))
+                   .arg(m_node)));
     for (int s = 0; s < kSlots; ++s) {
         const auto slot = static_cast<whatif::LayoutSlot>(s);
         const whatif::SlotTensor t = whatif::slotTensor(m_graph, m_node, slot);
@@ -1257,7 +1351,8 @@ bool WhatIfPanel::loadSession(const QString& path, QString* error) {
     // Undo steps back through the entries; each becomes a run, evaluated together below.
     m_deferEvaluation = true;
     applyRow(m_startRow, m_startLabel);
-    for (size_t i = 1; i < entries.size(); ++i) pushEdit(entries[i].row, entries[i].label, -1);
+    for (size_t i = 1; i < entries.size(); ++i)
+        pushEdit(entries[i].row, entries[i].label, kNoMerge);
     m_deferEvaluation = false;
     evaluateLoaded(std::move(entries));
     runSweep();

@@ -50,6 +50,10 @@ public:
         bool pinned = false;
     };
 
+    // The merge key of an edit that is an undo step of its own (others merge with the edit before
+    // when they share its key: a burst on one node or bound).
+    static constexpr int kNoMerge = -1;
+
     WhatIfPanel(JobRunner* runner, QWidget* parent = nullptr);
 
     void setGraph(const TpuGraph& graph, const QString& file);
@@ -71,6 +75,15 @@ public:
     void startFromRow(const std::vector<float>& row, const QString& label);
     // Edits (each one undoable). Return false with the reason in lastError() when refused.
     bool setLayout(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& minorToMajor);
+    // One layout into one slot of several nodes, as one undoable edit: to each it fits (the others,
+    // of another rank or without the slot, keep theirs). False when it fits none.
+    bool setLayouts(const std::vector<int32_t>& nodes, whatif::LayoutSlot slot,
+                    const std::vector<int>& minorToMajor);
+    // The nodes an edit in the editor goes to: the chosen node first, then the others selected in
+    // the list (Ctrl- or Shift-click, or Select Alike).
+    std::vector<int32_t> selectedNodes() const;
+    // Selects, beside the chosen node, every configurable node of its opcode and output shape.
+    void selectAlike();
     bool setTileBound(int column, float value);
     // The size of the dimension a tile bound tiles, as the synthetic TPU reads the kernel (exact
     // on synthetic files, an estimate on real ones): -1 when its tensor has no such dimension,
@@ -158,6 +171,8 @@ private:
     void refreshNodeList(const QHash<int32_t, QString>& edited);
     void refreshEditor();  // fillEditor, then a wider split if the editor now asks for more
     void fillEditor();
+    void fillTileBound();
+    void fillLayoutSlots();
     void evaluate(const QString& label);
     // A loaded session's entries, evaluated in one job: one job each would be superseded by the
     // next (newest wins), and only the last entry reached the runs list.
@@ -208,6 +223,7 @@ private:
     QComboBox* m_slotBoxes[3] = {nullptr, nullptr, nullptr};
     QLabel* m_slotLabels[3] = {nullptr, nullptr, nullptr};
     QPushButton* m_defaultButton;
+    QPushButton* m_alikeButton;
     QLabel* m_result;
     QLabel* m_fileNote;  // "Exported 3 configurations to resnet_002-whatif.npz"
     QTreeWidget* m_runList;

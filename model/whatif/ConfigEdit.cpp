@@ -177,6 +177,34 @@ void applyLayoutEdit(const TpuGraph& g, std::vector<float>& row, const LayoutEdi
         slot[i] = i < static_cast<int>(e.minorToMajor.size()) ? static_cast<float>(e.minorToMajor[static_cast<size_t>(i)]) : -1.0f;
 }
 
+std::vector<int32_t> applyLayoutToNodes(const TpuGraph& g, std::vector<float>& row,
+                                        const std::vector<int32_t>& nodes, LayoutSlot slot,
+                                        const std::vector<int>& minorToMajor) {
+    std::vector<int32_t> written;
+    for (int32_t node : nodes) {
+        const LayoutEdit edit{node, slot, minorToMajor};
+        try {
+            checkLayoutEdit(g, edit);
+        } catch (const FormatError&) {
+            continue;  // another rank, or a slot the node cannot use
+        }
+        applyLayoutEdit(g, row, edit);
+        written.push_back(node);
+    }
+    return written;
+}
+
+std::vector<int32_t> nodesAlike(const TpuGraph& g, int32_t node) {
+    if (node < 0 || node >= g.numNodes() || g.configurableIndex(node) < 0) return {};
+    const std::vector<int64_t> shape = slotTensor(g, node, LayoutSlot::Output).dims;
+    std::vector<int32_t> alike{node};
+    for (int32_t other : g.configurableNodes())
+        if (other != node && g.opcode(other) == g.opcode(node) &&
+            slotTensor(g, other, LayoutSlot::Output).dims == shape)
+            alike.push_back(other);
+    return alike;
+}
+
 std::vector<int> layoutOf(const TpuGraph& g, const std::vector<float>& row, int32_t node, LayoutSlot slot) {
     const int k = g.configurableIndex(node);
     if (k < 0 || !layoutEditingUnavailable(g).empty()) return {};

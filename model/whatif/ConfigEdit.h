@@ -49,6 +49,15 @@ void checkLayoutEdit(const TpuGraph& g, const LayoutEdit& edit);
 void checkEachSlotOnce(const std::vector<LayoutEdit>& edits);
 // Writes the edit into a layout row (numConfigurable x 18 values).
 void applyLayoutEdit(const TpuGraph& g, std::vector<float>& row, const LayoutEdit& edit);
+// Writes one layout into one slot of several nodes, of each it fits (as checkLayoutEdit would
+// accept it: the slot usable, its tensor of the layout's rank; default fits any usable slot).
+// Returns the nodes it was written to.
+std::vector<int32_t> applyLayoutToNodes(const TpuGraph& g, std::vector<float>& row,
+                                        const std::vector<int32_t>& nodes, LayoutSlot slot,
+                                        const std::vector<int>& minorToMajor);
+// The configurable nodes like `node`, itself first: the same opcode and output shape, such as
+// every convolution of one size, which an edit of one is often meant for too.
+std::vector<int32_t> nodesAlike(const TpuGraph& g, int32_t node);
 // The minor-to-major list a row holds for a node's slot (empty = default).
 std::vector<int> layoutOf(const TpuGraph& g, const std::vector<float>& row, int32_t node, LayoutSlot slot);
 

@@ -106,6 +106,40 @@ private slots:
         QVERIFY(std::all_of(row.begin(), row.end(), [](float v) { return v == -1.0f; }));
     }
 
+    // One layout written to several nodes goes to each it fits and leaves the others; the nodes
+    // like one are those of its opcode and output shape.
+    void oneLayoutForSeveralNodes() {
+        const TpuGraph& g = *m_layout;
+        const int32_t dot = firstConfigurable(g, "dot");
+        const std::vector<int64_t> shape = slotTensor(g, dot, LayoutSlot::Output).dims;
+        const std::vector<int32_t> alike = nodesAlike(g, dot);
+        QVERIFY(alike.size() > 1);
+        QCOMPARE(alike.front(), dot);
+        int32_t otherRank = -1;
+        size_t same = 0;
+        for (int32_t n : g.configurableNodes()) {
+            const std::vector<int64_t> dims = slotTensor(g, n, LayoutSlot::Output).dims;
+            if (g.opcode(n) == g.opcode(dot) && dims == shape) ++same;
+            if (dims.size() != shape.size() && slotTensor(g, n, LayoutSlot::Output).usable)
+                otherRank = n;
+        }
+        QCOMPARE(alike.size(), same);
+        QVERIFY(otherRank >= 0);
+        QVERIFY(nodesAlike(g, -1).empty());
+
+        std::vector<int> perm(shape.size());
+        std::iota(perm.rbegin(), perm.rend(), 0);
+        std::vector<float> row(static_cast<size_t>(g.layoutConfigs()->rowSize()), -1.0f);
+        std::vector<int32_t> nodes = alike;
+        nodes.push_back(otherRank);
+        QCOMPARE(applyLayoutToNodes(g, row, nodes, LayoutSlot::Output, perm), alike);
+        for (int32_t n : alike) QCOMPARE(layoutOf(g, row, n, LayoutSlot::Output), perm);
+        QVERIFY(layoutOf(g, row, otherRank, LayoutSlot::Output).empty());
+        const int32_t reshape = firstConfigurable(g, "reshape");  // no kernel slot
+        QCOMPARE(applyLayoutToNodes(g, row, {dot, reshape}, LayoutSlot::Kernel, {}),
+                 std::vector<int32_t>{dot});
+    }
+
     void tileEditsDeriveSumAndProduct() {
         const TpuGraph& g = *m_tile;
         std::vector<float> row(24, 0.0f);

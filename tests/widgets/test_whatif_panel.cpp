@@ -760,6 +760,115 @@ private slots:
         QCOMPARE(again.currentRow(), before);
     }
 
+    // Several nodes take one edit: Select Alike (or Ctrl-click in the list) selects them, and a
+    // layout chosen in the editor goes to each it fits as one undo step; the graph answering the
+    // list's choice keeps the selection.
+    void oneEditSetsEverySelectedNode() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        startOnConfig5(runner, panel);
+        QVERIFY(waitEvaluated(panel));
+        int32_t node = -1, otherRank = -1;
+        for (int32_t n : m_layout.configurableNodes()) {
+            const whatif::SlotTensor t = slotTensor(m_layout, n, LayoutSlot::Output);
+            if (node < 0 && t.rank() == 4 && nodesAlike(m_layout, n).size() > 2) node = n;
+            if (t.usable && t.rank() != 4) otherRank = n;
+        }
+        QVERIFY(node >= 0 && otherRank >= 0);
+        std::vector<int32_t> alike = nodesAlike(m_layout, node);
+        panel.selectNode(node);
+        auto* selectAlike = childWithText<QPushButton>(panel, QStringLiteral("Select Alike"));
+        QVERIFY(selectAlike && selectAlike->isEnabled());
+        QTest::mouseClick(selectAlike, Qt::LeftButton);
+        panel.selectNode(node);  // the graph answering the list
+        std::vector<int32_t> selected = panel.selectedNodes();
+        QCOMPARE(selected.front(), node);
+        std::sort(selected.begin(), selected.end());
+        std::sort(alike.begin(), alike.end());
+        QCOMPARE(selected, alike);
+        const QString selectedToo =
+            QStringLiteral("%1 other nodes selected too").arg(alike.size() - 1);
+        bool titleSaysSo = false;
+        for (const QLabel* l : panel.findChildren<QLabel*>())
+            titleSaysSo = titleSaysSo || l->text().contains(selectedToo);
+        QVERIFY(titleSaysSo);
+
+        QTreeWidget* list = nullptr;  // Ctrl-click: a node of another rank joins the selection
+        for (QTreeWidget* t : panel.findChildren<QTreeWidget*>())
+            if (t->headerItem()->text(0) == QStringLiteral("Node")) list = t;
+        QVERIFY(list);
+        for (int i = 0; i < list->topLevelItemCount(); ++i)
+            if (list->topLevelItem(i)->data(0, Qt::UserRole).toInt() == otherRank)
+                list->topLevelItem(i)->setSelected(true);
+        QCOMPARE(panel.selectedNodes().size(), alike.size() + 1);
+
+        std::vector<int> perm = reversed(4);
+        if (perm == layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output))
+            std::swap(perm[0], perm[1]);
+        const std::vector<float> before = panel.currentRow();
+        QComboBox* output = nullptr;  // the editor's first slot
+        for (QComboBox* box : panel.findChildren<QComboBox*>())
+            if (!output && box->count() > 1 && box->itemText(0) == QStringLiteral("default"))
+                output = box;
+        QVERIFY(output);
+        QVariantList wanted;
+        for (int d : perm) wanted << d;
+        const int index = output->findData(wanted);
+        QVERIFY(index > 0);
+        const int steps = panel.undoStack()->count();
+        output->setCurrentIndex(index);
+        emit output->activated(index);
+        QVERIFY(waitEvaluated(panel));
+        for (int32_t n : alike)
+            QCOMPARE(layoutOf(m_layout, panel.currentRow(), n, LayoutSlot::Output), perm);
+        QCOMPARE(layoutOf(m_layout, panel.currentRow(), otherRank, LayoutSlot::Output),
+                 layoutOf(m_layout, before, otherRank, LayoutSlot::Output));
+        QCOMPARE(panel.undoStack()->count(), steps + 1);
+        QVERIFY2(panel.undoStack()->undoText().contains(
+                     QStringLiteral("#%1 and %2 more output").arg(node).arg(alike.size() - 1)),
+                 qPrintable(panel.undoStack()->undoText()));
+        panel.undoStack()->undo();
+        QVERIFY(waitEvaluated(panel));
+        QCOMPARE(panel.currentRow(), before);
+    }
+
+    // A loaded session of several entries undoes one entry at a time (its pushes had merged into
+    // one step, so Undo leapt from the last entry to the first).
+    void undoStepsBackThroughEachLoadedEntry() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        const auto predictions = predictedFile(runner, QStringLiteral("r.npz"), m_layout);
+        panel.setPredictions(predictions);
+        QVERIFY(waitEvaluated(panel));
+        std::vector<int32_t> nodes;
+        for (int32_t n : m_layout.configurableNodes())
+            if (slotTensor(m_layout, n, LayoutSlot::Output).rank() == 4 && nodes.size() < 3)
+                nodes.push_back(n);
+        QCOMPARE(nodes.size(), size_t{3});
+        for (int32_t n : nodes) {  // three nodes: three undo steps
+            QVERIFY(panel.setLayout(n, LayoutSlot::Output, reversed(4)));
+            QVERIFY(waitEvaluated(panel));
+        }
+        QCOMPARE(panel.runs().size(), size_t{4});
+        const QString json = m_dir.filePath(QStringLiteral("four.json"));
+        QVERIFY(!savedSession(panel, json).isEmpty());
+
+        WhatIfPanel again(&runner);
+        again.setGraph(m_layout, QStringLiteral("r.npz"));
+        again.setPredictions(predictions);
+        QVERIFY(waitEvaluated(again));
+        QString error;
+        QVERIFY2(again.loadSession(json, &error), qPrintable(error));
+        QVERIFY(waitEvaluated(again));
+        QCOMPARE(again.undoStack()->count(), 3);
+        for (int entry = 2; entry >= 0; --entry) {
+            again.undoStack()->undo();
+            QVERIFY(waitEvaluated(again));
+            QCOMPARE(again.currentRow(), panel.runs()[static_cast<size_t>(entry)].row);
+        }
+    }
+
     void testSplitFileHasNoRuntimes() {
         TpuGraphData d = m_layout.data();
         d.runtimes.assign(d.runtimes.size(), 0.0);
