@@ -134,6 +134,15 @@ class TestWhatIfPanel : public QObject {
         panel.setPredictions(predictedFile(runner, QStringLiteral("r.npz"), m_layout));
     }
 
+    // The panel on m_layout as "r.npz" scored on `runner`, its start evaluated: the file's
+    // predictions, or null when the start was not evaluated.
+    std::shared_ptr<const FilePredictions> openLayout(JobRunner& runner, WhatIfPanel& panel) const {
+        panel.setGraph(m_layout, QStringLiteral("r.npz"));
+        auto predictions = predictedFile(runner, QStringLiteral("r.npz"), m_layout);
+        panel.setPredictions(predictions);
+        return waitEvaluated(panel) ? predictions : nullptr;
+    }
+
     // The panel on a tile kernel "k.npz" scored on `runner`, its start evaluated: the file's
     // predictions, or null when the start was not evaluated.
     static std::shared_ptr<const FilePredictions> openTile(JobRunner& runner, WhatIfPanel& panel,
@@ -641,10 +650,8 @@ private slots:
     void saveLoadAndExport() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        const auto predictions = predictedFile(runner, QStringLiteral("r.npz"), m_layout);
-        panel.setPredictions(predictions);
-        QVERIFY(waitEvaluated(panel));
+        const auto predictions = openLayout(runner, panel);
+        QVERIFY(predictions);
         const int32_t node = nodeWithOutputRank(m_layout, 4);
         QVERIFY(panel.setLayout(node, LayoutSlot::Output, reversed(4)));
         QVERIFY(waitEvaluated(panel));
@@ -837,10 +844,8 @@ private slots:
     void undoStepsBackThroughEachLoadedEntry() {
         JobRunner runner(QStringLiteral("model"));
         WhatIfPanel panel(&runner);
-        panel.setGraph(m_layout, QStringLiteral("r.npz"));
-        const auto predictions = predictedFile(runner, QStringLiteral("r.npz"), m_layout);
-        panel.setPredictions(predictions);
-        QVERIFY(waitEvaluated(panel));
+        const auto predictions = openLayout(runner, panel);
+        QVERIFY(predictions);
         std::vector<int32_t> nodes;
         for (int32_t n : m_layout.configurableNodes())
             if (slotTensor(m_layout, n, LayoutSlot::Output).rank() == 4 && nodes.size() < 3)
