@@ -722,17 +722,24 @@ private slots:
         QCOMPARE(exported.numConfigs(), int64_t{2});
         QVERIFY(!exported.runtimesKnown());
         QCOMPARE(exported.layoutConfigs()->config(1), panel.currentRow());
+    }
 
+    // A session that is not one, or holds a value no file may hold, is refused, naming it, and the
+    // panel keeps its configuration.
+    void aBadSessionIsRefusedAndTheConfigurationKept() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        QVERIFY(openLayout(runner, panel));
+        QString error;
         QFile bad(m_dir.filePath(QStringLiteral("bad.json")));
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write("{\"format\": \"tpugraphs-whatif\", \"configurations\": [{\"config\": [1, 2]}]}");
         bad.close();
-        QVERIFY(!again.loadSession(bad.fileName(), &error));
+        QVERIFY(!panel.loadSession(bad.fileName(), &error));
         QVERIFY2(error.contains(QStringLiteral("configurations[0].config")), qPrintable(error));
 
-        // A session holding a value no file may hold is refused, naming it, and the panel keeps
-        // its configuration: before, 1e30 showed a NaN score and 99 ranked as if valid.
-        const std::vector<float> before = again.currentRow();
+        // Before, 1e30 showed a NaN score and 99 ranked as if valid.
+        const std::vector<float> before = panel.currentRow();
         const auto writeRow = [&](const QString& name, const QJsonValue& value) {
             QJsonArray row;
             for (float v : before) row.append(v);
@@ -750,21 +757,21 @@ private slots:
             QStringLiteral(
                 "key 'configurations[0].config': value 5 (node %1, output_layout_5) holds ")
                 .arg(firstConfigurable);
-        QVERIFY(!again.loadSession(writeRow(QStringLiteral("v99.json"), 99), &error));
+        QVERIFY(!panel.loadSession(writeRow(QStringLiteral("v99.json"), 99), &error));
         QVERIFY2(error.contains(
                      where +
                      QStringLiteral("99 (expected a layout value: a whole number from -1 to 5)")),
                  qPrintable(error));
-        QVERIFY(!again.loadSession(writeRow(QStringLiteral("v1e30.json"), 1e30), &error));
+        QVERIFY(!panel.loadSession(writeRow(QStringLiteral("v1e30.json"), 1e30), &error));
         QVERIFY2(error.contains(where + QStringLiteral("1.00000002e+30")), qPrintable(error));
-        QVERIFY(!again.loadSession(writeRow(QStringLiteral("v1e300.json"), 1e300), &error));
+        QVERIFY(!panel.loadSession(writeRow(QStringLiteral("v1e300.json"), 1e300), &error));
         QVERIFY2(error.contains(
                      QStringLiteral("value 5 is 1e+300 (expected a number within float range)")),
                  qPrintable(error));
-        QVERIFY(!again.loadSession(writeRow(QStringLiteral("vtext.json"), QStringLiteral("x")),
+        QVERIFY(!panel.loadSession(writeRow(QStringLiteral("vtext.json"), QStringLiteral("x")),
                                    &error));
         QVERIFY2(error.contains(QStringLiteral("value 5 is \"x\"")), qPrintable(error));
-        QCOMPARE(again.currentRow(), before);
+        QCOMPARE(panel.currentRow(), before);
     }
 
     // Several nodes take one edit: Select Alike (or Ctrl-click in the list) selects them, and a
