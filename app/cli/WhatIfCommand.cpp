@@ -1,6 +1,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -27,6 +28,7 @@ struct WhatIfOptions {
     std::string file, model, from = "default", fromJson;
     int entry = 0;
     std::vector<std::string> layoutEdits, tileEdits;
+    bool alike = false;  // each --set also sets the nodes like its node (whatif::nodesAlike)
     bool json = false;
 };
 
@@ -140,6 +142,27 @@ void printReport(const char* label, const whatif::WhatIfReport& r, const whatif:
             "outside file", boundsOutsideText(row, r, p).c_str());
 }
 
+// The nodes each layout edit goes to: its own, and with --alike the nodes like it. Throws when two
+// edits would set one node's slot (the later would win silently).
+std::vector<std::vector<int32_t>> nodesOfEdits(const TpuGraph& g,
+                                               const std::vector<whatif::LayoutEdit>& edits,
+                                               bool alike) {
+    std::vector<std::vector<int32_t>> nodes;
+    std::map<std::pair<int32_t, int>, std::string> setBy;
+    for (const auto& e : edits) {
+        nodes.push_back(alike ? whatif::nodesAlike(g, e.node) : std::vector<int32_t>{e.node});
+        for (int32_t n : nodes.back()) {
+            const auto [it, fresh] =
+                setBy.emplace(std::make_pair(n, static_cast<int>(e.slot)), e.text());
+            if (!fresh)
+                throw FormatError("--set '" + it->second + "' and '" + e.text() +
+                                  "' both set node " + std::to_string(n) + "'s " +
+                                  whatif::slotName(e.slot) + " layout (with --alike)");
+        }
+    }
+    return nodes;
+}
+
 void run(const WhatIfOptions& o) {
     auto graph = std::make_shared<const TpuGraph>(loadWithGroundTruth(o.file));
     const TpuGraph& g = *graph;
@@ -153,6 +176,10 @@ void run(const WhatIfOptions& o) {
     std::vector<whatif::TileEdit> tileEdits;
     for (const auto& e : o.tileEdits) tileEdits.push_back(whatif::parseTileEdit(g, e));
     whatif::checkEachSlotOnce(layoutEdits);
+    if (o.alike && layoutEdits.empty())
+        throw FormatError(o.file +
+                          ": --alike widens --set edits: give one (--set NODE.SLOT=LAYOUT)");
+    const std::vector<std::vector<int32_t>> editNodes = nodesOfEdits(g, layoutEdits, o.alike);
     whatif::checkEachBoundOnce(tileEdits);
     if (!tileEdits.empty()) {
         const synth::TpuCostModel tpu(g);  // a kernel of tens of nodes: quick
@@ -180,7 +207,10 @@ void run(const WhatIfOptions& o) {
     const std::vector<float> startRow = loaded ? loaded->config : p.startRow(start);
     const whatif::WhatIfReport before = p.evaluate(startRow);
     std::vector<float> row = startRow;
-    for (const auto& e : layoutEdits) whatif::applyLayoutEdit(g, row, e);
+    for (size_t i = 0; i < layoutEdits.size(); ++i) {
+        const auto& e = layoutEdits[i];
+        whatif::applyLayoutToNodes(g, row, editNodes[i], e.slot, e.minorToMajor);
+    }
     for (const auto& e : tileEdits) whatif::applyTileEdit(row, e);
     const whatif::WhatIfReport after = p.evaluate(row);
 
@@ -196,6 +226,7 @@ void run(const WhatIfOptions& o) {
             {"start", reportJson(before, p, startRow)},
             {"edited", reportJson(after, p, row)},
             {"config", row}};
+        if (g.isLayout()) j["edited_nodes"] = editNodes;  // per --set edit
         std::printf("%s\n", j.dump(2).c_str());
         return;
     }
@@ -206,10 +237,12 @@ void run(const WhatIfOptions& o) {
     printReport(("start: " + startText).c_str(), before, p, startRow, nullptr);
     if (layoutEdits.empty() && tileEdits.empty()) return;
     std::string edits;
-    for (const auto& e : layoutEdits) {
+    for (size_t i = 0; i < layoutEdits.size(); ++i) {
+        const auto& e = layoutEdits[i];
         const whatif::SlotTensor t = whatif::slotTensor(g, e.node, e.slot);
         edits += (edits.empty() ? "" : ", ") + e.text() + " (" + g.opcodeName(e.node) + ", " +
                  whatif::slotName(e.slot) + " " + t.shapeText() + ")";
+        if (o.alike) edits += " and " + std::to_string(editNodes[i].size() - 1) + " nodes alike";
     }
     for (const auto& e : tileEdits) edits += (edits.empty() ? "" : ", ") + e.text();
     printReport(("edited: " + edits).c_str(), after, p, row, &before);
@@ -234,6 +267,9 @@ void addWhatIfCommand(CLI::App& app) {
                     "Layout edit NODE.SLOT=LAYOUT (SLOT: output, input, kernel; LAYOUT: a minor-to-major "
                     "permutation such as 3,0,2,1, or default); repeatable");
     cmd->add_option("--tile", o->tileEdits, "Tile edit NAME=SIZE, e.g. output_bounds_0=128; repeatable");
+    cmd->add_flag("--alike", o->alike,
+                  "Each --set also sets every configurable node of its node's opcode and output "
+                  "shape, each it fits (the explorer's Select Alike)");
     cmd->add_flag("--json", o->json, "Print JSON instead of text");
     cmd->callback([o] { run(*o); });
 }

@@ -101,6 +101,32 @@ try:
         {"bound": names[column], "value": 1, "file_low": low, "file_high": high}], j["edited"]
 except Exception as ex:  # noqa: BLE001 - any failure is reported with the output
     failures.append("bounds outside the file, --json: %r\n%s" % (ex, p.stdout[:2000]))
+# --alike: each --set also sets the configurable nodes of its node's opcode and output shape (the
+# explorer's Select Alike), as one edit; two edits reaching one node's slot are a slip.
+def alike_of(n):
+    return [int(m) for m in ids if ops[m] == ops[n] and (feat[m, 21:27] == feat[n, 21:27]).all()]
+
+
+wide = next(int(n) for n in ids if ops[n] in (26, 34) and len(alike_of(int(n))) > 1)
+alike = alike_of(wide)
+wide_rank = output_rank(wide)
+wide_perm = list(reversed(range(wide_rank)))
+wide_set = "%d.output=%s" % (wide, ",".join(map(str, wide_perm)))
+run([layout, "--set", wide_set, "--alike"], 0, ["edited: " + wide_set, "and %d nodes alike" % (len(alike) - 1)])
+p = run([layout, "--set", wide_set, "--alike", "--json"])
+try:
+    j = json.loads(p.stdout)
+    assert sorted(j["edited_nodes"][0]) == sorted(alike), (j["edited_nodes"], alike)
+    rows = np.array(j["config"]).reshape(len(ids), 18)
+    for k, m in enumerate(ids):
+        if int(m) in alike:
+            assert list(rows[k, :wide_rank]) == wide_perm, (int(m), rows[k, :6])
+except Exception as ex:  # noqa: BLE001 - any failure is reported with the output
+    failures.append("--alike --json: %r\n%s" % (ex, p.stdout[:2000]))
+run([layout, "--alike"], 1, ["--alike widens --set edits"])
+other_set = "%d.output=%s" % (alike[1], ",".join(str(d) for d in range(wide_rank)))
+run([layout, "--set", wide_set, "--set", other_set, "--alike"], 1,
+    ["'%s' and '%s' both set node %d's output layout (with --alike)" % (wide_set, other_set, alike[1])])
 run([os.path.join(data, "missing.npz")], 1, ["missing.npz"])
 # One slot or bound set twice is a slip (the second edit silently won before): both are named.
 twice = "%d.output=%s" % (node, ",".join(str(d) for d in range(rank)))
