@@ -225,6 +225,13 @@ QString GuidedLesson::extrapolationAdvice() const {
                                                "file: only a TPU can settle it");
 }
 
+QString GuidedLesson::predictedText(const std::vector<float>& row) const {
+    for (const WhatIfPanel::Run& r : m_whatIf->runs())
+        if (r.row == row && r.report.predictedNs > 0)
+            return tr(" · the model predicts %1").arg(ns(r.report.predictedNs));
+    return {};
+}
+
 QString GuidedLesson::fileKind() const {
     return m_onLayoutFiles ? tr("layout") : tr("tile");
 }

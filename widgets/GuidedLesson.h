@@ -2,8 +2,11 @@
 
 #include <QString>
 #include <QWidget>
+#include <memory>
+#include <vector>
 
 #include "graph/TpuGraph.h"
+#include "synth/TpuCostModel.h"
 
 class QPushButton;
 class QScrollArea;
@@ -23,6 +26,12 @@ class GuidedLesson : public QWidget {
     Q_OBJECT
 public:
     // A lesson of `steps` steps on layout files (`onLayoutFiles`) or on tile files.
+    // A configuration the lesson looked at, as the synthetic TPU times it.
+    struct TimedRow {
+        std::vector<float> row;
+        synth::CostBreakdown cost;
+    };
+
     GuidedLesson(WhatIfPanel* whatIf, bool onLayoutFiles, int steps, QWidget* parent = nullptr);
 
     void setGraph(const TpuGraph& graph, const QString& file);
@@ -85,6 +94,8 @@ protected:
     static QString percent(double from, double to);
     // What follows "the model is extrapolating": the synthetic TPU, where it is the ground truth.
     QString extrapolationAdvice() const;
+    // " · the model predicts 2.38 ms" for a configuration the what-if editor has predicted, or "".
+    QString predictedText(const std::vector<float>& row) const;
 
     WhatIfPanel* m_whatIf;
     TpuGraph m_graph;
@@ -92,6 +103,7 @@ protected:
     Phase m_phase = Phase::Idle;
     int m_step = 0;
     int m_selected = -1;
+    std::shared_ptr<const synth::TpuCostModel> m_tpu;  // of the lesson's file, once planned
     QString m_message;  // the phase's text outside the steps; a refusal's within them
 
 private:

@@ -196,14 +196,15 @@ std::vector<int> LessonPanel::arrivingLayout() const {
     const lesson::LayoutLesson& s = *m_scenario;
     for (const auto* check : {&m_check, &m_changed})
         if (*check)
-            if (const synth::EdgeCost* copy = lesson::copyBetween((*check)->breakdown, s.copy.producer, s.consumer()))
+            if (const synth::EdgeCost* copy =
+                    lesson::copyBetween((*check)->cost, s.copy.producer, s.consumer()))
                 return copy->fromLayout;
     return s.fixLayout();
 }
 
 bool LessonPanel::scenarioCopyPresent() const {
     return m_scenario && m_check &&
-           lesson::copyBetween(m_check->breakdown, m_scenario->copy.producer, m_scenario->consumer());
+           lesson::copyBetween(m_check->cost, m_scenario->copy.producer, m_scenario->consumer());
 }
 
 bool LessonPanel::stepDone() const {
@@ -279,7 +280,7 @@ QString LessonPanel::stepBody() const {
 
 QString LessonPanel::watchText() const {
     const lesson::LayoutLesson& s = *m_scenario;
-    const synth::CostBreakdown& now = m_check ? m_check->breakdown : s.bad;
+    const synth::CostBreakdown& now = m_check ? m_check->cost : s.bad;
     const synth::EdgeCost* copy = lesson::copyBetween(now, s.copy.producer, s.consumer());
     if (!copy) {
         // Back from a later step: the fix is in place, so making the change again would not help.
@@ -326,12 +327,6 @@ QString LessonPanel::watchText() const {
 
 QString LessonPanel::compareText() const {
     const lesson::LayoutLesson& s = *m_scenario;
-    const auto predicted = [this](const std::vector<float>& row) -> QString {
-        for (const WhatIfPanel::Run& r : m_whatIf->runs())
-            if (r.row == row && r.report.predictedNs > 0)
-                return tr(" · the model predicts %1").arg(ns(r.report.predictedNs));
-        return {};
-    };
     // A paragraph per configuration, its figures in one order: a table of them was wider than the
     // dock on a laptop's screen and cut the text after it too.
     QString text;
@@ -345,7 +340,7 @@ QString LessonPanel::compareText() const {
                 .arg(name, ns(b.totalNs), change,
                      sum.copies == 1 ? tr("1 copy") : tr("%1 copies").arg(sum.copies),
                      ns(sum.categoryNs("padding") + sum.categoryNs("layout preference")),
-                     predicted(row));
+                     predictedText(row));
     };
     // What the class made at steps 2 and 4 (the lesson's own edits when a step was skipped past).
     const Check changed = m_changed.value_or(Check{s.badRow, s.bad});
@@ -355,21 +350,21 @@ QString LessonPanel::compareText() const {
               .arg(s.producer)
               .arg(layoutLabel(
                   whatif::layoutOf(m_graph, changed.row, s.producer, LayoutSlot::Output))),
-          changed.breakdown, changed.row);
+          changed.cost, changed.row);
     entry(tr("…and #%1 %2 %3")
               .arg(s.consumer())
               .arg(QLatin1String(whatif::slotName(s.consumerSlot)),
                    layoutLabel(whatif::layoutOf(m_graph, fixed.row, s.consumer(), s.consumerSlot))),
-          fixed.breakdown, fixed.row);
-    const double fixedNs = fixed.breakdown.totalNs;
-    text += tr("<p>Fixing the consumer won back %1. ").arg(ns(changed.breakdown.totalNs - fixedNs));
+          fixed.cost, fixed.row);
+    const double fixedNs = fixed.cost.totalNs;
+    text += tr("<p>Fixing the consumer won back %1. ").arg(ns(changed.cost.totalNs - fixedNs));
     text +=
         fixedNs > s.start.totalNs
             ? tr("The program is still %1 slower than the start: #%2's new layout costs padding or "
                  "layout preference of its own. %3.</p>")
                   .arg(percent(s.start.totalNs, fixedNs))
                   .arg(s.producer)
-                  .arg(aboutIt(explain::compare(m_graph, s.start, fixed.breakdown).sentence))
+                  .arg(aboutIt(explain::compare(m_graph, s.start, fixed.cost).sentence))
             : tr("It is now faster than the start: a better configuration than the one we began "
                  "with.</p>");
     text += tr("<p>Layouts interact: changing one node's costs copies wherever its users disagree, "
@@ -389,7 +384,8 @@ QString LessonPanel::statusText() const {
             case Step::ChangeOutput: return tr("✓ A copy appeared. <b>Next</b>: watch it.");
             case Step::FixConsumer:
                 return tr("✓ The copy is gone: %1 → %2.")
-                    .arg(ns(m_changed ? m_changed->breakdown.totalNs : s.bad.totalNs), ns(m_check->breakdown.totalNs));
+                    .arg(ns(m_changed ? m_changed->cost.totalNs : s.bad.totalNs),
+                         ns(m_check->cost.totalNs));
             default: return {};
         }
     }

@@ -39,10 +39,7 @@ public:
         std::shared_ptr<const synth::TpuCostModel> tpu;
     };
     // What the synthetic TPU makes of the edited configuration the lesson is looking at.
-    struct Check {
-        std::vector<float> row;
-        synth::CostBreakdown breakdown;
-    };
+    using Check = TimedRow;
 
     Step step() const { return static_cast<Step>(m_step); }
     bool stepDone() const override;
@@ -69,7 +66,6 @@ private:
 
     JobRunner* m_runner;
     std::optional<lesson::LayoutLesson> m_scenario;
-    std::shared_ptr<const synth::TpuCostModel> m_tpu;
     std::optional<Check> m_check;
     std::optional<Check> m_changed, m_fixed;  // what the class made at steps 2 and 4
     quint64 m_planJob = 0, m_checkJob = 0;

@@ -215,7 +215,7 @@ QString TileLessonPanel::narrowText() const {
         .arg(static_cast<double>(s.startRow[static_cast<size_t>(s.laneColumn)]));
 }
 
-QString TileLessonPanel::predictedText() const {
+QString TileLessonPanel::predictedLine() const {
     if (!m_whatIf->hasReport() || m_whatIf->report().predictedNs <= 0) return {};
     const whatif::WhatIfReport& r = m_whatIf->report();
     return tr("<p>The learned model predicts %1 (rank %2 of %3 configurations)%4.</p>")
@@ -248,7 +248,7 @@ QString TileLessonPanel::watchText() const {
                .arg(countText(b.numTiles), countText(a.numTiles), ns(s.startCost.totalNs),
                     ns(m_now->cost.totalNs), percent(s.startCost.totalNs, m_now->cost.totalNs))
                .arg(ns(a.wasteNs), ns(b.wasteNs), ns(a.tileOverheadNs), ns(b.tileOverheadNs)) +
-           predictedText();
+           predictedLine();
 }
 
 QString TileLessonPanel::oneTileText() const {
@@ -268,10 +268,6 @@ QString TileLessonPanel::oneTileText() const {
 QString TileLessonPanel::configurationLine(const QString& name, const Checked& c) const {
     const lesson::TileLesson& s = *m_scenario;
     const synth::TileCost& t = c.cost.tile;
-    QString predicted;
-    for (const WhatIfPanel::Run& r : m_whatIf->runs())
-        if (r.row == c.row && r.report.predictedNs > 0)
-            predicted = tr(" · the model predicts %1").arg(ns(r.report.predictedNs));
     const QString change = c.row == s.startRow
                                ? QString()
                                : tr(" (%1)").arg(percent(s.startCost.totalNs, c.cost.totalNs));
@@ -280,7 +276,7 @@ QString TileLessonPanel::configurationLine(const QString& name, const Checked& c
         .arg(name, ns(c.cost.totalNs), change, countOf(t.numTiles, tr("tile"), tr("tiles")),
              tileText(c.row), share(t.utilisation))
         .arg(t.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
-        .arg(t.spills ? tr(", SPILLS") : QString(), predicted);
+        .arg(t.spills ? tr(", SPILLS") : QString(), predictedText(c.row));
 }
 
 QString TileLessonPanel::compareText() const {

@@ -41,11 +41,7 @@ protected:
     QString stepBody() const override;
 
 private:
-    // A configuration the lesson looked at, as the synthetic TPU times it.
-    struct Checked {
-        std::vector<float> row;
-        synth::CostBreakdown cost;
-    };
+    using Checked = TimedRow;
 
     QString selectText() const;
     QString narrowText() const;
@@ -56,10 +52,9 @@ private:
     QString tileText(const std::vector<float>& row) const;  // "[1,128,32,16]"
     int64_t laneTile(const std::vector<float>& row) const;
     bool narrowed(const Checked& c) const;
-    QString predictedText() const;  // the model's figure for the edited configuration, or ""
+    QString predictedLine() const;  // the model's figure for the edited configuration, or ""
 
     std::optional<lesson::TileLesson> m_scenario;
-    std::shared_ptr<const synth::TpuCostModel> m_tpu;
     std::optional<Checked> m_now;              // the edited configuration
     std::optional<Checked> m_narrow, m_whole;  // what the class made at steps 2 and 4
 };

@@ -710,8 +710,11 @@ QString WhatIfPanel::differingText(int64_t count) const {
                           : countOf(count, tr("bound differs"), tr("bounds differ"));
 }
 
-QString WhatIfPanel::describeLayoutEdit(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& m) const {
-    return tr("#%1 %2 %3").arg(node).arg(QLatin1String(whatif::slotName(slot)), QString::fromStdString(whatif::layoutText(m)));
+QString WhatIfPanel::describeLayoutEdit(const std::vector<int32_t>& nodes, whatif::LayoutSlot slot,
+                                        const std::vector<int>& m) const {
+    return tr("%1 %2 %3")
+        .arg(nodesText(nodes), QLatin1String(whatif::slotName(slot)),
+             QString::fromStdString(whatif::layoutText(m)));
 }
 
 bool WhatIfPanel::setLayout(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& minorToMajor) {
@@ -728,7 +731,7 @@ bool WhatIfPanel::setLayout(int32_t node, whatif::LayoutSlot slot, const std::ve
     }
     std::vector<float> row = m_row;
     whatif::applyLayoutEdit(m_graph, row, edit);
-    return pushEdit(row, describeLayoutEdit(node, slot, minorToMajor), node);
+    return pushEdit(row, describeLayoutEdit({node}, slot, minorToMajor), node);
 }
 
 bool WhatIfPanel::setLayouts(const std::vector<int32_t>& nodes, whatif::LayoutSlot slot,
@@ -749,11 +752,7 @@ bool WhatIfPanel::setLayouts(const std::vector<int32_t>& nodes, whatif::LayoutSl
                            QLatin1String(whatif::slotName(slot)));
         return false;
     }
-    return pushEdit(row,
-                    tr("%1 %2 %3")
-                        .arg(nodesText(written), QLatin1String(whatif::slotName(slot)),
-                             QString::fromStdString(whatif::layoutText(minorToMajor))),
-                    kNoMerge);
+    return pushEdit(row, describeLayoutEdit(written, slot, minorToMajor), kNoMerge);
 }
 
 std::vector<int32_t> WhatIfPanel::selectedNodes() const {

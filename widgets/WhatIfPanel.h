@@ -185,7 +185,9 @@ private:
     void runSweep();
     // A sweep's candidate edit applied to the current configuration, as one undoable edit.
     void applySweepEdit(int candidate);
-    QString describeLayoutEdit(int32_t node, whatif::LayoutSlot slot, const std::vector<int>& m) const;
+    // "#97 output {0,3,2,1}", "#97 and 12 more output {0,3,2,1}": an undo step's text.
+    QString describeLayoutEdit(const std::vector<int32_t>& nodes, whatif::LayoutSlot slot,
+                               const std::vector<int>& m) const;
     QString differingText(int64_t count) const;  // "1 node differs", "3 bounds differ"
 
     JobRunner* m_runner;
