@@ -518,6 +518,8 @@ void MainWindow::connectWhatIf() {
         if (m_whatIf->edited()) m_graphPanel->hideHint();
     });
     connect(m_whatIf, &WhatIfPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
+    connect(m_whatIf, &WhatIfPanel::alsoSelectedChanged, m_graphPanel,
+            &GraphPanel::setAlsoSelected);
     connect(m_whatIf, &WhatIfPanel::statusMessage, this, &MainWindow::setStatus);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, &WhatIfPanel::selectNode);
     connect(m_configPanel, &ConfigPanel::configChosen, m_whatIf, &WhatIfPanel::setChosenConfig);

@@ -144,6 +144,7 @@ QColor GraphNodeItem::farColor() const {
     // Marks first: the chosen configuration's nodes are configurable too, and must not vanish
     // into the configurable colour when the whole graph is in view.
     if (m_role != HighlightRole::None) return roleColor(m_role);
+    if (m_alsoSelected > 0) return kSelectedColor;
     if (!m_mark.isEmpty()) return kMarkColor;
     if (m_configurable) return kConfigurableColor;
     QColor fill = fillColor();
@@ -153,6 +154,13 @@ QColor GraphNodeItem::farColor() const {
 void GraphNodeItem::setSearchMatch(bool match) {
     if (match == m_searchMatch) return;
     m_searchMatch = match;
+    update();
+}
+
+void GraphNodeItem::setAlsoSelected(int64_t nodes) {
+    if (nodes == m_alsoSelected) return;
+    m_alsoSelected = nodes;
+    updateToolTip();
     update();
 }
 
@@ -173,7 +181,14 @@ void GraphNodeItem::updateToolTip() {
     if (isGroupBox()) tip += QStringLiteral("\ndouble-click to open");
     if (m_item.kind == ViewItem::Kind::MoreUsers || m_item.kind == ViewItem::Kind::MoreOperands)
         tip += QStringLiteral("\ndouble-click for the neighbourhood of node %1").arg(m_item.node);
-    if (!m_mark.isEmpty()) tip += QStringLiteral("\nchosen configuration: ") + m_mark;
+    if (!m_mark.isEmpty()) tip += QLatin1Char('\n') + m_mark;  // says what marked it
+    if (m_alsoSelected > 0 && !isGroupBox())
+        tip += QStringLiteral("\nselected in What-if with the chosen node: an edit goes to it too");
+    else if (m_alsoSelected > 0)
+        tip += QStringLiteral(
+                   "\n%1 inside selected in What-if with the chosen node: an edit goes to "
+                   "them too")
+                   .arg(countOf(m_alsoSelected, QStringLiteral("node"), QStringLiteral("nodes")));
     if (!m_configSubtitle.isEmpty())
         tip += QStringLiteral("\nunder the configuration: %1 (%2; the file's default: %3)")
                    .arg(m_configSubtitle, m_configWhy, m_item.subtitle);
@@ -204,12 +219,18 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     drawLabels(painter, fill);
 }
 
-// The mark of a configuration's or an edit's node, and the search's dashed ring.
+// The mark of a configuration's or an edit's node, the ring of a node selected with the chosen one
+// in What-if, and the search's dashed ring.
 void GraphNodeItem::drawHalo(QPainter* painter) const {
     if (!m_mark.isEmpty()) {
         painter->setPen(Qt::NoPen);
         painter->setBrush(kMarkColor);
         painter->drawRoundedRect(m_rect.adjusted(-5, -5, 5, 5), 7, 7);
+    }
+    if (m_alsoSelected > 0) {
+        painter->setPen(QPen(kSelectedColor, 3.0));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(m_rect.adjusted(-3, -3, 3, 3), 5, 5);
     }
     if (m_searchMatch) {
         painter->setPen(QPen(kSearchColor, 2.5, Qt::DashLine));

@@ -47,7 +47,8 @@ public:
 
     void setRole(HighlightRole role);
     HighlightRole role() const { return m_role; }
-    void setMark(const QString& description);  // "" clears: the node's layouts in the chosen config
+    // "" clears: the node's layouts in the chosen config (a box: those of the nodes inside).
+    void setMark(const QString& description);
     // The tensor as laid out under the configuration in view ("bf16[16,256,7,7]{2,0,3,1}") and
     // why ("set by the configuration", "propagated by the compiler"); "" shows the file's default.
     void setConfigLayout(const QString& subtitle, const QString& why);
@@ -57,6 +58,10 @@ public:
     QColor farColor() const;
     void setSearchMatch(bool match);
     bool isSearchMatch() const { return m_searchMatch; }
+    // Selected in What-if beside the chosen node (an edit there goes to it too); a box: how many
+    // of the nodes inside are.
+    void setAlsoSelected(int64_t nodes);
+    bool isAlsoSelected() const { return m_alsoSelected > 0; }
 
 private:
     void drawFarLabel(QPainter* painter, double lod, const QColor& fill) const;  // on `fill`
@@ -76,6 +81,7 @@ private:
     QString m_mark;
     QString m_configSubtitle, m_configWhy;
     bool m_searchMatch = false;
+    int64_t m_alsoSelected = 0;
 };
 
 // An arrow from producer to consumer along dot's spline (or our own curve for long edges).

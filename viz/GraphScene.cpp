@@ -7,10 +7,21 @@
 #include <numeric>
 #include <utility>
 
+#include "CountText.h"
 #include "OpCategory.h"
 #include "VizLimits.h"
 
 namespace tpg {
+namespace {
+
+QString boxMarkList(const QStringList& marks) {
+    QStringList listed = marks.mid(0, vizlimits::kMaxBoxMarksListed);
+    if (marks.size() > listed.size())
+        listed << QStringLiteral("and %1 more").arg(marks.size() - listed.size());
+    return listed.join(QStringLiteral("\n  "));  // one per line: a tooltip must not run wide
+}
+
+}  // namespace
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
     setItemIndexMethod(QGraphicsScene::BspTreeIndex);
@@ -68,8 +79,7 @@ void GraphScene::showLayout(const TpuGraph& graph, std::shared_ptr<const LayoutR
         m_edges.push_back(item);
     }
     setSceneRect(r.bounds);
-    for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
-        if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(it.value());
+    applyMarks();
     applyOverlay(true);
     applyColours();
     if (previous >= 0 && !selectNode(previous)) emit nodeSelected(-1);
@@ -148,12 +158,88 @@ QVector<int32_t> GraphScene::nodesWithRole(HighlightRole role) const {
     return out;
 }
 
+void GraphScene::setAlsoSelected(const QVector<int32_t>& nodes) {
+    m_alsoSelected = nodes;
+    applyMarks();
+}
+
+QVector<int32_t> GraphScene::alsoSelectedNodes() const {
+    QVector<int32_t> drawn;
+    for (const GraphNodeItem* item : m_items)
+        if (item->isAlsoSelected()) drawn.push_back(item->node());
+    return drawn;
+}
+
 void GraphScene::setMarkedNodes(const QHash<int32_t, QString>& marks) {
-    for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
-        if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(QString());
     m_marks = marks;
-    for (auto it = m_marks.cbegin(); it != m_marks.cend(); ++it)
-        if (GraphNodeItem* item = itemForNode(it.key())) item->setMark(it.value());
+    applyMarks();
+}
+
+namespace {
+
+// The drawn item of a node, else the closed box holding it: found by binary search over the
+// group boxes (node ranges, disjoint) and by computation, so marking thousands of nodes stays fast.
+class ItemShowing {
+public:
+    ItemShowing(const TpuGraph& graph, const std::vector<GraphNodeItem*>& items,
+                const LayoutResult* layout)
+        : m_graph(graph), m_items(items), m_layout(layout) {
+        for (GraphNodeItem* item : items) {
+            const ViewItem& v = item->viewItem();
+            if (v.kind == ViewItem::Kind::Group) m_groups.emplace_back(v.first, item);
+            if (v.kind == ViewItem::Kind::Computation) m_computations.insert(v.computation, item);
+        }
+        std::sort(m_groups.begin(), m_groups.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
+    GraphNodeItem* operator()(int32_t node) const {
+        if (!m_layout) return nullptr;
+        if (const int i = m_layout->view.itemOf(node); i >= 0)
+            return m_items[static_cast<size_t>(i)];
+        auto it = std::upper_bound(m_groups.begin(), m_groups.end(), int64_t{node},
+                                   [](int64_t n, const auto& g) { return n < g.first; });
+        if (it != m_groups.begin()) {
+            GraphNodeItem* box = std::prev(it)->second;
+            if (node < box->viewItem().first + box->viewItem().count) return box;
+        }
+        return m_computations.value(m_graph.computationOf(node), nullptr);
+    }
+
+private:
+    const TpuGraph& m_graph;
+    const std::vector<GraphNodeItem*>& m_items;
+    const LayoutResult* m_layout;
+    std::vector<std::pair<int64_t, GraphNodeItem*>> m_groups;
+    QHash<int, GraphNodeItem*> m_computations;
+};
+
+}  // namespace
+
+// Marks and What-if's other selected nodes go on each node's item, or on the closed box that
+// holds it: the program view draws most nodes inside boxes, where they had shown nothing.
+void GraphScene::applyMarks() {
+    const ItemShowing itemShowing(m_graph, m_items, m_layout.get());
+    QHash<GraphNodeItem*, QStringList> marks;
+    QList<int32_t> marked = m_marks.keys();
+    std::sort(marked.begin(), marked.end());
+    for (int32_t node : marked)
+        if (GraphNodeItem* item = itemShowing(node))
+            marks[item] << (item->isGroupBox()
+                                ? QStringLiteral("#%1 %2").arg(node).arg(m_marks[node])
+                                : m_marks[node]);
+    QHash<GraphNodeItem*, int64_t> also;
+    for (int32_t node : m_alsoSelected)
+        if (GraphNodeItem* item = itemShowing(node)) ++also[item];
+    for (GraphNodeItem* item : m_items) {
+        const QStringList m = marks.value(item);
+        item->setMark(
+            !item->isGroupBox() || m.isEmpty()
+                ? m.join(QStringLiteral("; "))
+                : QStringLiteral("%1 inside marked:\n  %2")
+                      .arg(countOf(m.size(), QStringLiteral("node"), QStringLiteral("nodes")),
+                           boxMarkList(m)));
+        item->setAlsoSelected(also.value(item));
+    }
 }
 
 void GraphScene::setConfigOverlay(const ConfigOverlay& overlay) {

@@ -36,7 +36,12 @@ public:
     // Drawn nodes in each role around the selection, for status and tests.
     QVector<int32_t> nodesWithRole(HighlightRole role) const;
 
-    // node -> its layouts in the chosen configuration; the nodes are marked in the drawing.
+    // Nodes selected in What-if beside the selected one (an edit there goes to them too): ringed
+    // in the selection's colour, as is a closed box holding some; kept across re-layouts.
+    void setAlsoSelected(const QVector<int32_t>& nodes);
+    QVector<int32_t> alsoSelectedNodes() const;  // those drawn as nodes
+    // node -> its layouts in the chosen configuration; the nodes are marked in the drawing, and a
+    // closed box holding some is marked with their list.
     void setMarkedNodes(const QHash<int32_t, QString>& marks);
     // Nodes whose layout under the configuration in view differs from the file's default: the
     // label shows it (kept across re-layouts, like marks); empty restores the defaults.
@@ -66,6 +71,7 @@ protected:
 
 private:
     void onSelectionChanged();
+    void applyMarks();
     void applyHighlight();
 
     TpuGraph m_graph;
@@ -74,6 +80,7 @@ private:
     std::vector<GraphEdgeItem*> m_edges;  // by view edge index
     int32_t m_selected = -1;
     QHash<int32_t, QString> m_marks;
+    QVector<int32_t> m_alsoSelected;
     ConfigOverlay m_overlay;
     CostMeasure m_costMeasure = CostMeasure::None;
     double m_costScaleNs = 0;

@@ -73,6 +73,8 @@ constexpr int64_t kMaxBlockNodes = 150;
 constexpr int64_t kTargetBlockNodes = 40;
 // Groups shown side by side at one level; more are gathered into ranges ("blocks 1–48").
 constexpr int kMaxGroupChildren = 48;
+// A box's tooltip lists this many of the marked nodes inside, then counts the rest.
+constexpr int kMaxBoxMarksListed = 4;
 // Items the grouped view sends to dot at once (about a second of layout); opening a group beyond
 // it closes the groups opened longest ago.
 constexpr int kMaxGroupViewItems = 500;

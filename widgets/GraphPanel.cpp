@@ -323,6 +323,7 @@ void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
     m_selectAfterLayout = -1;
     m_focusGroupAfterLayout = -1;
     m_scene->setMarkedNodes({});
+    m_scene->setAlsoSelected({});
     m_scene->setConfigOverlay({});
     m_scene->clearView();
     m_note->hide();
@@ -343,6 +344,7 @@ void GraphPanel::clearGraph() {
     m_graphId.clear();
     m_history.clear();
     m_scene->setMarkedNodes({});
+    m_scene->setAlsoSelected({});
     m_scene->clearView();
     m_busy->hide();
     m_note->hide();
@@ -609,6 +611,10 @@ void GraphPanel::updateLegend() {
 void GraphPanel::setMarkedNodes(const QHash<int32_t, QString>& marks) {
     m_marks = marks;
     m_scene->setMarkedNodes(marks);
+}
+
+void GraphPanel::setAlsoSelected(const QVector<int32_t>& nodes) {
+    m_scene->setAlsoSelected(nodes);
 }
 
 int GraphPanel::search(const QString& text) {

@@ -54,6 +54,8 @@ public:
     void closeGroup(int group);
     const NodeHierarchy* hierarchy() const { return m_hierarchy.get(); }
     void setMarkedNodes(const QHash<int32_t, QString>& marks);
+    // Nodes selected in What-if beside the chosen one, ringed (until another graph opens).
+    void setAlsoSelected(const QVector<int32_t>& nodes);
     // Labels show each node's layout under the configuration in view, copy edges its copies.
     void setConfigOverlay(const ConfigOverlay& overlay);
     void setCostMeasure(CostMeasure measure);

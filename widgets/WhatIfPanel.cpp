@@ -1052,6 +1052,11 @@ int WhatIfPanel::layoutColumnWidth(int slot) const {
 void WhatIfPanel::refreshEditor() {
     fillEditor();
     if (m_editor->sizeHint().width() > m_editorFitWidth) m_split->fit();
+    const std::vector<int32_t> nodes = selectedNodes();
+    const QVector<int32_t> also(nodes.size() > 1 ? nodes.begin() + 1 : nodes.end(), nodes.end());
+    if (also == m_alsoSelected) return;
+    m_alsoSelected = also;
+    emit alsoSelectedChanged(also);
 }
 
 void WhatIfPanel::fillEditor() {

@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <QStringList>
+#include <QVector>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -133,6 +134,8 @@ public:
 
 signals:
     void editedNodesChanged(const QHash<int32_t, QString>& marks);
+    // The nodes selected in the list beside the chosen one (selectedNodes() but the first).
+    void alsoSelectedChanged(const QVector<int32_t>& nodes);
     void nodeActivated(int node);
     void evaluated();
     // The runs evaluated before the file was scored now have their ranks and predicted runtimes.
@@ -220,6 +223,7 @@ private:
     FittingSplitter* m_split;
     QWidget* m_editor;
     int m_nodeColumnsWidth = 0;  // the node list's columns as sized for this file (0: not yet)
+    QVector<int32_t> m_alsoSelected;  // as last announced by alsoSelectedChanged
     int m_editorFitWidth = 0;    // the editor's width as last fitted (0: not yet, for this file)
     QLabel* m_editorTitle;
     QComboBox* m_slotBoxes[3] = {nullptr, nullptr, nullptr};

@@ -288,6 +288,49 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(scene->configLayouts().keys(), expected.keys(), 30000);
     }
 
+    // Nodes selected together in What-if (Select Alike, or Ctrl-click in its list) are ringed in
+    // the graph, beside the chosen one: an edit goes to all of them. The graph had shown only the
+    // chosen node, so a user could not see where an edit would land.
+    void nodesSelectedInWhatIfAreRingedInTheGraph() {
+        MainWindow w;
+        QVERIFY(openWithPredictions(w, synthLayoutFile()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
+        GraphScene* scene = w.graphPanel()->scene();
+        const auto drawn = [scene](const std::vector<int32_t>& nodes) {
+            QSet<int32_t> out;
+            for (int32_t n : nodes)
+                if (scene->itemForNode(n)) out.insert(n);
+            return out;
+        };
+        int32_t chosen = -1;
+        for (int32_t n : w.graph().configurableNodes())
+            if (chosen < 0 && drawn(whatif::nodesAlike(w.graph(), n)).size() > 2) chosen = n;
+        QVERIFY(chosen >= 0);
+        w.graphPanel()->showNode(chosen);
+        QCOMPARE(w.whatIfPanel()->selectedNodes(), std::vector<int32_t>{chosen});
+        QVERIFY(scene->alsoSelectedNodes().isEmpty());
+        w.whatIfPanel()->selectAlike();
+        std::vector<int32_t> others = w.whatIfPanel()->selectedNodes();
+        others.erase(others.begin());
+        QVERIFY(others.size() >= 2);
+        const QVector<int32_t> ringed = scene->alsoSelectedNodes();
+        QCOMPARE(QSet<int32_t>(ringed.begin(), ringed.end()), drawn(others));
+        QVERIFY(!scene->itemForNode(chosen)->isAlsoSelected());  // it has the selection's outline
+        QVERIFY(scene->itemForNode(others.front())
+                    ->toolTip()
+                    .contains(QStringLiteral("an edit goes to it too")));
+        // Choosing one node in the graph selects it alone in the list: the rings go.
+        w.graphPanel()->showNode(others.front());
+        QCOMPARE(w.whatIfPanel()->selectedNodes(), std::vector<int32_t>{others.front()});
+        QVERIFY(scene->alsoSelectedNodes().isEmpty());
+        // Another file starts with none.
+        w.whatIfPanel()->selectAlike();
+        QVERIFY(!scene->alsoSelectedNodes().isEmpty());
+        w.openFile(m_layoutFile);
+        QVERIFY(waitLoaded(w, m_layoutFile));
+        QVERIFY(scene->alsoSelectedNodes().isEmpty());
+    }
+
     // A what-if edit is what the Explain dock and the graph show, live.
     void whatIfEditIsExplainedLive() {
         MainWindow w;

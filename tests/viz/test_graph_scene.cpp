@@ -140,6 +140,94 @@ private slots:
         QVERIFY(scene.itemForNode(c)->farColor() != plain);
     }
 
+    // Nodes selected in What-if beside the chosen one are ringed in the selection's colour, near
+    // and far, and keep their ring across a re-layout as marks do.
+    void alsoSelectedNodesAreRinged() {
+        GraphScene scene;
+        scene.setAlsoSelected({4, 6});
+        scene.showLayout(m_graph, m_layout);
+        const QVector<int32_t> ringed = scene.alsoSelectedNodes();
+        QCOMPARE(QSet<int32_t>(ringed.begin(), ringed.end()), QSet<int32_t>({4, 6}));
+        QVERIFY(scene.itemForNode(4)->toolTip().contains(QStringLiteral("an edit goes to it too")));
+        QVERIFY(!scene.itemForNode(5)->isAlsoSelected());
+        QCOMPARE(scene.itemForNode(4)->farColor(), QColor(0x15, 0x65, 0xc0));  // zoomed out
+        scene.setAlsoSelected({});
+        QVERIFY(scene.alsoSelectedNodes().isEmpty());
+        QVERIFY(
+            !scene.itemForNode(4)->toolTip().contains(QStringLiteral("an edit goes to it too")));
+
+        ViewItem node;
+        node.kind = ViewItem::Kind::Node;
+        node.node = 4;
+        node.title = QStringLiteral("add");
+        const auto ringPixel = [&](bool also) {
+            GraphNodeItem item(node, 0, QRectF(0, 0, 160, 40), false);  // drawn about its centre
+            item.setAlsoSelected(also);
+            QImage image(200, 80, QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            painter.translate(100, 40);
+            item.paint(&painter, nullptr, nullptr);
+            painter.end();
+            return QColor(image.pixel(17, 40));  // 3 px left of the box's edge at x 20
+        };
+        QCOMPARE(ringPixel(true), QColor(0x15, 0x65, 0xc0));
+        QCOMPARE(ringPixel(false), QColor(Qt::white));
+    }
+
+    // In a view of boxes (computations, or the program's closed groups) a box holding marked or
+    // What-if-selected nodes carries their mark and ring: they had shown nowhere, though the
+    // status said a chosen configuration's nodes were marked.
+    void boxesCarryTheMarksAndSelectionInside() {
+        for (const ViewMode mode : {ViewMode::Computations, ViewMode::Groups}) {
+            JobRunner runner(QStringLiteral("layout"));
+            QSignalSpy finished(&runner, &JobRunner::finished);
+            const TpuGraph g = m_graph;
+            ViewSpec spec;
+            spec.mode = mode;
+            runner.submit(QStringLiteral("layout"), [g, spec](JobControl&) {
+                return QVariant::fromValue(layoutWithGraphviz(buildViewGraph(g, spec)));
+            });
+            QVERIFY(finished.wait(30000));
+            GraphScene scene;
+            scene.showLayout(m_graph,
+                             finished.at(0).at(1).value<std::shared_ptr<const LayoutResult>>());
+            GraphNodeItem* box = nullptr;
+            std::vector<int32_t> inside;  // configurable nodes in the first box holding several
+            for (GraphNodeItem* item : scene.nodeItems()) {
+                const ViewItem& v = item->viewItem();
+                std::vector<int32_t> held;
+                for (int32_t n : m_graph.configurableNodes())
+                    if ((v.kind == ViewItem::Kind::Group && n >= v.first &&
+                         n < v.first + v.count) ||
+                        (v.kind == ViewItem::Kind::Computation &&
+                         m_graph.computationOf(n) == v.computation))
+                        held.push_back(n);
+                if (!box && item->isGroupBox() && held.size() >= 2) {
+                    box = item;
+                    inside = held;
+                }
+            }
+            QVERIFY2(box, qPrintable(spec.describe()));
+            scene.setMarkedNodes({{inside[1], QStringLiteral("config 3: output {1,0}")},
+                                  {inside[0], QStringLiteral("config 3: output {0,1}")}});
+            QVERIFY(box->isMarked());
+            QVERIFY2(
+                box->toolTip().contains(QStringLiteral("\n2 nodes inside marked:\n  #%1 config 3: "
+                                                       "output {0,1}\n  #%2 config 3: output {1,0}")
+                                            .arg(inside[0])
+                                            .arg(inside[1])),
+                qPrintable(box->toolTip()));
+            QVERIFY(!box->isAlsoSelected());
+            scene.setAlsoSelected({inside[0]});
+            QVERIFY(box->isAlsoSelected());
+            QVERIFY(box->toolTip().contains(QStringLiteral("1 node inside selected in What-if")));
+            scene.setMarkedNodes({});
+            scene.setAlsoSelected({});
+            QVERIFY(!box->isMarked() && !box->isAlsoSelected());
+        }
+    }
+
     // The cost overlay colours nodes (and a collapsed computation by its members' sum) on a heat
     // scale up to the costliest item drawn; op-category colours come back when it is off.
     void costOverlayColoursNodesAndComputations() {
