@@ -219,6 +219,11 @@ QString GuidedLesson::trustParagraph() const {
                     "measured runtimes to check them against.</i></p>");
 }
 
+QString GuidedLesson::bySynthTpu() const {
+    return m_whatIf->synthIsGroundTruth() ? tr("by the synthetic TPU")
+                                          : tr("by the synthetic TPU's estimate");
+}
+
 QString GuidedLesson::extrapolationAdvice() const {
     return m_whatIf->synthIsGroundTruth() ? tr(", so trust the synthetic TPU here")
                                           : tr(", and the synthetic TPU is an estimate on this "

@@ -92,6 +92,9 @@ protected:
     // Figures as the lessons write them: "2.38 ms", "+12.5%" (from `from` to `to`).
     static QString ns(double v);
     static QString percent(double from, double to);
+    // Who gives a runtime: "by the synthetic TPU", or on a file it did not time "by the synthetic
+    // TPU's estimate", so every figure of a lesson says which it is.
+    QString bySynthTpu() const;
     // What follows "the model is extrapolating": the synthetic TPU, where it is the ground truth.
     QString extrapolationAdvice() const;
     // " · the model predicts 2.38 ms" for a configuration the what-if editor has predicted, or "".

@@ -246,15 +246,18 @@ QString LessonPanel::stepBody() const {
     const QString from = layoutLabel(s.startLayout), to = layoutLabel(s.badLayout);
     switch (step()) {
         case Step::Select:
-            return tr("<p>We start from %7: %1 by the synthetic TPU. A layout "
-                      "lists a tensor's dimensions minor to major: in <tt>%2</tt> dimension %3 is the most "
-                      "minor, its elements adjacent in memory.</p><p>%4 writes its output as <tt>%2</tt>; "
-                      "%5 reads it further on. <b>Click #%6 in the graph</b> (or type %6 in the search box).</p>")
+            return tr("<p>We start from %7: %1 %8. A layout "
+                      "lists a tensor's dimensions minor to major: in <tt>%2</tt> dimension %3 is "
+                      "the most "
+                      "minor, its elements adjacent in memory.</p><p>%4 writes its output as "
+                      "<tt>%2</tt>; "
+                      "%5 reads it further on. <b>Click #%6 in the graph</b> (or type %6 in the "
+                      "search box).</p>")
                 .arg(ns(s.start.totalNs), from)
                 .arg(s.startLayout.empty() ? 0 : s.startLayout.front())
                 .arg(p, c)
                 .arg(s.producer)
-                .arg(m_start);
+                .arg(m_start, bySynthTpu());
         case Step::ChangeOutput:
             return tr("<p>In the <b>What-if</b> tab, set #%1's <b>output</b> layout to "
                       "<b><tt>%2</tt></b> "
@@ -306,9 +309,9 @@ QString LessonPanel::watchText() const {
                             explain::isTransposing(*copy)
                                 ? tr(" (it changes the most-minor dimension, so it runs through the transpose unit)")
                                 : QString());
-    text += tr("<p>The runtime went from %1 to <b>%2</b> (%3) by the synthetic TPU. %4.</p>")
+    text += tr("<p>The runtime went from %1 to <b>%2</b> (%3) %5. %4.</p>")
                 .arg(ns(s.start.totalNs), ns(now.totalNs), percent(s.start.totalNs, now.totalNs),
-                     aboutIt(explain::compare(m_graph, s.start, now).sentence));
+                     aboutIt(explain::compare(m_graph, s.start, now).sentence), bySynthTpu());
     if (m_whatIf->hasReport() && m_whatIf->report().predictedNs > 0) {
         const whatif::WhatIfReport& r = m_whatIf->report();
         text += tr("<p>The learned model predicts %1 (rank %2 of %3 configurations)%4. The "
@@ -335,12 +338,11 @@ QString LessonPanel::compareText() const {
         const explain::CostSummary sum = explain::summarize(m_graph, b);
         const QString change =
             &b == &s.start ? QString() : tr(" (%1)").arg(percent(s.start.totalNs, b.totalNs));
-        text +=
-            tr("<p><b>%1</b>: <b>%2</b>%3 by the synthetic TPU · %4 · padding + layout %5%6</p>")
-                .arg(name, ns(b.totalNs), change,
-                     sum.copies == 1 ? tr("1 copy") : tr("%1 copies").arg(sum.copies),
-                     ns(sum.categoryNs("padding") + sum.categoryNs("layout preference")),
-                     predictedText(row));
+        text += tr("<p><b>%1</b>: <b>%2</b>%3 %7 · %4 · padding + layout %5%6</p>")
+                    .arg(name, ns(b.totalNs), change,
+                         sum.copies == 1 ? tr("1 copy") : tr("%1 copies").arg(sum.copies),
+                         ns(sum.categoryNs("padding") + sum.categoryNs("layout preference")),
+                         predictedText(row), bySynthTpu());
     };
     // What the class made at steps 2 and 4 (the lesson's own edits when a step was skipped past).
     const Check changed = m_changed.value_or(Check{s.badRow, s.bad});

@@ -187,7 +187,7 @@ QString TileLessonPanel::selectText() const {
     TensorShape shape = tensorShape(m_graph.nodeFeatures(s.output), m_graph.nodeFeatureWidth());
     return tr("<p>We start from %1: the kernel computes its output, <b>#%2</b> (%3 <tt>%4</tt>), "
               "one "
-              "<b>tile</b> at a time, <tt>%5</tt> each: <b>%6</b>, %7 by the synthetic TPU, drawn "
+              "<b>tile</b> at a time, <tt>%5</tt> each: <b>%6</b>, %7 %8, drawn "
               "in "
               "the <b>Explain</b> tab.</p><p><b>Click #%2 in the graph</b> (or type %2 in the "
               "search "
@@ -196,7 +196,7 @@ QString TileLessonPanel::selectText() const {
         .arg(s.output)
         .arg(q(m_graph.opcodeName(s.output)), tensorString(shape).toHtmlEscaped(),
              tileText(s.startRow), countOf(s.startCost.tile.numTiles, tr("tile"), tr("tiles")),
-             ns(s.startCost.totalNs));
+             ns(s.startCost.totalNs), bySynthTpu());
 }
 
 QString TileLessonPanel::narrowText() const {
@@ -238,7 +238,7 @@ QString TileLessonPanel::watchText() const {
               "nothing: the useful share of the computed elements went from %3 to <b>%4</b> (the "
               "synthetic TPU charges idle lanes ×%5 at most), and the loop runs %6 times instead "
               "of "
-              "%7.</p><p>The runtime went from %8 to <b>%9</b> (%10) by the synthetic TPU: tile "
+              "%7.</p><p>The runtime went from %8 to <b>%9</b> (%10) %15: tile "
               "waste "
               "%11 → %12, per-tile overhead %13 → %14. The Explain tab draws the narrow tiles.</p>")
                .arg(countText(laneTile(m_now->row)))
@@ -247,7 +247,8 @@ QString TileLessonPanel::watchText() const {
                .arg(kMaxChargedPadding)
                .arg(countText(b.numTiles), countText(a.numTiles), ns(s.startCost.totalNs),
                     ns(m_now->cost.totalNs), percent(s.startCost.totalNs, m_now->cost.totalNs))
-               .arg(ns(a.wasteNs), ns(b.wasteNs), ns(a.tileOverheadNs), ns(b.tileOverheadNs)) +
+               .arg(ns(a.wasteNs), ns(b.wasteNs), ns(a.tileOverheadNs), ns(b.tileOverheadNs),
+                    bySynthTpu()) +
            predictedLine();
 }
 
@@ -271,12 +272,12 @@ QString TileLessonPanel::configurationLine(const QString& name, const Checked& c
     const QString change = c.row == s.startRow
                                ? QString()
                                : tr(" (%1)").arg(percent(s.startCost.totalNs, c.cost.totalNs));
-    return tr("<p><b>%1</b>: <b>%2</b>%3 by the synthetic TPU · %4 of <tt>%5</tt> · %6 of computed "
+    return tr("<p><b>%1</b>: <b>%2</b>%3 %10 · %4 of <tt>%5</tt> · %6 of computed "
               "elements useful · working set %7 MiB%8%9</p>")
         .arg(name, ns(c.cost.totalNs), change, countOf(t.numTiles, tr("tile"), tr("tiles")),
              tileText(c.row), share(t.utilisation))
         .arg(t.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
-        .arg(t.spills ? tr(", SPILLS") : QString(), predictedText(c.row));
+        .arg(t.spills ? tr(", SPILLS") : QString(), predictedText(c.row), bySynthTpu());
 }
 
 QString TileLessonPanel::compareText() const {

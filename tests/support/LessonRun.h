@@ -65,7 +65,8 @@ inline tpg::TpuGraph withRuntimesScaled(const tpg::TpuGraph& g, double scale) {
 // What a `Lesson` says of the synthetic TPU's figures on `g` with its runtimes scaled by `scale`
 // (as withRuntimesScaled), shown to its last step by Show me: empty when it says what it should
 // (the figures the ground truth at 1, estimates otherwise, in the first step and the comparison; an
-// extrapolating model deferring to the synthetic TPU only at 1), else what it got wrong.
+// extrapolating model deferring to the synthetic TPU only at 1; each figure "by the synthetic
+// TPU's estimate" but at 1), else what it got wrong.
 template <class Lesson>
 QString trustWordingProblem(const tpg::TpuGraph& g, double scale) {
     tpg::JobRunner runner(QStringLiteral("model"));
@@ -95,6 +96,17 @@ QString trustWordingProblem(const tpg::TpuGraph& g, double scale) {
           expect(all, QStringLiteral("trust the synthetic TPU"), scale == 1.0),
           expect(all, QStringLiteral("only a TPU can settle it"), scale > 1.0)})
         if (!problem.isEmpty()) return QStringLiteral("runtimes x%1: ").arg(scale) + problem;
+    // Each figure says whose it is: an estimate wherever the synthetic TPU did not time the file.
+    const QString every = first + all + lesson.bodyText();
+    const qsizetype figures = every.count(QStringLiteral("by the synthetic TPU"));
+    const qsizetype estimates = every.count(QStringLiteral("by the synthetic TPU's estimate"));
+    if (figures < 3 || estimates != (scale == 1.0 ? 0 : figures))
+        return QStringLiteral(
+                   "runtimes x%1: %2 of %3 figures by the synthetic TPU say estimate: %4")
+            .arg(scale)
+            .arg(estimates)
+            .arg(figures)
+            .arg(every);
     return {};
 }
 
