@@ -520,6 +520,7 @@ void MainWindow::connectWhatIf() {
     connect(m_whatIf, &WhatIfPanel::nodeActivated, m_graphPanel, &GraphPanel::showNode);
     connect(m_whatIf, &WhatIfPanel::alsoSelectedChanged, m_graphPanel,
             &GraphPanel::setAlsoSelected);
+    connect(m_graphPanel, &GraphPanel::nodeMenuBuilt, this, &MainWindow::addWhatIfActions);
     connect(m_whatIf, &WhatIfPanel::statusMessage, this, &MainWindow::setStatus);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, &WhatIfPanel::selectNode);
     connect(m_configPanel, &ConfigPanel::configChosen, m_whatIf, &WhatIfPanel::setChosenConfig);
@@ -622,6 +623,29 @@ QDockWidget* MainWindow::toolDock(const QString& title) const {
         std::find_if(m_toolDocks.begin(), m_toolDocks.end(),
                      [&title](const QDockWidget* d) { return d->windowTitle() == title; });
     return it == m_toolDocks.end() ? nullptr : *it;
+}
+
+// A configurable node's menu in the graph leads to its editor, alone or with the nodes alike.
+void MainWindow::addWhatIfActions(QMenu* menu, int node) {
+    if (!m_graph.isLayout() || m_graph.configurableIndex(node) < 0) return;
+    const auto alike = static_cast<int64_t>(whatif::nodesAlike(m_graph, node).size()) - 1;
+    const auto edit = [this, node](bool withAlike) {
+        raiseToolDock(tr("What-if"));
+        m_graphPanel->showNode(node);
+        m_whatIf->selectNode(node);
+        if (withAlike) m_whatIf->selectAlike();
+    };
+    menu->addSeparator();
+    QAction* one =
+        menu->addAction(tr("Edit #%1 in What-if").arg(node), this, [edit] { edit(false); });
+    one->setEnabled(m_whatIf->ready());
+    QAction* all = menu->addAction(
+        alike > 0 ? tr("Edit #%1 and %2 Alike in What-if")
+                        .arg(node)
+                        .arg(countOf(alike, tr("Node"), tr("Nodes")))
+                  : tr("Edit with Nodes Alike in What-if (none has its opcode and output shape)"),
+        this, [edit] { edit(true); });
+    all->setEnabled(m_whatIf->ready() && alike > 0);
 }
 
 void MainWindow::raiseToolDock(const QString& title) {

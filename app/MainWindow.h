@@ -148,6 +148,7 @@ private:
     }
     void loadModelFromDialog();
     void connectWhatIf();
+    void addWhatIfActions(QMenu* menu, int node);
     void connectTraining();
     void updateMarks();
     void connectExplain();

@@ -683,6 +683,7 @@ QMenu* GraphPanel::nodeMenu(int32_t node) {
             menu->addAction(tr("Close Its Group (%1)").arg(m_hierarchy->group(block).title), this,
                             [this, block] { closeGroup(block); });
     }
+    emit nodeMenuBuilt(menu, node);
     menu->addSeparator();
     menu->addAction(tr("Copy Id"), this, [node] { QGuiApplication::clipboard()->setText(QString::number(node)); });
     menu->addAction(tr("Copy Shape"), this,

@@ -80,13 +80,15 @@ public:
     GraphView* view() const { return m_view; }
     QLineEdit* searchEdit() const { return m_search; }
     QToolButton* backButton() const { return m_back; }
-    // The right-click menu of a node: inspect, its neighbourhood, its computation, copy its id or
-    // shape. The caller owns it.
+    // The right-click menu of a node: inspect, its neighbourhood, its computation, what
+    // nodeMenuBuilt's receivers add, copy its id or shape. The caller owns it.
     QMenu* nodeMenu(int32_t node);
     const LayoutCache& cache() const { return m_cache; }
 
 signals:
     void nodeSelected(int node);
+    // While a node's menu is built: a receiver (direct connection) adds its own actions for `node`.
+    void nodeMenuBuilt(QMenu* menu, int node);
     void statusMessage(const QString& text);
     void layoutReady();
     void layoutFailed(const QString& message);

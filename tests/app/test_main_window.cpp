@@ -290,10 +290,11 @@ private slots:
 
     // Nodes selected together in What-if (Select Alike, or Ctrl-click in its list) are ringed in
     // the graph, beside the chosen one: an edit goes to all of them. The graph had shown only the
-    // chosen node, so a user could not see where an edit would land.
+    // chosen node, so a user could not see where an edit would land. A configurable node's menu in
+    // the graph starts that edit.
     void nodesSelectedInWhatIfAreRingedInTheGraph() {
         MainWindow w;
-        QVERIFY(openWithPredictions(w, synthLayoutFile()));
+        QVERIFY(showWithPredictions(w, QSize(1024, 768), synthLayoutFile()));
         QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
         GraphScene* scene = w.graphPanel()->scene();
         const auto drawn = [scene](const std::vector<int32_t>& nodes) {
@@ -306,10 +307,29 @@ private slots:
         for (int32_t n : w.graph().configurableNodes())
             if (chosen < 0 && drawn(whatif::nodesAlike(w.graph(), n)).size() > 2) chosen = n;
         QVERIFY(chosen >= 0);
-        w.graphPanel()->showNode(chosen);
+        const auto menuAction = [&w](int32_t node, const QString& text) -> QAction* {
+            QMenu* menu = w.graphPanel()->nodeMenu(node);
+            menu->deleteLater();  // its actions live until the next event loop
+            for (QAction* a : menu->actions())
+                if (a->text() == text) return a;
+            return nullptr;
+        };
+        QAction* editOne = menuAction(chosen, QStringLiteral("Edit #%1 in What-if").arg(chosen));
+        QVERIFY(editOne && editOne->isEnabled());
+        editOne->trigger();
+        QTRY_VERIFY(!w.whatIfPanel()->visibleRegion().isEmpty());
+        QCOMPARE(w.graphPanel()->scene()->selectedNode(), chosen);
         QCOMPARE(w.whatIfPanel()->selectedNodes(), std::vector<int32_t>{chosen});
         QVERIFY(scene->alsoSelectedNodes().isEmpty());
-        w.whatIfPanel()->selectAlike();
+        const std::vector<int32_t> alike = whatif::nodesAlike(w.graph(), chosen);
+        QAction* editAlike =
+            menuAction(chosen, QStringLiteral("Edit #%1 and %2 Nodes Alike in What-if")
+                                   .arg(chosen)
+                                   .arg(alike.size() - 1));
+        QVERIFY(editAlike && editAlike->isEnabled());
+        editAlike->trigger();
+        QCOMPARE(w.whatIfPanel()->selectedNodes().size(), alike.size());
+        QVERIFY(!menuAction(0, QStringLiteral("Edit #0 in What-if")));  // not configurable
         std::vector<int32_t> others = w.whatIfPanel()->selectedNodes();
         others.erase(others.begin());
         QVERIFY(others.size() >= 2);
