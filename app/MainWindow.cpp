@@ -521,6 +521,14 @@ void MainWindow::connectWhatIf() {
     connect(m_whatIf, &WhatIfPanel::alsoSelectedChanged, m_graphPanel,
             &GraphPanel::setAlsoSelected);
     connect(m_graphPanel, &GraphPanel::nodeMenuBuilt, this, &MainWindow::addWhatIfActions);
+    // Ctrl-click in the graph adds a node to What-if's selection, or selects it when there is none.
+    connect(m_graphPanel, &GraphPanel::nodeToggled, this, [this](int node) {
+        const QString what = m_whatIf->toggleNode(node);
+        if (what.isEmpty())
+            m_graphPanel->showNode(node);
+        else
+            setStatus(what);
+    });
     connect(m_whatIf, &WhatIfPanel::statusMessage, this, &MainWindow::setStatus);
     connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, &WhatIfPanel::selectNode);
     connect(m_configPanel, &ConfigPanel::configChosen, m_whatIf, &WhatIfPanel::setChosenConfig);

@@ -183,7 +183,9 @@ void GraphNodeItem::updateToolTip() {
         tip += QStringLiteral("\ndouble-click for the neighbourhood of node %1").arg(m_item.node);
     if (!m_mark.isEmpty()) tip += QLatin1Char('\n') + m_mark;  // says what marked it
     if (m_alsoSelected > 0 && !isGroupBox())
-        tip += QStringLiteral("\nselected in What-if with the chosen node: an edit goes to it too");
+        tip += QStringLiteral(
+            "\nselected in What-if with the chosen node: an edit goes to it too (Ctrl-click it to "
+            "leave it out)");
     else if (m_alsoSelected > 0)
         tip += QStringLiteral(
                    "\n%1 inside selected in What-if with the chosen node: an edit goes to "

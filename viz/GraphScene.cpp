@@ -378,6 +378,18 @@ void GraphScene::setSearchMatches(const QVector<int32_t>& nodes) {
         item->setSearchMatch(item->node() >= 0 && set.contains(item->node()));
 }
 
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+    if (event->button() == Qt::LeftButton &&
+        (event->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier)))
+        for (QGraphicsItem* i : items(event->scenePos()))
+            if (auto* item = qgraphicsitem_cast<GraphNodeItem*>(i); item && item->node() >= 0) {
+                emit nodeToggled(item->node());
+                event->accept();
+                return;
+            }
+    QGraphicsScene::mousePressEvent(event);
+}
+
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
     for (QGraphicsItem* i : items(event->scenePos())) {
         auto* item = qgraphicsitem_cast<GraphNodeItem*>(i);

@@ -62,11 +62,15 @@ public:
 signals:
     void nodeSelected(int node);  // -1 when the selection is cleared
     void nodeActivated(int node);
+    // Ctrl- or Shift-click on a node: it joins or leaves a selection kept elsewhere (What-if's);
+    // the scene's selected node stays.
+    void nodeToggled(int node);
     void computationActivated(int computation);
     void groupActivated(int group);  // a box of the program view, double-clicked
     void summaryActivated(int anchorNode);
 
 protected:
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
 
 private:

@@ -280,6 +280,7 @@ void GraphPanel::connectControls() {
 
 void GraphPanel::connectScene() {
     connect(m_scene, &GraphScene::nodeSelected, this, &GraphPanel::nodeSelected);
+    connect(m_scene, &GraphScene::nodeToggled, this, &GraphPanel::nodeToggled);
     connect(m_scene, &GraphScene::nodeActivated, this, &GraphPanel::showNeighbourhood);
     connect(m_scene, &GraphScene::summaryActivated, m_scene, &GraphScene::nodeActivated);
     connect(m_scene, &GraphScene::groupActivated, this, &GraphPanel::openGroup);

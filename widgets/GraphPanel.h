@@ -87,6 +87,7 @@ public:
 
 signals:
     void nodeSelected(int node);
+    void nodeToggled(int node);  // Ctrl- or Shift-clicked (GraphScene::nodeToggled)
     // While a node's menu is built: a receiver (direct connection) adds its own actions for `node`.
     void nodeMenuBuilt(QMenu* menu, int node);
     void statusMessage(const QString& text);

@@ -337,7 +337,7 @@ void WhatIfPanel::buildEditor() {
     m_alikeButton = new QPushButton(tr("Select Alike"), editor);
     m_alikeButton->setToolTip(
         tr("Select every configurable node with this one's opcode and output shape: an edit then "
-           "sets each of them (Ctrl- or Shift-click in the list selects by hand)"));
+           "sets each of them (Ctrl- or Shift-click in the list or the graph selects by hand)"));
     connect(m_alikeButton, &QPushButton::clicked, this, &WhatIfPanel::selectAlike);
     // Under the slot labels, which are wider than it: the editor keeps its width.
     grid->addWidget(m_alikeButton, 4, 0, Qt::AlignRight);
@@ -778,6 +778,26 @@ void WhatIfPanel::selectAlike() {
         }
     }
     refreshEditor();
+}
+
+QString WhatIfPanel::toggleNode(int32_t node) {
+    if (!isLayoutFile() || m_node < 0 || node == m_node || m_nodes->topLevelItemCount() == 0)
+        return {};
+    if (node < 0 || node >= m_graph.numNodes() || m_graph.configurableIndex(node) < 0)
+        return tr("#%1 is not configurable: What-if cannot edit it").arg(node);
+    bool joined = false;
+    for (int i = 0; i < m_nodes->topLevelItemCount(); ++i)
+        if (QTreeWidgetItem* item = m_nodes->topLevelItem(i);
+            item->data(0, Qt::UserRole).toInt() == node) {
+            joined = !item->isSelected();
+            item->setSelected(joined);  // the list's selection change refreshes the editor
+        }
+    const auto size = static_cast<int64_t>(selectedNodes().size());
+    return (joined ? tr("What-if: #%1 joins #%2's edit (%3)")
+                   : tr("What-if: #%1 leaves #%2's edit (%3)"))
+        .arg(node)
+        .arg(m_node)
+        .arg(countOf(size, tr("node"), tr("nodes")));
 }
 
 int64_t WhatIfPanel::tileBoundDimension(int column) const {

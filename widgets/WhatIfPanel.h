@@ -85,6 +85,9 @@ public:
     std::vector<int32_t> selectedNodes() const;
     // Selects, beside the chosen node, every configurable node of its opcode and output shape.
     void selectAlike();
+    // Ctrl-click in the graph: `node` joins the nodes an edit goes to, or leaves them (the chosen
+    // node stays). Returns what happened, for the status bar.
+    QString toggleNode(int32_t node);
     bool setTileBound(int column, float value);
     // The size of the dimension a tile bound tiles, as the synthetic TPU reads the kernel (exact
     // on synthetic files, an estimate on real ones): -1 when its tensor has no such dimension,

@@ -351,6 +351,46 @@ private slots:
         QVERIFY(scene->alsoSelectedNodes().isEmpty());
     }
 
+    // Ctrl-click in the graph adds a configurable node to the What-if edit, or takes it out; with
+    // no node chosen it chooses one; a node that is not configurable is refused in the status bar.
+    void ctrlClickInTheGraphJoinsTheWhatIfEdit() {
+        MainWindow w;
+        QVERIFY(openWithPredictions(w, synthLayoutFile()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
+        GraphScene* scene = w.graphPanel()->scene();
+        std::vector<int32_t> drawn;  // configurable nodes in the drawing
+        for (int32_t n : w.graph().configurableNodes())
+            if (scene->itemForNode(n)) drawn.push_back(n);
+        QVERIFY(drawn.size() >= 3);
+        int32_t plain = -1;
+        for (GraphNodeItem* item : scene->nodeItems())
+            if (item->node() >= 0 && w.graph().configurableIndex(item->node()) < 0)
+                plain = item->node();
+        QVERIFY(plain >= 0);
+        emit scene->nodeToggled(drawn[0]);  // none chosen: it is chosen
+        QCOMPARE(scene->selectedNode(), drawn[0]);
+        QCOMPARE(w.whatIfPanel()->selectedNodes(), std::vector<int32_t>{drawn[0]});
+        emit scene->nodeToggled(drawn[1]);
+        emit scene->nodeToggled(drawn[2]);
+        QCOMPARE(w.whatIfPanel()->selectedNodes(),
+                 (std::vector<int32_t>{drawn[0], drawn[1], drawn[2]}));
+        QCOMPARE(scene->selectedNode(), drawn[0]);
+        QCOMPARE(scene->alsoSelectedNodes().size(), 2);
+        QCOMPARE(
+            w.statusText(),
+            QStringLiteral("What-if: #%1 joins #%2's edit (3 nodes)").arg(drawn[2]).arg(drawn[0]));
+        emit scene->nodeToggled(drawn[1]);
+        QCOMPARE(w.whatIfPanel()->selectedNodes(), (std::vector<int32_t>{drawn[0], drawn[2]}));
+        QCOMPARE(scene->alsoSelectedNodes(), QVector<int32_t>{drawn[2]});
+        QCOMPARE(
+            w.statusText(),
+            QStringLiteral("What-if: #%1 leaves #%2's edit (2 nodes)").arg(drawn[1]).arg(drawn[0]));
+        emit scene->nodeToggled(plain);
+        QCOMPARE(w.whatIfPanel()->selectedNodes().size(), size_t{2});
+        QCOMPARE(w.statusText(),
+                 QStringLiteral("#%1 is not configurable: What-if cannot edit it").arg(plain));
+    }
+
     // A what-if edit is what the Explain dock and the graph show, live.
     void whatIfEditIsExplainedLive() {
         MainWindow w;

@@ -175,6 +175,34 @@ private slots:
         QCOMPARE(ringPixel(false), QColor(Qt::white));
     }
 
+    // Ctrl- or Shift-click on a node asks for it to join a selection kept elsewhere (What-if's),
+    // and the selected node stays (Ctrl-click had selected it, as a plain click does).
+    void ctrlClickTogglesANodeAndKeepsTheSelection() {
+        ShownScene shown(m_graph, m_layout);
+        QVERIFY(QTest::qWaitForWindowExposed(&shown.view));
+        shown.view.actualSize();
+        QVERIFY(shown.scene.selectNode(3));
+        QSignalSpy toggled(&shown.scene, &GraphScene::nodeToggled);
+        QSignalSpy selected(&shown.scene, &GraphScene::nodeSelected);
+        const auto click = [&shown](int32_t node, Qt::KeyboardModifiers modifiers) {
+            GraphNodeItem* item = shown.scene.itemForNode(node);
+            shown.view.focusOn(item);
+            QTest::mouseClick(shown.view.viewport(), Qt::LeftButton, modifiers,
+                              shown.view.mapFromScene(item->sceneBoundingRect().center()));
+        };
+        click(5, Qt::ControlModifier);
+        click(6, Qt::ShiftModifier);
+        QCOMPARE(toggled.count(), 2);
+        QCOMPARE(toggled.at(0).at(0).toInt(), 5);
+        QCOMPARE(toggled.at(1).at(0).toInt(), 6);
+        QCOMPARE(shown.scene.selectedNode(), 3);
+        QCOMPARE(shown.scene.selectedItems().size(), 1);
+        QCOMPARE(selected.count(), 0);
+        click(5, Qt::NoModifier);  // a plain click selects, as before
+        QCOMPARE(shown.scene.selectedNode(), 5);
+        QCOMPARE(toggled.count(), 2);
+    }
+
     // In a view of boxes (computations, or the program's closed groups) a box holding marked or
     // What-if-selected nodes carries their mark and ring: they had shown nowhere, though the
     // status said a chosen configuration's nodes were marked.
