@@ -166,7 +166,7 @@ void GraphScene::setAlsoSelected(const QVector<int32_t>& nodes) {
 QVector<int32_t> GraphScene::alsoSelectedNodes() const {
     QVector<int32_t> drawn;
     for (const GraphNodeItem* item : m_items)
-        if (item->isAlsoSelected()) drawn.push_back(item->node());
+        if (item->isAlsoSelected() && item->node() >= 0) drawn.push_back(item->node());
     return drawn;
 }
 

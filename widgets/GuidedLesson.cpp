@@ -211,10 +211,8 @@ QString GuidedLesson::trustParagraph() const {
     if (m_whatIf->synthIsGroundTruth()) return {};
     return m_graph.runtimesKnown()
                ? tr("<p><i>On this file the synthetic TPU's figures are estimates: the file was "
-                    "timed "
-                    "on a real TPU, which the synthetic TPU only models (the Explain tab gives "
-                    "their "
-                    "Kendall against its measurements).</i></p>")
+                    "timed on a real TPU, which the synthetic TPU only models (the Explain tab "
+                    "gives their Kendall against its measurements).</i></p>")
                : tr("<p><i>On this file the synthetic TPU's figures are estimates: it holds no "
                     "measured runtimes to check them against.</i></p>");
 }

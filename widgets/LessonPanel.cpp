@@ -82,8 +82,8 @@ LessonPanel::LessonPanel(WhatIfPanel* whatIf, QWidget* parent)
     });
     m_message =
         tr("A guided lesson on how a tensor's layout changes a program's runtime, with the "
-           "synthetic TPU's figures. Press <b>Begin</b>; then Page Down, as a "
-           "presenter's remote sends, steps through it.");
+           "synthetic TPU's figures. Press <b>Begin</b>; then Page Down, as a presenter's remote "
+           "sends, steps through it.");
     refresh();
 }
 
@@ -109,8 +109,8 @@ void LessonPanel::onPlanned(const Plan& plan) {
     if (!plan.scenario) {
         unavailable(
             tr("No configurable node of %1 makes the compiler insert a copy when its output layout "
-               "changes, so this file cannot show the lesson. The sample's resnet file can: "
-               "File › Open Sample.")
+               "changes, so this file cannot show the lesson. The sample's resnet file can: File › "
+               "Open Sample.")
                 .arg(q(m_graph.name())));
         return;
     }
@@ -246,13 +246,10 @@ QString LessonPanel::stepBody() const {
     const QString from = layoutLabel(s.startLayout), to = layoutLabel(s.badLayout);
     switch (step()) {
         case Step::Select:
-            return tr("<p>We start from %7: %1 %8. A layout "
-                      "lists a tensor's dimensions minor to major: in <tt>%2</tt> dimension %3 is "
-                      "the most "
-                      "minor, its elements adjacent in memory.</p><p>%4 writes its output as "
-                      "<tt>%2</tt>; "
-                      "%5 reads it further on. <b>Click #%6 in the graph</b> (or type %6 in the "
-                      "search box).</p>")
+            return tr("<p>We start from %7: %1 %8. A layout lists a tensor's dimensions minor to "
+                      "major: in <tt>%2</tt> dimension %3 is the most minor, its elements adjacent "
+                      "in memory.</p><p>%4 writes its output as <tt>%2</tt>; %5 reads it further "
+                      "on. <b>Click #%6 in the graph</b> (or type %6 in the search box).</p>")
                 .arg(ns(s.start.totalNs), from)
                 .arg(s.startLayout.empty() ? 0 : s.startLayout.front())
                 .arg(p, c)
@@ -260,21 +257,22 @@ QString LessonPanel::stepBody() const {
                 .arg(m_start, bySynthTpu());
         case Step::ChangeOutput:
             return tr("<p>In the <b>What-if</b> tab, set #%1's <b>output</b> layout to "
-                      "<b><tt>%2</tt></b> "
-                      "(it is <tt>%3</tt> now).</p><p>The compiler passes a layout on through "
-                      "elementwise ops: "
-                      "%4 after #%1 will follow it. #%5 asks for <tt>%3</tt>.</p>")
+                      "<b><tt>%2</tt></b> (it is <tt>%3</tt> now).</p><p>The compiler passes a "
+                      "layout on through elementwise ops: %4 after #%1 will follow it. #%5 asks "
+                      "for <tt>%3</tt>.</p>")
                 .arg(s.producer)
                 .arg(to, from)
                 .arg(countOf(static_cast<int64_t>(s.propagatedTo.size()), tr("node"), tr("nodes")))
                 .arg(s.consumer());
         case Step::WatchCopy: return watchText();
         case Step::FixConsumer:
-            return tr("<p>A copy is the compiler reconciling two layouts. Instead of changing #%1 back, let the "
-                      "consumer read what arrives: set #%2's <b>%3</b> layout to <b><tt>%4</tt></b>.</p>")
+            return tr("<p>A copy is the compiler reconciling two layouts. Instead of changing #%1 "
+                      "back, let the consumer read what arrives: set #%2's <b>%3</b> layout to "
+                      "<b><tt>%4</tt></b>.</p>")
                 .arg(s.producer)
                 .arg(s.consumer())
-                .arg(QLatin1String(whatif::slotName(s.consumerSlot)), layoutLabel(arrivingLayout()));
+                .arg(QLatin1String(whatif::slotName(s.consumerSlot)),
+                     layoutLabel(arrivingLayout()));
         case Step::Compare:
             return compareText();
     }
@@ -300,23 +298,24 @@ QString LessonPanel::watchText() const {
                   "make one.</p>")
             .arg(s.consumer());
     }
-    QString text = tr("<p>#%1 now writes <tt>%2</tt> but #%3 reads <tt>%4</tt>, so the compiler inserts a "
-                      "<b>copy</b> between them: the dashed edge on the graph, <b>%5</b>%6.</p>")
-                       .arg(copy->producer)
-                       .arg(layoutLabel(copy->fromLayout))
-                       .arg(copy->consumer)
-                       .arg(layoutLabel(copy->toLayout), ns(copy->copyNs),
-                            explain::isTransposing(*copy)
-                                ? tr(" (it changes the most-minor dimension, so it runs through the transpose unit)")
-                                : QString());
+    QString text =
+        tr("<p>#%1 now writes <tt>%2</tt> but #%3 reads <tt>%4</tt>, so the compiler "
+           "inserts a <b>copy</b> between them: the dashed edge on the graph, "
+           "<b>%5</b>%6.</p>")
+            .arg(copy->producer)
+            .arg(layoutLabel(copy->fromLayout))
+            .arg(copy->consumer)
+            .arg(layoutLabel(copy->toLayout), ns(copy->copyNs),
+                 explain::isTransposing(*copy) ? tr(" (it changes the most-minor dimension, so it "
+                                                    "runs through the transpose unit)")
+                                               : QString());
     text += tr("<p>The runtime went from %1 to <b>%2</b> (%3) %5. %4.</p>")
                 .arg(ns(s.start.totalNs), ns(now.totalNs), percent(s.start.totalNs, now.totalNs),
                      aboutIt(explain::compare(m_graph, s.start, now).sentence), bySynthTpu());
     if (m_whatIf->hasReport() && m_whatIf->report().predictedNs > 0) {
         const whatif::WhatIfReport& r = m_whatIf->report();
         text += tr("<p>The learned model predicts %1 (rank %2 of %3 configurations)%4. The "
-                   "<b>Explain</b> tab "
-                   "breaks the runtime down.</p>")
+                   "<b>Explain</b> tab breaks the runtime down.</p>")
                     .arg(ns(r.predictedNs))
                     .arg(countText(r.rank))
                     .arg(countText(r.configs))
@@ -370,9 +369,8 @@ QString LessonPanel::compareText() const {
             : tr("It is now faster than the start: a better configuration than the one we began "
                  "with.</p>");
     text += tr("<p>Layouts interact: changing one node's costs copies wherever its users disagree, "
-               "and the fix is "
-               "to change them together. Try another layout with the What-if editor; <b>%1</b> "
-               "runs the lesson once more.</p>")
+               "and the fix is to change them together. Try another layout with the What-if "
+               "editor; <b>%1</b> runs the lesson once more.</p>")
                 .arg(beginText());
     return text;
 }
@@ -398,8 +396,8 @@ QString LessonPanel::statusText() const {
         case Step::Select: return tr("Waiting for #%1 to be selected (<b>Show me</b> selects it).").arg(s.producer);
         case Step::ChangeOutput:
             if (out != s.startLayout && !out.empty())
-                return tr("#%1 now writes <tt>%2</tt>: that adds no copy into #%3. The lesson's layout is "
-                          "<tt>%4</tt>.")
+                return tr("#%1 now writes <tt>%2</tt>: that adds no copy into #%3. The lesson's "
+                          "layout is <tt>%4</tt>.")
                     .arg(s.producer)
                     .arg(layoutLabel(out))
                     .arg(s.consumer())
@@ -407,8 +405,8 @@ QString LessonPanel::statusText() const {
             return tr("Waiting for #%1's output layout to change (<b>Show me</b> does it).").arg(s.producer);
         case Step::FixConsumer:
             if (!producerChanged(row))
-                return tr("#%1 writes <tt>%2</tt> again: undoing the change is one fix, but change it and fix "
-                          "the consumer instead (<b>Show me</b>).")
+                return tr("#%1 writes <tt>%2</tt> again: undoing the change is one fix, but change "
+                          "it and fix the consumer instead (<b>Show me</b>).")
                     .arg(s.producer)
                     .arg(layoutLabel(s.startLayout));
             return tr("Waiting: the copy into #%1 is still there.").arg(s.consumer());

@@ -30,9 +30,9 @@ TileLessonPanel::TileLessonPanel(WhatIfPanel* whatIf, QWidget* parent)
     : GuidedLesson(whatIf, false, kSteps, parent) {
     beginButton()->setToolTip(tr("Start the lesson on the open tile file (or the sample's)"));
     m_message =
-        tr("A guided lesson on how a kernel's tile sizes change its runtime, with the "
-           "synthetic TPU's figures. Press <b>Begin</b>; then Page Down, as a "
-           "presenter's remote sends, steps through it.");
+        tr("A guided lesson on how a kernel's tile sizes change its runtime, with the synthetic "
+           "TPU's figures. Press <b>Begin</b>; then Page Down, as a presenter's remote sends, "
+           "steps through it.");
     refresh();
 }
 
@@ -52,9 +52,9 @@ void TileLessonPanel::plan() {
     }
     if (!m_scenario) {
         unavailable(
-            tr("The kernel of %1 cannot show the lesson: its output has no dimension of "
-               "several elements to narrow, or no configuration cuts it into several tiles. "
-               "The sample's conv_fusion files can: File › Open Sample.")
+            tr("The kernel of %1 cannot show the lesson: its output has no dimension of several "
+               "elements to narrow, or no configuration cuts it into several tiles. The sample's "
+               "conv_fusion files can: File › Open Sample.")
                 .arg(q(m_graph.name())));
         return;
     }
@@ -186,11 +186,8 @@ QString TileLessonPanel::selectText() const {
     const lesson::TileLesson& s = *m_scenario;
     TensorShape shape = tensorShape(m_graph.nodeFeatures(s.output), m_graph.nodeFeatureWidth());
     return tr("<p>We start from %1: the kernel computes its output, <b>#%2</b> (%3 <tt>%4</tt>), "
-              "one "
-              "<b>tile</b> at a time, <tt>%5</tt> each: <b>%6</b>, %7 %8, drawn "
-              "in "
-              "the <b>Explain</b> tab.</p><p><b>Click #%2 in the graph</b> (or type %2 in the "
-              "search "
+              "one <b>tile</b> at a time, <tt>%5</tt> each: <b>%6</b>, %7 %8, drawn in the "
+              "<b>Explain</b> tab.</p><p><b>Click #%2 in the graph</b> (or type %2 in the search "
               "box).</p>")
         .arg(q(s.start))
         .arg(s.output)
@@ -237,10 +234,8 @@ QString TileLessonPanel::watchText() const {
     return tr("<p>Each tile now fills %1 of a register's %2 lanes, and the others compute for "
               "nothing: the useful share of the computed elements went from %3 to <b>%4</b> (the "
               "synthetic TPU charges idle lanes ×%5 at most), and the loop runs %6 times instead "
-              "of "
-              "%7.</p><p>The runtime went from %8 to <b>%9</b> (%10) %15: tile "
-              "waste "
-              "%11 → %12, per-tile overhead %13 → %14. The Explain tab draws the narrow tiles.</p>")
+              "of %7.</p><p>The runtime went from %8 to <b>%9</b> (%10) %15: tile waste %11 → %12, "
+              "per-tile overhead %13 → %14. The Explain tab draws the narrow tiles.</p>")
                .arg(countText(laneTile(m_now->row)))
                .arg(kRegisterLanes)
                .arg(share(a.utilisation), share(b.utilisation))
@@ -259,10 +254,8 @@ QString TileLessonPanel::oneTileText() const {
         bounds << tr("%1 = %2").arg(boundName(s.outputColumns[d])).arg(s.dims[d]);
     return tr("<p>Each tile is a step of the kernel's loop, and its operands are fetched while the "
               "previous tile computes. The other extreme: one tile as big as the whole output. In "
-              "the "
-              "<b>What-if</b> tab, set each output bound to its dimension's size (the size list "
-              "offers "
-              "it as \"(whole)\"): %1.</p>")
+              "the <b>What-if</b> tab, set each output bound to its dimension's size (the size "
+              "list offers it as \"(whole)\"): %1.</p>")
         .arg(bounds.join(QStringLiteral(", ")));
 }
 
@@ -272,8 +265,8 @@ QString TileLessonPanel::configurationLine(const QString& name, const Checked& c
     const QString change = c.row == s.startRow
                                ? QString()
                                : tr(" (%1)").arg(percent(s.startCost.totalNs, c.cost.totalNs));
-    return tr("<p><b>%1</b>: <b>%2</b>%3 %10 · %4 of <tt>%5</tt> · %6 of computed "
-              "elements useful · working set %7 MiB%8%9</p>")
+    return tr("<p><b>%1</b>: <b>%2</b>%3 %10 · %4 of <tt>%5</tt> · %6 of computed elements useful "
+              "· working set %7 MiB%8%9</p>")
         .arg(name, ns(c.cost.totalNs), change, countOf(t.numTiles, tr("tile"), tr("tiles")),
              tileText(c.row), share(t.utilisation))
         .arg(t.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)

@@ -1145,8 +1145,7 @@ void WhatIfPanel::fillLayoutSlots() {
             .arg(QString::fromStdString(m_graph.opcodeName(m_node))) +
         (others == 0
              ? QString()
-             : tr("<br><b>%1 selected too</b>: an edit sets each it fits; a sweep varies #%2 "
-                  "alone")
+             : tr("<br><b>%1 selected too</b>: an edit sets each it fits; a sweep varies #%2 alone")
                    .arg(countOf(others, tr("other node"), tr("other nodes")))
                    .arg(m_node)));
     for (int s = 0; s < kSlots; ++s) {
@@ -1263,14 +1262,16 @@ QString WhatIfPanel::resultText() const {
     if (r.matchingRow >= 0)
         lines << tr("Equals config %1 of the file, measured %2").arg(r.matchingRow).arg(ns(r.matchingRuntimeNs));
     else if (r.sameProgramRow >= 0)
-        lines << tr("Compiles to the same program as config %1 (by the synthetic TPU's compiler model%2), measured %3: "
-                    "the differences do not change the executable")
+        lines << tr("Compiles to the same program as config %1 (by the synthetic TPU's compiler "
+                    "model%2), measured %3: the differences do not change the executable")
                      .arg(r.sameProgramRow)
-                     .arg(m_predictor->synthIsGroundTruth() ? QString() : tr(", an estimate of XLA"))
+                     .arg(m_predictor->synthIsGroundTruth() ? QString()
+                                                            : tr(", an estimate of XLA"))
                      .arg(ns(r.sameProgramRuntimeNs));
     else if (r.extrapolating)
-        lines << tr("<span style='color:#b35900'>⚠ The model is extrapolating: the nearest measured config (%1) "
-                    "differs in %2 %3, more than measured configs differ from each other.</span>")
+        lines << tr("<span style='color:#b35900'>⚠ The model is extrapolating: the nearest "
+                    "measured config (%1) differs in %2 %3, more than measured configs differ from "
+                    "each other.</span>")
                      .arg(r.nearestRow)
                      .arg(r.nearestDistance)
                      .arg(isLayoutFile() ? tr("nodes") : tr("bounds"));

@@ -249,6 +249,7 @@ private slots:
             QVERIFY(!box->isAlsoSelected());
             scene.setAlsoSelected({inside[0]});
             QVERIFY(box->isAlsoSelected());
+            QVERIFY(scene.alsoSelectedNodes().isEmpty());  // drawn as nodes: none (a box gave -1)
             QVERIFY(box->toolTip().contains(QStringLiteral("1 node inside selected in What-if")));
             scene.setMarkedNodes({});
             scene.setAlsoSelected({});

@@ -146,6 +146,26 @@ private slots:
         QVERIFY2(s->statusText().startsWith(QStringLiteral("Stopped after")), qPrintable(s->statusText()));
     }
 
+    // The figure a search starts from is the synthetic TPU's: an estimate on a file it did not
+    // time, and the running search says so (the summary at its end already did).
+    void theSearchSaysWhoseFigureItStartsFrom() {
+        for (const double scale : {1.0, 1.1}) {
+            JobRunner runner(QStringLiteral("model"));
+            WhatIfPanel panel(&runner);
+            TpuGraphData d = m_layout.data();
+            for (double& r : d.runtimes) r *= scale;
+            QVERIFY(openPredicted(panel, runner, TpuGraph(std::move(d))));
+            SuggestionPanel* s = startLongSearch(panel);
+            QSignalSpy done(s, &SuggestionPanel::finished);
+            QVERIFY2(s->statusText().endsWith(
+                         scale == 1.0 ? QStringLiteral("by the synthetic TPU)…")
+                                      : QStringLiteral("by the synthetic TPU's estimate)…")),
+                     qPrintable(s->statusText()));
+            QTest::mouseClick(s->stopButton(), Qt::LeftButton);
+            QVERIFY(done.wait(5000));
+        }
+    }
+
     // A long search lists the fastest measured as it finds them (the model's columns wait for the
     // end); a row the user selected stays selected as the list changes, and loads before the end.
     void aRunningSearchListsItsFastestSoFar() {
