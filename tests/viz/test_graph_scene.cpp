@@ -53,6 +53,32 @@ static int blackPixels(const QImage& image) {
     return n;
 }
 
+// `g`'s view of `spec` laid out as the application lays it out, on a JobRunner's worker thread
+// (null when it does not finish).
+static std::shared_ptr<const LayoutResult> layoutOnWorker(const TpuGraph& g, const ViewSpec& spec) {
+    JobRunner runner(QStringLiteral("layout"));
+    QSignalSpy finished(&runner, &JobRunner::finished);
+    runner.submit(QStringLiteral("layout"), [g, spec](JobControl&) {
+        return QVariant::fromValue(layoutWithGraphviz(buildViewGraph(g, spec)));
+    });
+    if (!finished.wait(30000)) return nullptr;
+    auto layout = finished.at(0).at(1).value<std::shared_ptr<const LayoutResult>>();
+    return layout && layout->layoutThread == runner.workerThreadId() ? layout : nullptr;
+}
+
+// `item` painted alone, about the image's centre, on `background`, scaled by `scale`.
+static QImage paintedAlone(GraphNodeItem& item, QSize size, const QColor& background,
+                           double scale) {
+    QImage image(size, QImage::Format_ARGB32);
+    image.fill(background);
+    QPainter painter(&image);
+    painter.translate(size.width() / 2.0, size.height() / 2.0);
+    painter.scale(scale, scale);
+    item.paint(&painter, nullptr, nullptr);
+    painter.end();
+    return image;
+}
+
 class TestGraphScene : public QObject {
     Q_OBJECT
 
@@ -61,17 +87,8 @@ class TestGraphScene : public QObject {
 
 private slots:
     void initTestCase() {
-        // Layout runs as the application runs it: on a JobRunner's worker thread.
-        JobRunner runner(QStringLiteral("layout"));
-        QSignalSpy finished(&runner, &JobRunner::finished);
-        const TpuGraph g = m_graph;
-        runner.submit(QStringLiteral("layout"), [g](JobControl&) {
-            return QVariant::fromValue(layoutWithGraphviz(buildViewGraph(g, {})));
-        });
-        QVERIFY(finished.wait(30000));
-        m_layout = finished.at(0).at(1).value<std::shared_ptr<const LayoutResult>>();
+        m_layout = layoutOnWorker(m_graph, {});
         QVERIFY(m_layout);
-        QCOMPARE(m_layout->layoutThread, runner.workerThreadId());
     }
 
     void buildsOneItemPerViewItemAndEdge() {
@@ -161,14 +178,9 @@ private slots:
         node.node = 4;
         node.title = QStringLiteral("add");
         const auto ringPixel = [&](bool also) {
-            GraphNodeItem item(node, 0, QRectF(0, 0, 160, 40), false);  // drawn about its centre
+            GraphNodeItem item(node, 0, QRectF(0, 0, 160, 40), false);
             item.setAlsoSelected(also);
-            QImage image(200, 80, QImage::Format_ARGB32);
-            image.fill(Qt::white);
-            QPainter painter(&image);
-            painter.translate(100, 40);
-            item.paint(&painter, nullptr, nullptr);
-            painter.end();
+            const QImage image = paintedAlone(item, QSize(200, 80), Qt::white, 1.0);
             return QColor(image.pixel(17, 40));  // 3 px left of the box's edge at x 20
         };
         QCOMPARE(ringPixel(true), QColor(0x15, 0x65, 0xc0));
@@ -208,18 +220,12 @@ private slots:
     // status said a chosen configuration's nodes were marked.
     void boxesCarryTheMarksAndSelectionInside() {
         for (const ViewMode mode : {ViewMode::Computations, ViewMode::Groups}) {
-            JobRunner runner(QStringLiteral("layout"));
-            QSignalSpy finished(&runner, &JobRunner::finished);
-            const TpuGraph g = m_graph;
             ViewSpec spec;
             spec.mode = mode;
-            runner.submit(QStringLiteral("layout"), [g, spec](JobControl&) {
-                return QVariant::fromValue(layoutWithGraphviz(buildViewGraph(g, spec)));
-            });
-            QVERIFY(finished.wait(30000));
+            const auto layout = layoutOnWorker(m_graph, spec);
+            QVERIFY(layout);
             GraphScene scene;
-            scene.showLayout(m_graph,
-                             finished.at(0).at(1).value<std::shared_ptr<const LayoutResult>>());
+            scene.showLayout(m_graph, layout);
             GraphNodeItem* box = nullptr;
             std::vector<int32_t> inside;  // configurable nodes in the first box holding several
             for (GraphNodeItem* item : scene.nodeItems()) {
@@ -279,17 +285,12 @@ private slots:
         scene.setCostMeasure(CostMeasure::Padding);  // all zero: all white
         QCOMPARE(scene.itemForNode(top)->fillColor(), heatColor(0.0));
 
-        JobRunner runner(QStringLiteral("layout"));
-        QSignalSpy finished(&runner, &JobRunner::finished);
-        const TpuGraph g = m_graph;
         ViewSpec spec;
         spec.mode = ViewMode::Computations;
-        runner.submit(QStringLiteral("layout"), [g, spec](JobControl&) {
-            return QVariant::fromValue(layoutWithGraphviz(buildViewGraph(g, spec)));
-        });
-        QVERIFY(finished.wait(30000));
+        const auto computationsView = layoutOnWorker(m_graph, spec);
+        QVERIFY(computationsView);
         scene.setCostMeasure(CostMeasure::Total);
-        scene.showLayout(m_graph, finished.at(0).at(1).value<std::shared_ptr<const LayoutResult>>());
+        scene.showLayout(m_graph, computationsView);
         double sum = 0;  // the last computation holds the highest ids: the largest sum
         const int last = m_graph.computationOf(m_graph.numNodes() - 1);
         for (int64_t i = 0; i < m_graph.numNodes(); ++i)
@@ -427,12 +428,7 @@ private slots:
         const auto textPixels = [&](double heat, bool light) {
             GraphNodeItem item(box, 0, rect, false);
             item.setHeatColor(heatColor(heat));
-            QImage image(360, 80, QImage::Format_ARGB32);
-            image.fill(Qt::transparent);
-            QPainter painter(&image);
-            painter.scale(2, 2);
-            item.paint(&painter, nullptr, nullptr);
-            painter.end();
+            const QImage image = paintedAlone(item, QSize(360, 80), Qt::transparent, 2.0);
             const int fill = heatColor(heat).lightness();
             int count = 0;
             for (int y = 10; y < 70; ++y)
