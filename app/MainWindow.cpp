@@ -640,7 +640,7 @@ void MainWindow::addWhatIfActions(QMenu* menu, int node) {
     const auto edit = [this, node](bool withAlike) {
         raiseToolDock(tr("What-if"));
         m_graphPanel->showNode(node);
-        m_whatIf->selectNode(node);
+        m_whatIf->selectNode(node);  // now: a node not drawn is selected in the graph only later
         if (withAlike) m_whatIf->selectAlike();
     };
     menu->addSeparator();

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "LessonFrame.h"
+#include "RuntimeText.h"
 #include "WhatIfPanel.h"
 #include "explain/CostExplanation.h"
 
@@ -218,8 +219,7 @@ QString GuidedLesson::trustParagraph() const {
 }
 
 QString GuidedLesson::bySynthTpu() const {
-    return m_whatIf->synthIsGroundTruth() ? tr("by the synthetic TPU")
-                                          : tr("by the synthetic TPU's estimate");
+    return bySynthTpuText(m_whatIf->synthIsGroundTruth());
 }
 
 QString GuidedLesson::extrapolationAdvice() const {

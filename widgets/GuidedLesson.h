@@ -25,13 +25,13 @@ class WhatIfPanel;
 class GuidedLesson : public QWidget {
     Q_OBJECT
 public:
-    // A lesson of `steps` steps on layout files (`onLayoutFiles`) or on tile files.
     // A configuration the lesson looked at, as the synthetic TPU times it.
     struct TimedRow {
         std::vector<float> row;
         synth::CostBreakdown cost;
     };
 
+    // A lesson of `steps` steps on layout files (`onLayoutFiles`) or on tile files.
     GuidedLesson(WhatIfPanel* whatIf, bool onLayoutFiles, int steps, QWidget* parent = nullptr);
 
     void setGraph(const TpuGraph& graph, const QString& file);

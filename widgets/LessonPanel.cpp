@@ -10,7 +10,7 @@
 #include "explain/CostExplanation.h"
 
 Q_DECLARE_METATYPE(tpg::LessonPanel::Plan)
-Q_DECLARE_METATYPE(tpg::LessonPanel::Check)
+Q_DECLARE_METATYPE(tpg::GuidedLesson::TimedRow)
 
 namespace tpg {
 
@@ -64,7 +64,7 @@ LessonPanel::LessonPanel(WhatIfPanel* whatIf, QWidget* parent)
             onPlanned(result.value<Plan>());
         } else if (id == m_checkJob) {
             m_checkJob = 0;
-            m_check = result.value<Check>();
+            m_check = result.value<TimedRow>();
             recordProgress();
             refresh();
         }
@@ -117,7 +117,7 @@ void LessonPanel::onPlanned(const Plan& plan) {
     m_scenario = plan.scenario;
     m_tpu = plan.tpu;
     m_start = plan.start;
-    m_check = Check{m_scenario->startRow, m_scenario->start};
+    m_check = TimedRow{m_scenario->startRow, m_scenario->start};
     m_changed.reset();
     m_fixed.reset();
     m_phase = Phase::Steps;
@@ -133,7 +133,7 @@ void LessonPanel::check() {
     }
     auto tpu = m_tpu;
     m_checkJob = m_runner->submit(kCheckLane, [tpu, row](JobControl&) {
-        return QVariant::fromValue(Check{row, tpu->explainLayout(row.data())});
+        return QVariant::fromValue(TimedRow{row, tpu->explainLayout(row.data())});
     });
 }
 
@@ -344,8 +344,8 @@ QString LessonPanel::compareText() const {
                          predictedText(row), bySynthTpu());
     };
     // What the class made at steps 2 and 4 (the lesson's own edits when a step was skipped past).
-    const Check changed = m_changed.value_or(Check{s.badRow, s.bad});
-    const Check fixed = m_fixed.value_or(Check{s.fixedRow, s.fixed});
+    const TimedRow changed = m_changed.value_or(TimedRow{s.badRow, s.bad});
+    const TimedRow fixed = m_fixed.value_or(TimedRow{s.fixedRow, s.fixed});
     entry(tr("Start (%1)").arg(m_start), s.start, s.startRow);
     entry(tr("#%1 output %2")
               .arg(s.producer)

@@ -38,8 +38,6 @@ public:
         QString start;  // what the lesson starts from, in words
         std::shared_ptr<const synth::TpuCostModel> tpu;
     };
-    // What the synthetic TPU makes of the edited configuration the lesson is looking at.
-    using Check = TimedRow;
 
     Step step() const { return static_cast<Step>(m_step); }
     bool stepDone() const override;
@@ -66,8 +64,8 @@ private:
 
     JobRunner* m_runner;
     std::optional<lesson::LayoutLesson> m_scenario;
-    std::optional<Check> m_check;
-    std::optional<Check> m_changed, m_fixed;  // what the class made at steps 2 and 4
+    std::optional<TimedRow> m_check;  // the edited configuration the lesson is looking at
+    std::optional<TimedRow> m_changed, m_fixed;  // what the class made at steps 2 and 4
     quint64 m_planJob = 0, m_checkJob = 0;
     QString m_start;  // what the lesson starts from, in words
 };

@@ -21,6 +21,13 @@ inline QString boundPrefix(int beyondFit) {
     return beyondFit < 0 ? QStringLiteral("≤ ") : beyondFit > 0 ? QStringLiteral("≥ ") : QString();
 }
 
+// Who gives a synthetic-TPU runtime: "by the synthetic TPU" on a file it timed (its ground truth),
+// "by the synthetic TPU's estimate" on any other.
+inline QString bySynthTpuText(bool groundTruth) {
+    return groundTruth ? QObject::tr("by the synthetic TPU")
+                       : QObject::tr("by the synthetic TPU's estimate");
+}
+
 // A report evaluated before the file was scored shows the model's score: "score 8.5914".
 inline QString scoreText(double score) {
     return QObject::tr("score %1").arg(score, 0, 'f', 4);

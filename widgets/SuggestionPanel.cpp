@@ -237,9 +237,8 @@ void SuggestionPanel::suggest() {
     m_progress->setValue(0);
     m_progress->show();
     showRunning(true);
-    m_status->setText(
-        tr("Searching from the current configuration (%1 by the synthetic TPU%2)…")
-            .arg(ns(m_startNs), predictor->synthIsGroundTruth() ? QString() : tr("'s estimate")));
+    m_status->setText(tr("Searching from the current configuration (%1 %2)…")
+                          .arg(ns(m_startNs), bySynthTpuText(predictor->synthIsGroundTruth())));
     m_stopToken = std::make_shared<nn::CancelToken>();
     auto token = m_stopToken;
     m_job = m_runner->submit(QStringLiteral("tune"), [predictor, o, token](JobControl& control) {

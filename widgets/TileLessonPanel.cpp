@@ -59,7 +59,7 @@ void TileLessonPanel::plan() {
         return;
     }
     const lesson::TileLesson& s = *m_scenario;
-    m_now = Checked{s.startRow, s.startCost};
+    m_now = TimedRow{s.startRow, s.startCost};
     m_narrow.reset();
     m_whole.reset();
     m_phase = Phase::Steps;
@@ -70,7 +70,7 @@ void TileLessonPanel::plan() {
 void TileLessonPanel::check() {
     const std::vector<float>& row = m_whatIf->currentRow();
     if (!m_tpu || row.size() != m_scenario->startRow.size()) return;
-    if (!m_now || m_now->row != row) m_now = Checked{row, m_tpu->explainTile(row.data())};
+    if (!m_now || m_now->row != row) m_now = TimedRow{row, m_tpu->explainTile(row.data())};
     if ((step() == Step::Narrow || step() == Step::WatchLanes) && narrowed(*m_now))
         m_narrow = m_now;
     if (step() == Step::OneTile && m_now->cost.tile.numTiles == 1) m_whole = m_now;
@@ -127,7 +127,7 @@ int64_t TileLessonPanel::laneTile(const std::vector<float>& row) const {
     return lesson::outputTileSize(*m_tpu, row, m_scenario->laneDim);
 }
 
-bool TileLessonPanel::narrowed(const Checked& c) const {
+bool TileLessonPanel::narrowed(const TimedRow& c) const {
     const lesson::TileLesson& s = *m_scenario;
     const int64_t lanes = laneTile(c.row);
     return lanes < laneTile(s.startRow) && lanes < kRegisterLanes &&
@@ -259,7 +259,7 @@ QString TileLessonPanel::oneTileText() const {
         .arg(bounds.join(QStringLiteral(", ")));
 }
 
-QString TileLessonPanel::configurationLine(const QString& name, const Checked& c) const {
+QString TileLessonPanel::configurationLine(const QString& name, const TimedRow& c) const {
     const lesson::TileLesson& s = *m_scenario;
     const synth::TileCost& t = c.cost.tile;
     const QString change = c.row == s.startRow
@@ -276,9 +276,9 @@ QString TileLessonPanel::configurationLine(const QString& name, const Checked& c
 QString TileLessonPanel::compareText() const {
     const lesson::TileLesson& s = *m_scenario;
     // What the class made at steps 2 and 4 (the lesson's own edits when a step was skipped past).
-    const Checked start{s.startRow, s.startCost};
-    const Checked narrow = m_narrow.value_or(Checked{s.narrowRow, s.narrowCost});
-    const Checked whole = m_whole.value_or(Checked{s.wholeRow, s.wholeCost});
+    const TimedRow start{s.startRow, s.startCost};
+    const TimedRow narrow = m_narrow.value_or(TimedRow{s.narrowRow, s.narrowCost});
+    const TimedRow whole = m_whole.value_or(TimedRow{s.wholeRow, s.wholeCost});
     QString text = configurationLine(tr("Start (%1)").arg(q(s.start)), start) +
                    configurationLine(tr("Narrow"), narrow) +
                    configurationLine(tr("One tile"), whole);

@@ -41,22 +41,20 @@ protected:
     QString stepBody() const override;
 
 private:
-    using Checked = TimedRow;
-
     QString selectText() const;
     QString narrowText() const;
     QString watchText() const;
     QString oneTileText() const;
     QString compareText() const;
-    QString configurationLine(const QString& name, const Checked& c) const;
+    QString configurationLine(const QString& name, const TimedRow& c) const;
     QString tileText(const std::vector<float>& row) const;  // "[1,128,32,16]"
     int64_t laneTile(const std::vector<float>& row) const;
-    bool narrowed(const Checked& c) const;
+    bool narrowed(const TimedRow& c) const;
     QString predictedLine() const;  // the model's figure for the edited configuration, or ""
 
     std::optional<lesson::TileLesson> m_scenario;
-    std::optional<Checked> m_now;              // the edited configuration
-    std::optional<Checked> m_narrow, m_whole;  // what the class made at steps 2 and 4
+    std::optional<TimedRow> m_now;              // the edited configuration
+    std::optional<TimedRow> m_narrow, m_whole;  // what the class made at steps 2 and 4
 };
 
 }  // namespace tpg

@@ -780,24 +780,25 @@ void WhatIfPanel::selectAlike() {
     refreshEditor();
 }
 
+QTreeWidgetItem* WhatIfPanel::listItemOf(int32_t key) const {
+    for (int i = 0; i < m_nodes->topLevelItemCount(); ++i)
+        if (m_nodes->topLevelItem(i)->data(0, Qt::UserRole).toInt() == key)
+            return m_nodes->topLevelItem(i);
+    return nullptr;
+}
+
 QString WhatIfPanel::toggleNode(int32_t node) {
     if (!isLayoutFile() || m_node < 0 || node == m_node || m_nodes->topLevelItemCount() == 0)
         return {};
-    if (node < 0 || node >= m_graph.numNodes() || m_graph.configurableIndex(node) < 0)
-        return tr("#%1 is not configurable: What-if cannot edit it").arg(node);
-    bool joined = false;
-    for (int i = 0; i < m_nodes->topLevelItemCount(); ++i)
-        if (QTreeWidgetItem* item = m_nodes->topLevelItem(i);
-            item->data(0, Qt::UserRole).toInt() == node) {
-            joined = !item->isSelected();
-            item->setSelected(joined);  // the list's selection change refreshes the editor
-        }
-    const auto size = static_cast<int64_t>(selectedNodes().size());
+    QTreeWidgetItem* item = listItemOf(node);  // the list holds the configurable nodes
+    if (!item) return tr("#%1 is not configurable: What-if cannot edit it").arg(node);
+    const bool joined = !item->isSelected();
+    item->setSelected(joined);  // the list's selection change refreshes the editor
     return (joined ? tr("What-if: #%1 joins #%2's edit (%3)")
                    : tr("What-if: #%1 leaves #%2's edit (%3)"))
         .arg(node)
         .arg(m_node)
-        .arg(countOf(size, tr("node"), tr("nodes")));
+        .arg(countOf(m_alsoSelected.size() + 1, tr("node"), tr("nodes")));
 }
 
 int64_t WhatIfPanel::tileBoundDimension(int column) const {
@@ -928,13 +929,11 @@ void WhatIfPanel::selectNode(int32_t node) {
     if (!valid) return;
     m_node = node;  // remembered even before the list is filled
     const QSignalBlocker block(m_nodes);  // the graph already shows it
-    for (int i = 0; i < m_nodes->topLevelItemCount(); ++i)
-        if (m_nodes->topLevelItem(i)->data(0, Qt::UserRole).toInt() == node) {
-            // The graph answering the list's own choice keeps the list's other selected nodes.
-            if (m_nodes->currentItem() != m_nodes->topLevelItem(i))
-                m_nodes->setCurrentItem(m_nodes->topLevelItem(i));
-            m_nodes->scrollToItem(m_nodes->topLevelItem(i));
-        }
+    if (QTreeWidgetItem* item = listItemOf(node)) {
+        // The graph answering the list's own choice keeps the list's other selected nodes.
+        if (m_nodes->currentItem() != item) m_nodes->setCurrentItem(item);
+        m_nodes->scrollToItem(item);
+    }
     refreshEditor();
 }
 
@@ -1070,13 +1069,13 @@ int WhatIfPanel::layoutColumnWidth(int slot) const {
 }
 
 void WhatIfPanel::refreshEditor() {
-    fillEditor();
-    if (m_editor->sizeHint().width() > m_editorFitWidth) m_split->fit();
     const std::vector<int32_t> nodes = selectedNodes();
     const QVector<int32_t> also(nodes.size() > 1 ? nodes.begin() + 1 : nodes.end(), nodes.end());
-    if (also == m_alsoSelected) return;
-    m_alsoSelected = also;
-    emit alsoSelectedChanged(also);
+    const bool changed = also != m_alsoSelected;
+    m_alsoSelected = also;  // before fillEditor, whose title counts them
+    fillEditor();
+    if (m_editor->sizeHint().width() > m_editorFitWidth) m_split->fit();
+    if (changed) emit alsoSelectedChanged(also);
 }
 
 void WhatIfPanel::fillEditor() {
@@ -1138,7 +1137,7 @@ void WhatIfPanel::fillTileBound() {
 
 // The chosen node's three slots, each with the permutations of its tensor's rank.
 void WhatIfPanel::fillLayoutSlots() {
-    const auto others = static_cast<int64_t>(selectedNodes().size()) - 1;
+    const auto others = static_cast<int64_t>(m_alsoSelected.size());
     m_editorTitle->setText(
         tr("Node #%1 · %2: minor-to-major layouts (first = most minor)")
             .arg(m_node)

@@ -178,6 +178,7 @@ private:
     void refreshEditor();  // fillEditor, then a wider split if the editor now asks for more
     void fillEditor();
     void fillTileBound();
+    QTreeWidgetItem* listItemOf(int32_t key) const;  // the node (tile: bound) list's item, or null
     void fillLayoutSlots();
     void evaluate(const QString& label);
     // A loaded session's entries, evaluated in one job: one job each would be superseded by the
@@ -226,7 +227,7 @@ private:
     FittingSplitter* m_split;
     QWidget* m_editor;
     int m_nodeColumnsWidth = 0;  // the node list's columns as sized for this file (0: not yet)
-    QVector<int32_t> m_alsoSelected;  // as last announced by alsoSelectedChanged
+    QVector<int32_t> m_alsoSelected;  // selectedNodes() but the chosen one, as last refreshed
     int m_editorFitWidth = 0;    // the editor's width as last fitted (0: not yet, for this file)
     QLabel* m_editorTitle;
     QComboBox* m_slotBoxes[3] = {nullptr, nullptr, nullptr};

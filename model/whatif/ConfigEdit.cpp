@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 
 #include "graph/Schema.h"
@@ -121,23 +122,29 @@ std::string LayoutEdit::text() const {
     return std::to_string(node) + "." + slotName(slot) + "=" + perm;
 }
 
-void checkLayoutEdit(const TpuGraph& g, const LayoutEdit& e) {
-    const std::string text = e.text();
-    if (const std::string why = layoutEditingUnavailable(g); !why.empty()) fail(text, why);
-    if (e.node < 0 || e.node >= g.numNodes()) fail(text, "no node " + std::to_string(e.node) + " (the graph has " + std::to_string(g.numNodes()) + ")");
+std::string layoutEditProblem(const TpuGraph& g, const LayoutEdit& e) {
+    if (std::string why = layoutEditingUnavailable(g); !why.empty()) return why;
+    if (e.node < 0 || e.node >= g.numNodes())
+        return "no node " + std::to_string(e.node) + " (the graph has " +
+               std::to_string(g.numNodes()) + ")";
     if (g.configurableIndex(e.node) < 0)
-        fail(text, "node " + std::to_string(e.node) + " (" + g.opcodeName(e.node) + ") is not configurable");
+        return "node " + std::to_string(e.node) + " (" + g.opcodeName(e.node) +
+               ") is not configurable";
     const SlotTensor t = slotTensor(g, e.node, e.slot);
-    if (!t.usable) fail(text, t.why);
-    if (e.minorToMajor.empty()) return;
-    const std::string expected = "a permutation of 0.." + std::to_string(t.rank() - 1) + " (node " +
-                                 std::to_string(t.tensorNode) + "'s " + t.shapeText() + " has rank " +
-                                 std::to_string(t.rank()) + ")";
-    if (static_cast<int>(e.minorToMajor.size()) != t.rank()) fail(text, "expected " + expected);
+    if (!t.usable) return t.why;
+    if (e.minorToMajor.empty()) return {};
     std::vector<int> sorted = e.minorToMajor;
     std::sort(sorted.begin(), sorted.end());
-    for (int i = 0; i < t.rank(); ++i)
-        if (sorted[static_cast<size_t>(i)] != i) fail(text, "expected " + expected);
+    std::vector<int> identity(static_cast<size_t>(t.rank()));
+    std::iota(identity.begin(), identity.end(), 0);
+    if (sorted == identity) return {};
+    return "expected a permutation of 0.." + std::to_string(t.rank() - 1) + " (node " +
+           std::to_string(t.tensorNode) + "'s " + t.shapeText() + " has rank " +
+           std::to_string(t.rank()) + ")";
+}
+
+void checkLayoutEdit(const TpuGraph& g, const LayoutEdit& e) {
+    if (const std::string why = layoutEditProblem(g, e); !why.empty()) fail(e.text(), why);
 }
 
 LayoutEdit parseLayoutEdit(const TpuGraph& g, const std::string& text) {
@@ -183,11 +190,7 @@ std::vector<int32_t> applyLayoutToNodes(const TpuGraph& g, std::vector<float>& r
     std::vector<int32_t> written;
     for (int32_t node : nodes) {
         const LayoutEdit edit{node, slot, minorToMajor};
-        try {
-            checkLayoutEdit(g, edit);
-        } catch (const FormatError&) {
-            continue;  // another rank, or a slot the node cannot use
-        }
+        if (!layoutEditProblem(g, edit).empty()) continue;  // another rank, or an unusable slot
         applyLayoutEdit(g, row, edit);
         written.push_back(node);
     }

@@ -42,15 +42,17 @@ struct LayoutEdit {
 // Parses and checks "NODE.SLOT=PERM": a configurable node, a usable slot, a permutation of the
 // tensor's rank. Throws FormatError naming the edit and what was expected.
 LayoutEdit parseLayoutEdit(const TpuGraph& g, const std::string& text);
-// Checks an edit built in code (as parseLayoutEdit does); throws FormatError.
+// What is wrong with an edit built in code (as parseLayoutEdit checks it), or "" when it fits.
+std::string layoutEditProblem(const TpuGraph& g, const LayoutEdit& edit);
+// Throws FormatError naming the edit and its layoutEditProblem.
 void checkLayoutEdit(const TpuGraph& g, const LayoutEdit& edit);
 // Throws FormatError naming the first two edits that set one node's slot: the later would win
 // silently, so two of them are a slip (say, a node number mistyped).
 void checkEachSlotOnce(const std::vector<LayoutEdit>& edits);
 // Writes the edit into a layout row (numConfigurable x 18 values).
 void applyLayoutEdit(const TpuGraph& g, std::vector<float>& row, const LayoutEdit& edit);
-// Writes one layout into one slot of several nodes, of each it fits (as checkLayoutEdit would
-// accept it: the slot usable, its tensor of the layout's rank; default fits any usable slot).
+// Writes one layout into one slot of several nodes, of each it fits (no layoutEditProblem: the
+// slot usable, its tensor of the layout's rank; default fits any usable slot).
 // Returns the nodes it was written to.
 std::vector<int32_t> applyLayoutToNodes(const TpuGraph& g, std::vector<float>& row,
                                         const std::vector<int32_t>& nodes, LayoutSlot slot,
