@@ -34,6 +34,7 @@
 #include "ConfigTableModel.h"
 #include "CountText.h"
 #include "DatasetBrowser.h"
+#include "ElidedLabel.h"
 #include "ElidingStatusBar.h"
 #include "ExplainPanel.h"
 #include "FileKind.h"
@@ -174,7 +175,8 @@ MainWindow::MainWindow(QWidget* parent)
 
 // The status bar's permanent widgets: the file's warnings, the graph, the model, progress.
 void MainWindow::createStatusWidgets() {
-    m_graphLabel = new QLabel(this);
+    m_graphLabel = new ElidedLabel(this);
+    m_graphLabel->setElideMode(Qt::ElideRight);  // the file's name first
     m_warningLabel = new QLabel(this);
     m_warningLabel->setObjectName(QStringLiteral("warningLabel"));
     m_warningLabel->setTextFormat(Qt::RichText);
@@ -184,10 +186,10 @@ void MainWindow::createStatusWidgets() {
     // and a tooltip is easy to miss.
     connect(m_warningLabel, &QLabel::linkActivated, this, &MainWindow::showFileWarnings);
     m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(160);
+    m_progress->setFixedWidth(160);
     m_progress->setRange(0, 0);
     m_progress->hide();
-    m_modelLabel = new QLabel(this);
+    m_modelLabel = new ElidedLabel(this);
     statusBar()->addPermanentWidget(m_warningLabel);
     statusBar()->addPermanentWidget(m_graphLabel);
     statusBar()->addPermanentWidget(m_modelLabel);
@@ -881,6 +883,7 @@ void MainWindow::onGraphLoaded(const QString& path, const TpuGraph& graph) {
     if (graph.isLayout())
         summary += tr(" · %1 configurable").arg(countText(graph.numConfigurable()));
     m_graphLabel->setText(summary);
+    m_graphLabel->setToolTip(summary + QLatin1Char('\n') + QDir::toNativeSeparators(path));
     QStringList warnings;
     for (const auto& w : graph.warnings()) warnings << QString::fromStdString(w);
     m_warningLabel->setVisible(!warnings.isEmpty());

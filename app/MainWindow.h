@@ -22,6 +22,7 @@ namespace tpg {
 
 class ConfigPanel;
 class DatasetBrowser;
+class ElidedLabel;
 class ElidingStatusBar;
 class ExplainPanel;
 class GraphPanel;
@@ -180,14 +181,14 @@ private:
     QDockWidget* m_lessonDock = nullptr;
     std::vector<QDockWidget*> m_toolDocks;  // in their tab order beside the configurations
     QHash<int32_t, QString> m_configMarks, m_compareMarks, m_whatIfMarks;  // all drawn on the graph
-    QLabel* m_modelLabel = nullptr;
+    ElidedLabel* m_modelLabel = nullptr;
     QDockWidget* m_browserDock = nullptr;
     QDockWidget* m_inspectorDock = nullptr;
     QDockWidget* m_configDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_predictAction = nullptr;
     QMenu* m_viewMenu = nullptr;
-    QLabel* m_graphLabel;
+    ElidedLabel* m_graphLabel;
     QLabel* m_warningLabel;
     QProgressBar* m_progress;
     QPointer<QMessageBox> m_errorBox;

@@ -28,6 +28,7 @@
 #include "RuntimeHistogram.h"
 #include "TensorText.h"
 #include "WidgetLimits.h"
+#include "WrappableName.h"
 #include "graph/Schema.h"
 #include "synth/TpuCostModel.h"
 
@@ -260,8 +261,8 @@ void ConfigPanel::setPredictionsPending(bool pending) {
 void ConfigPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
     m_agreement->setVisible(predictions != nullptr);
     if (predictions) {
-        m_agreement->setText(tr("%1 — %2").arg(shortModelName(predictions->modelName),
-                                               predictions->agreementText()));
+        m_agreement->setText(tr("%1 — %2").arg(
+            wrappableName(shortModelName(predictions->modelName)), predictions->agreementText()));
         m_agreement->setToolTip(
             tr("%1\n\nHow well the model's ranking of this file's configurations matches the "
                "measured runtimes: Kendall's tau and ordered-pair accuracy (1 = perfect), "

@@ -10,7 +10,12 @@ ElidedLabel::ElidedLabel(QWidget* parent) : QLabel(parent) {
 }
 
 QString ElidedLabel::shownText() const {
-    return fontMetrics().elidedText(text(), Qt::ElideMiddle, contentsRect().width());
+    return fontMetrics().elidedText(text(), m_elideMode, contentsRect().width());
+}
+
+void ElidedLabel::setElideMode(Qt::TextElideMode mode) {
+    m_elideMode = mode;
+    update();
 }
 
 QSize ElidedLabel::minimumSizeHint() const {

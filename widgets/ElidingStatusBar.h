@@ -1,13 +1,20 @@
 #pragma once
 
 #include <QStatusBar>
+#include <vector>
 
 namespace tpg {
+
+// How `room` pixels are split between labels that want `wanted` pixels each: whole where they
+// want less than an equal share, the rest split evenly among the others.
+std::vector<int> fairShares(const std::vector<int>& wanted, int room);
 
 // A status bar whose message is elided to the room its permanent widgets leave, with the whole
 // message as the bar's tooltip. QStatusBar draws a long message on under them, cut mid-word
 // ("… drawn · layout 2 resnet_001 · layout · 788 nodes"); here it is re-elided whenever the bar or
-// its permanent widgets change size.
+// its permanent widgets change size. Its permanent ElidedLabels share at most
+// widgetlimits::kStatusLabelsMaxShare of its width (fairShares), so that neither they nor the
+// message can widen the window.
 class ElidingStatusBar : public QStatusBar {
     Q_OBJECT
 public:
@@ -21,6 +28,7 @@ protected:
 
 private:
     void showElided();
+    void fitElidedLabels();
     int messageRoom() const;  // pixels between the bar's left edge and its first permanent widget
 
     QString m_message;

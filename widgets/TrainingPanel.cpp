@@ -35,6 +35,7 @@
 #include "RemainingTime.h"
 #include "TrainingCharts.h"
 #include "VerticalScrollArea.h"
+#include "WrappableName.h"
 #include "graph/DatasetIndex.h"
 
 Q_DECLARE_METATYPE(std::vector<tpg::DatasetFile>)
@@ -415,10 +416,11 @@ void TrainingPanel::showDatasetLine() {
         m_datasetLabel->setText(
             tr("No train split in %1: a collection trains on files in the dataset's "
                "tree, npz/<collection>/train/NAME.npz, as tpugraphs synth writes them")
-                .arg(m_datasetFolder));
+                .arg(wrappableName(m_datasetFolder)));
     else
-        m_datasetLabel->setText(graphs.isEmpty() ? m_datasetFolder
-                                                 : tr("%1 in %2").arg(graphs, m_datasetFolder));
+        m_datasetLabel->setText(graphs.isEmpty()
+                                    ? wrappableName(m_datasetFolder)
+                                    : tr("%1 in %2").arg(graphs, wrappableName(m_datasetFolder)));
 }
 
 bool TrainingPanel::chooseCollection(const QString& collection) {
@@ -458,10 +460,12 @@ void TrainingPanel::setCurrentFile(const QString& path, const TpuGraph& graph) {
     if (graph.isNull())
         m_fileLabel->setText(tr("No file open"));
     else if (!graph.runtimesKnown())
-        m_fileLabel->setText(tr("%1: no measured runtimes (test split)").arg(QFileInfo(path).fileName()));
+        m_fileLabel->setText(tr("%1: no measured runtimes (test split)")
+                                 .arg(wrappableName(QFileInfo(path).fileName())));
     else
         m_fileLabel->setText(tr("%1: %2 configurations%3, %4% held out")
-                                 .arg(QFileInfo(path).fileName(), countText(graph.numConfigs()),
+                                 .arg(wrappableName(QFileInfo(path).fileName()),
+                                      countText(graph.numConfigs()),
                                       graph.runtimeSource().empty()
                                           ? QString()
                                           : tr(" (runtimes: the test split's ground truth)"))

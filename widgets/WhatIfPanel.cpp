@@ -263,7 +263,10 @@ QHBoxLayout* WhatIfPanel::buildTopRow() {
     });
     auto* undo = historyButton(m_undo->createUndoAction(this, tr("Undo")), tr("Undo"), this);
     auto* redo = historyButton(m_undo->createRedoAction(this, tr("Redo")), tr("Redo"), this);
-    m_modelLabel = new QLabel(this);
+    // Cut in the middle where the row is short: a training run's model named whole had made the
+    // panel, and the window, wider than a 1024-px screen.
+    m_modelLabel = new ElidedLabel(this);
+    m_modelLabel->setObjectName(QStringLiteral("whatIfModelLabel"));
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Start from"), this));
     top->addWidget(m_start);
@@ -442,6 +445,7 @@ void WhatIfPanel::addSessionFileButtons(QHBoxLayout* row) {
     // By its file name (the whole path is its tooltip); Ignored, so that a long name is cut
     // (in the middle, keeping its end) rather than widening the panel.
     m_fileNote = new ElidedLabel(this);
+    m_fileNote->setObjectName(QStringLiteral("whatIfFileNote"));
     m_fileNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_fileNote, 1);
 }

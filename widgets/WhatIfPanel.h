@@ -24,6 +24,7 @@ class QUndoStack;
 
 namespace tpg {
 
+class ElidedLabel;
 class FittingSplitter;
 class JobRunner;
 class SuggestionPanel;
@@ -220,7 +221,7 @@ private:
 
     QUndoStack* m_undo;
     QComboBox* m_start;
-    QLabel* m_modelLabel;
+    ElidedLabel* m_modelLabel;
     QTreeWidget* m_nodes;
     // Until the user drags a handle: the node list as wide as its columns (at most a share of the
     // panel), the editor as wide as it asks, the runs the rest.

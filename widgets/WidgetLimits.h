@@ -17,6 +17,11 @@ constexpr int kRedrawIntervalMs = 100;
 // A model's name in labels: a training run's folder and file name fit; a longer name keeps its
 // ends, so a model chosen from a deep folder cannot widen the window past a laptop's screen.
 constexpr int kModelNameMaxChars = 56;
+// Status bar: its permanent widgets (the file's summary and the model, cut to fit, and the
+// progress bar) take at most this share of its width; the message keeps the rest. Whole, a real nlp
+// file's name and a training run's model had made the window 1,049 px wide, wider than a
+// projector's screen.
+constexpr double kStatusLabelsMaxShare = 0.6;
 // The dataset tree stays wide enough for this many characters of a graph's name beside its
 // counts ("transformer_…" of "transformer_003"), however narrow the window.
 constexpr int kGraphNameMinChars = 12;

@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "DatasetBrowser.h"
+#include "ElidedLabel.h"
 #include "ElidingStatusBar.h"
 #include "GraphPanel.h"
 #include "GraphScene.h"
@@ -454,6 +455,35 @@ private slots:
                      qPrintable(bar->currentMessage()));
         bar->setMessage(QString());
         QVERIFY(bar->currentMessage().isEmpty());
+    }
+
+    // The permanent labels share their part of the bar fairly: the model's short name is read
+    // whole beside a file's long summary (in proportion to their texts it had been cut to
+    // "Model: bui…ault model"), and neither can widen the window.
+    void permanentLabelsShareTheBarFairly() {
+        QCOMPARE(fairShares({100, 500}, 400), (std::vector<int>{100, 300}));
+        QCOMPARE(fairShares({300, 500}, 400), (std::vector<int>{200, 200}));
+        QCOMPARE(fairShares({50, 60}, 400), (std::vector<int>{50, 60}));
+        QCOMPARE(fairShares({50, 60, 900}, 0), (std::vector<int>{0, 0, 0}));
+        QMainWindow window;
+        auto* bar = new ElidingStatusBar;
+        window.setStatusBar(bar);
+        auto* file = new ElidedLabel;
+        file->setText(
+            QStringLiteral("small_bert_bert_en_uncased_L-10_H-128_A-2_batch_size_32_train"
+                           " · layout · 4,895 nodes · 100,000 configs · 45 configurable"));
+        auto* model = new ElidedLabel;
+        model->setText(QStringLiteral("Model: built-in layout:nlp:default model"));
+        bar->addPermanentWidget(file);
+        bar->addPermanentWidget(model);
+        window.resize(1024, 200);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_COMPARE(model->shownText(), model->text());
+        QTRY_VERIFY2(file->shownText().contains(QChar(0x2026)), qPrintable(file->shownText()));
+        QVERIFY2(window.minimumSizeHint().width() < 1024,
+                 qPrintable(QString::number(window.minimumSizeHint().width())));
+        QVERIFY(file->width() + model->width() <= 1024 * widgetlimits::kStatusLabelsMaxShare);
     }
 
     // A small graph that fits only a little below the label scale opens with its labels: on a

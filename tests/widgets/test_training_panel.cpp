@@ -350,7 +350,8 @@ private slots:
                     choice->fontMetrics().horizontalAdvance(choice->currentText()));
         const auto lineBelow = [&panel] {
             for (QLabel* l : panel.findChildren<QLabel*>())
-                if (l->text().contains(QStringLiteral(" graphs in "))) return l->text();
+                if (l->text().contains(QStringLiteral(" graphs in ")))
+                    return l->text().remove(QChar(0x200B));  // the break points draw nothing
             return QString();
         };
         const auto files = [this](const QString& collection, const QString& split) {
@@ -596,6 +597,40 @@ private slots:
         panel.setDatasetFolder(data());
         QVERIFY(waitCollections(panel));
         QVERIFY(panel.thisFileOnly());
+    }
+
+    // A real nlp file's name is one long word to Qt ("small_bert_bert_en_uncased_L-10_..."):
+    // word-wrapped whole, it set the dock's minimum width, and the window's, past 1,024 px.
+    void aLongFileNameWrapsInsteadOfWideningThePanel() {
+        const QString source = QDir(data() + QStringLiteral("/npz/layout/xla/random/train"))
+                                   .entryInfoList({QStringLiteral("*.npz")})
+                                   .value(0)
+                                   .absoluteFilePath();
+        QVERIFY(!source.isEmpty());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(
+            QStringLiteral("small_bert_bert_en_uncased_L-10_H-128_A-2_batch_size_32_train.npz"));
+        QVERIFY(QFile::copy(source, path));
+        TrainingPanel panel;
+        panel.setRunsFolder(runs());
+        panel.resize(700, 500);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const int before = panel.minimumSizeHint().width();
+        panel.setCurrentFile(path, loadTpuGraph(path.toStdString()));
+        auto* label = panel.findChild<QLabel*>(QStringLiteral("thisFileLabel"));
+        QVERIFY(label);
+        const QString name = QFileInfo(path).fileName();
+        QVERIFY(label->text().remove(QChar(0x200B)).startsWith(name));
+        // Its longest unbreakable piece, not the whole name, sets its width.
+        QVERIFY2(
+            label->minimumSizeHint().width() < label->fontMetrics().horizontalAdvance(name) / 2,
+            qPrintable(QString::number(label->minimumSizeHint().width())));
+        QTest::qWait(50);
+        QVERIFY2(panel.minimumSizeHint().width() <= before,
+                 qPrintable(QStringLiteral("%1 px, %2 before")
+                                .arg(panel.minimumSizeHint().width())
+                                .arg(before)));
     }
 
     void thisFileOnlyIsComparedWithTheGeneralModel() {

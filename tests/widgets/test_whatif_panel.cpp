@@ -635,7 +635,7 @@ private slots:
                          m_dir.filePath(QStringLiteral("the-layouts-shown-to-the-class.npz")))));
         QCOMPARE(panel.fileNote(),
                  QStringLiteral("Exported 1 configuration to the-layouts-shown-to-the-class.npz"));
-        auto* note = panel.findChild<ElidedLabel*>();
+        auto* note = panel.findChild<ElidedLabel*>(QStringLiteral("whatIfFileNote"));
         QVERIFY(note != nullptr);
         QTRY_VERIFY(note->width() > 0);
         const QString shown = note->shownText();
