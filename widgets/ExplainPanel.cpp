@@ -30,7 +30,7 @@
 #include "synth/TpuCostModel.h"
 #include "whatif/ConfigEdit.h"
 
-Q_DECLARE_METATYPE(tpg::ExplainPanel::Explanation)
+Q_DECLARE_METATYPE(std::shared_ptr<const tpg::ExplainPanel::Explanation>)
 
 namespace tpg {
 
@@ -111,12 +111,12 @@ ExplainPanel::Explanation explainConfigs(const TpuGraph& g, const synth::TpuCost
 
 ExplainPanel::ExplainPanel(QWidget* parent)
     : QWidget(parent), m_runner(new JobRunner(QStringLiteral("explain"), this)) {
-    qRegisterMetaType<Explanation>();
+    qRegisterMetaType<std::shared_ptr<const Explanation>>();
     buildUi();
     connect(m_runner, &JobRunner::finished, this, [this](quint64 id, const QVariant& v) {
         if (id != m_job) return;
         m_job = 0;
-        showExplanation(v.value<Explanation>());
+        showExplanation(v.value<std::shared_ptr<const Explanation>>());
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
         if (id != m_job) return;
@@ -326,9 +326,10 @@ void ExplainPanel::request() {
                 file->tpu = std::make_unique<const synth::TpuCostModel>(graph);
                 file->groundTruth = explain::synthIsGroundTruth(graph, *file->tpu);
             }
-            Explanation e = explainConfigs(graph, *file->tpu, a, row, label, b, bRow, bLabel);
-            e.synthIsGroundTruth = file->groundTruth;
-            return QVariant::fromValue(e);
+            auto e = std::make_shared<Explanation>(
+                explainConfigs(graph, *file->tpu, a, row, label, b, bRow, bLabel));
+            e->synthIsGroundTruth = file->groundTruth;
+            return QVariant::fromValue(std::shared_ptr<const Explanation>(std::move(e)));
         });
 }
 
@@ -375,8 +376,10 @@ QString ExplainPanel::tileChangeText(const Explanation& e) {
                    : tr("; %1 → %2").arg(countText(a), countOf(b, tr("tile"), tr("tiles"))));
 }
 
-void ExplainPanel::showExplanation(const Explanation& e) {
-    m_explanation = e;
+void ExplainPanel::showExplanation(std::shared_ptr<const Explanation> explanation) {
+    if (!explanation) return;
+    m_explanation = std::move(explanation);
+    const Explanation& e = *m_explanation;
     showTexts(e);
     // A tile kernel's file fixes its layouts, and where they disagree the synthetic TPU charges a
     // copy too (27% of a generated conv_fusion kernel's runtime).

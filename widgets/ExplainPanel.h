@@ -66,7 +66,7 @@ public:
     // The memory picture follows the selected node, laid out as the chosen configuration has it.
     void selectNode(int node);
     bool busy() const { return m_job != 0; }
-    const std::optional<Explanation>& explanation() const { return m_explanation; }
+    const std::shared_ptr<const Explanation>& explanation() const { return m_explanation; }
     QString headerText() const;
     QString detailsText() const;  // the line under the header: copies, or a tile kernel's tiles
     QString comparisonText() const;
@@ -88,7 +88,7 @@ private:
     QHBoxLayout* buildCompareRow();
     void buildLists();
     void request();
-    void showExplanation(const Explanation& e);
+    void showExplanation(std::shared_ptr<const Explanation> e);
     void fillChart(const Explanation& e);
     void fillLists(const Explanation& e);
     static int shortColumnsWidth(const QTreeWidget& list);  // all but the reason
@@ -124,7 +124,9 @@ private:
     QString m_compareLabel;
     int m_node = -1;
     quint64 m_job = 0;
-    std::optional<Explanation> m_explanation;
+    // Shared with the worker that made it: a 45,000-node explanation copied on the GUI thread
+    // (twice) had held it for 80 ms.
+    std::shared_ptr<const Explanation> m_explanation;
 
     QLabel* m_header;
     QLabel* m_details;
