@@ -532,7 +532,12 @@ void MainWindow::connectWhatIf() {
             setStatus(what);
     });
     connect(m_whatIf, &WhatIfPanel::statusMessage, this, &MainWindow::setStatus);
-    connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, &WhatIfPanel::selectNode);
+    connect(m_graphPanel, &GraphPanel::nodeSelected, m_whatIf, [this](int node, bool within) {
+        if (within)
+            m_whatIf->chooseWithinSelection(node);
+        else
+            m_whatIf->selectNode(node);
+    });
     connect(m_configPanel, &ConfigPanel::configChosen, m_whatIf, &WhatIfPanel::setChosenConfig);
     connect(m_models, &ModelSession::unrankedReady, m_whatIf, &WhatIfPanel::setUnranked);
     connect(m_models, &ModelSession::predictionsReady, m_whatIf, &WhatIfPanel::setPredictions);

@@ -228,8 +228,16 @@ void GraphScene::applyMarks() {
                                 ? QStringLiteral("#%1 %2").arg(node).arg(m_marks[node])
                                 : m_marks[node]);
     QHash<GraphNodeItem*, int64_t> also;
-    for (int32_t node : m_alsoSelected)
-        if (GraphNodeItem* item = itemShowing(node)) ++also[item];
+    m_alsoShown = {};
+    for (int32_t node : m_alsoSelected) {
+        GraphNodeItem* item = itemShowing(node);
+        if (item == nullptr) {
+            ++m_alsoShown.notDrawn;
+            continue;
+        }
+        ++also[item];
+        ++(item->node() == node ? m_alsoShown.asNodes : m_alsoShown.inBoxes);
+    }
     for (GraphNodeItem* item : m_items) {
         const QStringList m = marks.value(item);
         item->setMark(

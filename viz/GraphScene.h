@@ -40,6 +40,13 @@ public:
     // in the selection's colour, as is a closed box holding some; kept across re-layouts.
     void setAlsoSelected(const QVector<int32_t>& nodes);
     QVector<int32_t> alsoSelectedNodes() const;  // those drawn as nodes
+    // Where the What-if selection's other nodes are in this drawing.
+    struct AlsoSelectedShown {
+        int asNodes = 0;   // drawn, ringed
+        int inBoxes = 0;   // inside a closed group or computation box, which is ringed
+        int notDrawn = 0;  // outside this view (a neighbourhood, one computation, a cut view)
+    };
+    AlsoSelectedShown alsoSelectedShown() const { return m_alsoShown; }
     // node -> its layouts in the chosen configuration; the nodes are marked in the drawing, and a
     // closed box holding some is marked with their list.
     void setMarkedNodes(const QHash<int32_t, QString>& marks);
@@ -85,6 +92,7 @@ private:
     int32_t m_selected = -1;
     QHash<int32_t, QString> m_marks;
     QVector<int32_t> m_alsoSelected;
+    AlsoSelectedShown m_alsoShown;
     ConfigOverlay m_overlay;
     CostMeasure m_costMeasure = CostMeasure::None;
     double m_costScaleNs = 0;

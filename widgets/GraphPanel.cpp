@@ -101,6 +101,7 @@ GraphPanel::GraphPanel(JobRunner* layoutRunner, QWidget* parent)
     layout->addWidget(m_legend);
     layout->addWidget(m_resultsBox);
     layout->addWidget(m_hint);
+    layout->addWidget(m_selectionStrip);
     layout->addWidget(m_note);
     layout->addWidget(m_view, 1);
 
@@ -198,6 +199,16 @@ void GraphPanel::buildBanners() {
     m_hint->setStyleSheet(QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; padding: 3px; }"));
     m_hint->hide();
     connect(m_hint, &QLabel::linkActivated, m_hint, &QLabel::hide);  // the "×" link dismisses it
+    m_selectionStrip = new QLabel(this);
+    m_selectionStrip->setObjectName(QStringLiteral("selectionStrip"));
+    m_selectionStrip->setWordWrap(true);
+    m_selectionStrip->setTextFormat(Qt::RichText);
+    m_selectionStrip->setStyleSheet(
+        QStringLiteral("QLabel { background: #e8eaf6; color: #1a237e; padding: 3px; }"));
+    m_selectionStrip->hide();
+    connect(m_selectionStrip, &QLabel::linkActivated, this, [this](const QString& link) {
+        stepSelection(link == QLatin1String("previous") ? -1 : 1);
+    });
 }
 
 void GraphPanel::buildSearchResults() {
@@ -279,7 +290,11 @@ void GraphPanel::connectControls() {
 }
 
 void GraphPanel::connectScene() {
-    connect(m_scene, &GraphScene::nodeSelected, this, &GraphPanel::nodeSelected);
+    connect(m_scene, &GraphScene::nodeSelected, this, [this](int node) {
+        const bool stepped = node >= 0 && node == m_stepTo;
+        if (stepped) m_stepTo = -1;
+        emit nodeSelected(node, stepped);
+    });
     connect(m_scene, &GraphScene::nodeToggled, this, &GraphPanel::nodeToggled);
     connect(m_scene, &GraphScene::nodeActivated, this, &GraphPanel::showNeighbourhood);
     connect(m_scene, &GraphScene::summaryActivated, m_scene, &GraphScene::nodeActivated);
@@ -324,6 +339,9 @@ void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
     m_selectAfterLayout = -1;
     m_focusGroupAfterLayout = -1;
     m_scene->setMarkedNodes({});
+    m_alsoSelected.clear();
+    m_stepTo = -1;
+    m_selectionStrip->hide();
     m_scene->setAlsoSelected({});
     m_scene->setConfigOverlay({});
     m_scene->clearView();
@@ -345,6 +363,9 @@ void GraphPanel::clearGraph() {
     m_graphId.clear();
     m_history.clear();
     m_scene->setMarkedNodes({});
+    m_alsoSelected.clear();
+    m_stepTo = -1;
+    m_selectionStrip->hide();
     m_scene->setAlsoSelected({});
     m_scene->clearView();
     m_busy->hide();
@@ -405,6 +426,7 @@ void GraphPanel::showLayout(const std::shared_ptr<const LayoutResult>& layout) {
         m_spec.open = layout->view.open;  // what the item budget left open
     m_scene->showLayout(m_graph, layout);
     m_scene->setMarkedNodes(m_marks);
+    updateSelectionStrip();
     updateLegend();  // the heat scale runs to the costliest item of this drawing
     const ViewGraph& v = layout->view;
     // A cut view says what it left out and offers the view that leaves nothing out.
@@ -615,7 +637,47 @@ void GraphPanel::setMarkedNodes(const QHash<int32_t, QString>& marks) {
 }
 
 void GraphPanel::setAlsoSelected(const QVector<int32_t>& nodes) {
+    m_alsoSelected = nodes;
     m_scene->setAlsoSelected(nodes);
+    updateSelectionStrip();
+}
+
+// Says where the selection's other nodes are: selected in the list, those outside a neighbourhood
+// view had shown nowhere, and those drawn but off screen had to be looked for.
+void GraphPanel::updateSelectionStrip() {
+    m_selectionStrip->setVisible(!m_alsoSelected.isEmpty() && !m_graph.isNull());
+    if (m_selectionStrip->isHidden()) return;
+    const GraphScene::AlsoSelectedShown shown = m_scene->alsoSelectedShown();
+    QStringList where;
+    if (shown.asNodes > 0) where << tr("%1 ringed here").arg(shown.asNodes);
+    if (shown.inBoxes > 0) where << tr("%1 inside ringed boxes").arg(shown.inBoxes);
+    if (shown.notDrawn > 0) where << tr("<b>%1 not in this view</b>").arg(shown.notDrawn);
+    const int32_t chosen = m_scene->selectedNode();
+    m_selectionStrip->setText(
+        // The links first, where repeated clicks find them as the counts change.
+        tr("<a href='previous'>‹&nbsp;Previous</a> &nbsp;<a href='next'>Next&nbsp;›</a> &nbsp;"
+           "What-if selection: %1%2 more (%3)")
+            .arg(chosen >= 0 ? tr("#%1 and ").arg(chosen) : QString())
+            .arg(m_alsoSelected.size())
+            .arg(where.join(QStringLiteral(", "))));
+}
+
+QString GraphPanel::selectionStripText() const {
+    return m_selectionStrip->isHidden() ? QString() : m_selectionStrip->text();
+}
+
+void GraphPanel::stepSelection(int direction) {
+    if (m_alsoSelected.isEmpty() || m_graph.isNull()) return;
+    QVector<int32_t> all = m_alsoSelected;
+    const int32_t current = m_scene->selectedNode();
+    if (current >= 0 && !all.contains(current)) all.push_back(current);
+    std::sort(all.begin(), all.end());
+    const auto at = static_cast<int>(all.indexOf(current));
+    const auto n = static_cast<int>(all.size());
+    const int next = at < 0 ? (direction > 0 ? 0 : n - 1) : ((at + direction) % n + n) % n;
+    m_stepTo = all[next];
+    emit statusMessage(tr("What-if selection: #%1 (%2 of %3)").arg(m_stepTo).arg(next + 1).arg(n));
+    showNode(m_stepTo);
 }
 
 int GraphPanel::search(const QString& text) {

@@ -54,8 +54,13 @@ public:
     void closeGroup(int group);
     const NodeHierarchy* hierarchy() const { return m_hierarchy.get(); }
     void setMarkedNodes(const QHash<int32_t, QString>& marks);
-    // Nodes selected in What-if beside the chosen one, ringed (until another graph opens).
+    // Nodes selected in What-if beside the chosen one, ringed (until another graph opens); a
+    // strip above the drawing counts where they are and steps through them.
     void setAlsoSelected(const QVector<int32_t>& nodes);
+    // Shows the next (+1) or previous (-1) node of the What-if selection by id, wherever it is
+    // drawn (nodeSelected says withinSelection once it is selected there).
+    void stepSelection(int direction);
+    QString selectionStripText() const;  // empty while hidden
     // Labels show each node's layout under the configuration in view, copy edges its copies.
     void setConfigOverlay(const ConfigOverlay& overlay);
     void setCostMeasure(CostMeasure measure);
@@ -86,7 +91,8 @@ public:
     const LayoutCache& cache() const { return m_cache; }
 
 signals:
-    void nodeSelected(int node);
+    // `withinSelection`: selected by stepSelection, so What-if keeps its other selected nodes.
+    void nodeSelected(int node, bool withinSelection = false);
     void nodeToggled(int node);  // Ctrl- or Shift-clicked (GraphScene::nodeToggled)
     // While a node's menu is built: a receiver (direct connection) adds its own actions for `node`.
     void nodeMenuBuilt(QMenu* menu, int node);
@@ -118,6 +124,7 @@ private:
     void showSearchResults(const QString& text, const NodeMatches& matches);
     void revealResult(int index);
     void refreshResultsInView();
+    void updateSelectionStrip();
     QString describeResults() const;
     ExportPage exportPage(bool visibleOnly, const QString& caption) const;
 
@@ -132,6 +139,8 @@ private:
     int m_focusGroupAfterLayout = -1;  // a group just opened by the user
     bool m_selectOnlyIfDrawn = false;  // going back: keep the selection only where it is drawn
     QHash<int32_t, QString> m_marks;
+    QVector<int32_t> m_alsoSelected;
+    int32_t m_stepTo = -1;  // stepSelection's node until it is selected
     LayoutCache m_cache;
     std::shared_ptr<const NodeHierarchy> m_hierarchy;
     QVector<int32_t> m_matches;
@@ -152,6 +161,7 @@ private:
     QToolButton* m_back;
     QLabel* m_note;
     QLabel* m_hint;
+    QLabel* m_selectionStrip;
     QLabel* m_busy;
     QLabel* m_legend;
     QWidget* m_resultsBox;

@@ -941,6 +941,21 @@ void WhatIfPanel::selectNode(int32_t node) {
     refreshEditor();
 }
 
+void WhatIfPanel::chooseWithinSelection(int32_t node) {
+    QTreeWidgetItem* item = isLayoutFile() ? listItemOf(node) : nullptr;
+    if (item == nullptr || !item->isSelected()) {
+        selectNode(node);
+        return;
+    }
+    m_node = node;
+    {
+        const QSignalBlocker block(m_nodes);
+        m_nodes->setCurrentItem(item, 0, QItemSelectionModel::NoUpdate);
+        m_nodes->scrollToItem(item);
+    }
+    refreshEditor();
+}
+
 QHash<int32_t, QString> WhatIfPanel::editedNodes() const {
     QHash<int32_t, QString> out;
     if (!isLayoutFile() || m_row.empty() || m_row.size() != m_startRow.size()) return out;

@@ -89,6 +89,9 @@ public:
     // Ctrl-click in the graph: `node` joins the nodes an edit goes to, or leaves them (the chosen
     // node stays). Returns what happened, for the status bar.
     QString toggleNode(int32_t node);
+    // `node`, one of the selected nodes, becomes the chosen one; the others stay selected (the
+    // graph stepping through the selection). Otherwise as selectNode.
+    void chooseWithinSelection(int32_t node);
     bool setTileBound(int column, float value);
     // The size of the dimension a tile bound tiles, as the synthetic TPU reads the kernel (exact
     // on synthetic files, an estimate on real ones): -1 when its tensor has no such dimension,

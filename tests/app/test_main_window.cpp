@@ -352,9 +352,68 @@ private slots:
         QVERIFY(scene->alsoSelectedNodes().isEmpty());
     }
 
+    // The What-if selection's nodes outside the drawing (a neighbourhood view) had shown nowhere:
+    // a strip above the graph counts where they are, and Next shows each in turn, the selection
+    // kept (the stepped-to node becomes the chosen one, as in the list).
+    void theSelectionStripStepsThroughNodesOutsideTheView() {
+        QSettings().clear();
+        MainWindow w;
+        QVERIFY(showWithPredictions(w, QSize(1024, 768), synthLayoutFile()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
+        GraphPanel* panel = w.graphPanel();
+        int32_t chosen = -1;
+        for (int32_t n : w.graph().configurableNodes())
+            if (chosen < 0 && whatif::nodesAlike(w.graph(), n).size() >= 4) chosen = n;
+        QVERIFY(chosen >= 0);
+        QVERIFY(panel->selectionStripText().isEmpty());
+        ViewSpec hood;
+        hood.mode = ViewMode::Neighbourhood;
+        hood.center = chosen;
+        hood.hops = 1;
+        panel->requestView(hood);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isLayoutPending() && panel->scene()->itemForNode(chosen),
+                                 30000);
+        panel->showNode(chosen);
+        QCOMPARE(w.whatIfPanel()->selectedNodes(), std::vector<int32_t>{chosen});
+        w.whatIfPanel()->selectAlike();
+        const std::vector<int32_t> alike = whatif::nodesAlike(w.graph(), chosen);
+        QCOMPARE(w.whatIfPanel()->selectedNodes().size(), alike.size());
+        const QString strip = panel->selectionStripText();
+        QVERIFY2(
+            strip.contains(QStringLiteral("#%1 and %2 more").arg(chosen).arg(alike.size() - 1)) &&
+                strip.contains(QStringLiteral("not in this view")),
+            qPrintable(strip));
+        // Next: the node after the chosen one by id, drawn (in its neighbourhood if need be).
+        std::vector<int32_t> sorted = alike;
+        std::sort(sorted.begin(), sorted.end());
+        const auto at = std::find(sorted.begin(), sorted.end(), chosen) - sorted.begin();
+        const int32_t next = sorted[static_cast<size_t>(at + 1) % sorted.size()];
+        panel->stepSelection(1);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->scene()->selectedNode(), next, 30000);
+        QVERIFY(panel->scene()->itemForNode(next));
+        const std::vector<int32_t> now = w.whatIfPanel()->selectedNodes();
+        QCOMPARE(now.size(), alike.size());
+        QCOMPARE(now.front(), next);
+        QVERIFY2(panel->selectionStripText().contains(
+                     QStringLiteral("What-if selection: #%1 and %2 more")
+                         .arg(next)
+                         .arg(alike.size() - 1)),
+                 qPrintable(panel->selectionStripText()));
+        // Previous comes back to the first chosen node, the selection still whole.
+        panel->stepSelection(-1);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->scene()->selectedNode(), chosen, 30000);
+        QCOMPARE(w.whatIfPanel()->selectedNodes().size(), alike.size());
+        QCOMPARE(w.whatIfPanel()->selectedNodes().front(), chosen);
+        // A plain choice in the graph still selects one node alone; the strip goes.
+        panel->showNode(next);
+        QTRY_COMPARE(w.whatIfPanel()->selectedNodes(), std::vector<int32_t>{next});
+        QVERIFY(panel->selectionStripText().isEmpty());
+    }
+
     // Ctrl-click in the graph adds a configurable node to the What-if edit, or takes it out; with
     // no node chosen it chooses one; a node that is not configurable is refused in the status bar.
     void ctrlClickInTheGraphJoinsTheWhatIfEdit() {
+        QSettings().clear();  // no selection restored from an earlier session of the file
         MainWindow w;
         QVERIFY(openWithPredictions(w, synthLayoutFile()));
         QTRY_VERIFY_WITH_TIMEOUT(w.whatIfPanel()->hasReport(), 30000);
