@@ -39,6 +39,7 @@ public:
     // Nodes selected in What-if beside the selected one (an edit there goes to them too): ringed
     // in the selection's colour, as is a closed box holding some; kept across re-layouts.
     void setAlsoSelected(const QVector<int32_t>& nodes);
+    const QVector<int32_t>& alsoSelected() const { return m_alsoSelected; }  // as set
     QVector<int32_t> alsoSelectedNodes() const;  // those drawn as nodes
     // Where the What-if selection's other nodes are in this drawing.
     struct AlsoSelectedShown {

@@ -339,7 +339,6 @@ void GraphPanel::setGraph(const TpuGraph& graph, const QString& graphId) {
     m_selectAfterLayout = -1;
     m_focusGroupAfterLayout = -1;
     m_scene->setMarkedNodes({});
-    m_alsoSelected.clear();
     m_stepTo = -1;
     m_selectionStrip->hide();
     m_scene->setAlsoSelected({});
@@ -363,7 +362,6 @@ void GraphPanel::clearGraph() {
     m_graphId.clear();
     m_history.clear();
     m_scene->setMarkedNodes({});
-    m_alsoSelected.clear();
     m_stepTo = -1;
     m_selectionStrip->hide();
     m_scene->setAlsoSelected({});
@@ -637,7 +635,6 @@ void GraphPanel::setMarkedNodes(const QHash<int32_t, QString>& marks) {
 }
 
 void GraphPanel::setAlsoSelected(const QVector<int32_t>& nodes) {
-    m_alsoSelected = nodes;
     m_scene->setAlsoSelected(nodes);
     updateSelectionStrip();
 }
@@ -645,7 +642,8 @@ void GraphPanel::setAlsoSelected(const QVector<int32_t>& nodes) {
 // Says where the selection's other nodes are: selected in the list, those outside a neighbourhood
 // view had shown nowhere, and those drawn but off screen had to be looked for.
 void GraphPanel::updateSelectionStrip() {
-    m_selectionStrip->setVisible(!m_alsoSelected.isEmpty() && !m_graph.isNull());
+    const QVector<int32_t>& also = m_scene->alsoSelected();
+    m_selectionStrip->setVisible(!also.isEmpty() && !m_graph.isNull());
     if (m_selectionStrip->isHidden()) return;
     const GraphScene::AlsoSelectedShown shown = m_scene->alsoSelectedShown();
     QStringList where;
@@ -658,7 +656,7 @@ void GraphPanel::updateSelectionStrip() {
         tr("<a href='previous'>‹&nbsp;Previous</a> &nbsp;<a href='next'>Next&nbsp;›</a> &nbsp;"
            "What-if selection: %1%2 more (%3)")
             .arg(chosen >= 0 ? tr("#%1 and ").arg(chosen) : QString())
-            .arg(m_alsoSelected.size())
+            .arg(also.size())
             .arg(where.join(QStringLiteral(", "))));
 }
 
@@ -667,8 +665,8 @@ QString GraphPanel::selectionStripText() const {
 }
 
 void GraphPanel::stepSelection(int direction) {
-    if (m_alsoSelected.isEmpty() || m_graph.isNull()) return;
-    QVector<int32_t> all = m_alsoSelected;
+    QVector<int32_t> all = m_scene->alsoSelected();
+    if (all.isEmpty() || m_graph.isNull()) return;
     const int32_t current = m_scene->selectedNode();
     if (current >= 0 && !all.contains(current)) all.push_back(current);
     std::sort(all.begin(), all.end());

@@ -139,7 +139,6 @@ private:
     int m_focusGroupAfterLayout = -1;  // a group just opened by the user
     bool m_selectOnlyIfDrawn = false;  // going back: keep the selection only where it is drawn
     QHash<int32_t, QString> m_marks;
-    QVector<int32_t> m_alsoSelected;
     int32_t m_stepTo = -1;  // stepSelection's node until it is selected
     LayoutCache m_cache;
     std::shared_ptr<const NodeHierarchy> m_hierarchy;

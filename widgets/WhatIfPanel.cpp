@@ -942,18 +942,13 @@ void WhatIfPanel::selectNode(int32_t node) {
 }
 
 void WhatIfPanel::chooseWithinSelection(int32_t node) {
+    // Made current without touching the selection, selectNode leaves the selection alone.
     QTreeWidgetItem* item = isLayoutFile() ? listItemOf(node) : nullptr;
-    if (item == nullptr || !item->isSelected()) {
-        selectNode(node);
-        return;
-    }
-    m_node = node;
-    {
+    if (item != nullptr && item->isSelected()) {
         const QSignalBlocker block(m_nodes);
         m_nodes->setCurrentItem(item, 0, QItemSelectionModel::NoUpdate);
-        m_nodes->scrollToItem(item);
     }
-    refreshEditor();
+    selectNode(node);
 }
 
 QHash<int32_t, QString> WhatIfPanel::editedNodes() const {
