@@ -11,16 +11,33 @@ QString clockText(double seconds) {
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
-double RemainingTime::secondsLeft(double fraction) const {
-    if (!m_clock.isValid()) return -1;
-    return secondsLeft(fraction, static_cast<double>(m_clock.elapsed()) / 1000.0);
+void RemainingTime::restart() {
+    m_clock.start();
+    m_started = false;
 }
 
-double RemainingTime::secondsLeft(double fraction, double elapsedSeconds) {
-    if (fraction < widgetlimits::kRemainingTimeMinFraction ||
+double RemainingTime::secondsLeft(double fraction) {
+    if (!m_clock.isValid()) return -1;
+    return secondsLeftAt(fraction, static_cast<double>(m_clock.elapsed()) / 1000.0);
+}
+
+double RemainingTime::secondsLeftAt(double fraction, double now) {
+    if (!m_started && fraction > 0) {
+        m_started = true;
+        m_startFraction = fraction;
+        m_startSeconds = now;
+    }
+    if (fraction >= 1) return 0.0;
+    return m_started ? secondsLeft(m_startFraction, fraction, now - m_startSeconds) : -1;
+}
+
+double RemainingTime::secondsLeft(double startFraction, double fraction, double elapsedSeconds) {
+    if (fraction >= 1) return 0.0;
+    const double done = fraction - startFraction;
+    if (done < widgetlimits::kRemainingTimeMinFraction ||
         elapsedSeconds < widgetlimits::kRemainingTimeMinSeconds)
         return -1;
-    return fraction >= 1 ? 0.0 : elapsedSeconds / fraction * (1 - fraction);
+    return elapsedSeconds / done * (1 - fraction);
 }
 
 }  // namespace tpg

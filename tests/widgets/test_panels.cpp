@@ -77,13 +77,25 @@ class TestPanels : public QObject {
     }
 
 private slots:
-    // A job's time left, from the share done and the time taken: none from its first moments, 0
-    // once it is done, and written as the Training tab writes times.
+    // A job's time left, from the share done and the time taken since its progress began: none
+    // from its first moments, 0 once it is done, and written as the Training tab writes times.
     void theTimeLeftIsEstimatedOnceTheJobHasRunAWhile() {
-        QCOMPARE(RemainingTime::secondsLeft(0.25, 10.0), 30.0);
-        QCOMPARE(RemainingTime::secondsLeft(0.005, 10.0), -1.0);  // too little done
-        QCOMPARE(RemainingTime::secondsLeft(0.5, 1.0), -1.0);     // too soon
-        QCOMPARE(RemainingTime::secondsLeft(1.0, 10.0), 0.0);
+        QCOMPARE(RemainingTime::secondsLeft(0.0, 0.25, 10.0), 30.0);
+        QCOMPARE(RemainingTime::secondsLeft(0.0, 0.005, 10.0), -1.0);  // too little done
+        QCOMPARE(RemainingTime::secondsLeft(0.0, 0.5, 1.0), -1.0);     // too soon
+        QCOMPARE(RemainingTime::secondsLeft(0.0, 1.0, 10.0), 0.0);
+        // A quarter done in 10 s of progress that began at a tenth: 0.15 in 10 s, 0.75 to go.
+        QCOMPARE(RemainingTime::secondsLeft(0.1, 0.25, 10.0), 50.0);
+        // Time before any progress (a file's configurations decompressing) is not counted: 13 s at
+        // 0, then 2% at 13.5 s and 10% at 21.5 s is 8% in 8 s, 90 s to go (counted from the
+        // start, 21.5 s for 10%, it read 193.5 s).
+        RemainingTime scoring;
+        scoring.restart();
+        QCOMPARE(scoring.secondsLeftAt(0.0, 13.0), -1.0);
+        QCOMPARE(scoring.secondsLeftAt(0.02, 13.5), -1.0);
+        QCOMPARE(scoring.secondsLeftAt(0.10, 21.5), 90.0);
+        scoring.restart();  // a new job starts its own count
+        QCOMPARE(scoring.secondsLeftAt(0.5, 30.0), -1.0);
         RemainingTime idle;
         QVERIFY(!idle.isRunning());
         QCOMPARE(idle.secondsLeft(0.5), -1.0);
