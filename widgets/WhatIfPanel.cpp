@@ -13,6 +13,7 @@
 #include <QStandardItemModel>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QUndoCommand>
@@ -354,6 +355,9 @@ QWidget* WhatIfPanel::buildResults() {
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_result->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_preparingPoll = new QTimer(this);
+    m_preparingPoll->setInterval(widgetlimits::kDecodeProgressPollMs);
+    connect(m_preparingPoll, &QTimer::timeout, this, &WhatIfPanel::showPreparing);
     m_runList = new QTreeWidget(this);
     m_runList->setHeaderLabels({tr("#"), tr("Configuration"), tr("Predicted"), tr("vs previous"), tr("Rank"), tr("Pin")});
     m_runList->setRootIsDecorated(false);
@@ -483,6 +487,24 @@ void WhatIfPanel::sessionFileAction(bool saving, bool npz) {
 
 void WhatIfPanel::showSuggestions() { m_tabs->setCurrentWidget(m_suggestions); }
 
+void WhatIfPanel::showPreparing() {
+    const auto& table = isLayoutFile() ? m_graph.layoutConfigs() : nullptr;
+    if (m_predictor || m_graph.isNull()) {
+        m_preparingPoll->stop();
+        return;
+    }
+    if (table && !table->complete() && table->error().empty()) {
+        m_result->setText(
+            tr("Decompressing the file's %1 (%2%): edits can start once they are read…")
+                .arg(countOf(table->numConfigs(), tr("configuration"), tr("configurations")))
+                .arg(static_cast<int>(table->progress() * 100)));
+        m_preparingPoll->start();
+        return;
+    }
+    m_preparingPoll->stop();
+    m_result->setText(tr("Preparing the cost model for this file…"));
+}
+
 bool WhatIfPanel::isLayoutFile() const { return !m_graph.isNull() && m_graph.isLayout(); }
 
 void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
@@ -513,8 +535,10 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_sweepChart->clear(tr("Sweep a slot: the ⇅ button beside it predicts every value."));
     m_suggestions->setPredictor(nullptr);
     updateStartChoices();
-    m_result->setText(graph.isNull() ? tr("No graph open.")
-                                     : tr("Preparing the cost model for this file…"));
+    if (graph.isNull())
+        m_result->setText(tr("No graph open."));
+    else
+        showPreparing();
     m_modelLabel->clear();
     m_modelLabel->setToolTip(QString());
     refreshEditor();

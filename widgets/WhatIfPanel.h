@@ -20,6 +20,7 @@ class QPushButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QTabWidget;
+class QTimer;
 class QUndoStack;
 
 namespace tpg {
@@ -200,6 +201,9 @@ private:
     QString describeLayoutEdit(const std::vector<int32_t>& nodes, whatif::LayoutSlot slot,
                                const std::vector<int>& m) const;
     QString differingText(int64_t count) const;  // "1 node differs", "3 bounds differ"
+    // Until the predictor comes: what the editor waits for (the file's configurations
+    // decompressing, then the cost model), refreshed by m_preparingPoll while they decompress.
+    void showPreparing();
 
     JobRunner* m_runner;
     TpuGraph m_graph;
@@ -239,6 +243,7 @@ private:
     QPushButton* m_defaultButton;
     QPushButton* m_alikeButton;
     QLabel* m_result;
+    QTimer* m_preparingPoll;
     QLabel* m_fileNote;  // "Exported 3 configurations to resnet_002-whatif.npz"
     QTreeWidget* m_runList;
     QTabWidget* m_tabs;

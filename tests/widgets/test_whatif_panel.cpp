@@ -306,6 +306,36 @@ private slots:
             progressed, QStringLiteral("Computing the violation ratios of 3,000 configurations")));
     }
 
+    // Until its predictor comes, the editor says what it waits for: the file's configurations
+    // decompressing (how far), then the cost model; it had said "Preparing the cost model" for
+    // the 13 s a 3.7 GB Fortran-ordered table took to decompress.
+    void theEditorSaysItWaitsForTheConfigurationsToDecompress() {
+        LoadOptions deferred;
+        deferred.deferDecoding = true;
+        const TpuGraph g = loadTpuGraph(
+            std::string(TPG_FIXTURE_DIR) + "/good/layout_many_configs_fortran.npz", deferred);
+        JobRunner runner(QStringLiteral("whatif"));
+        WhatIfPanel panel(&runner);
+        panel.setGraph(g, QStringLiteral("f.npz"));
+        auto shown = [&panel](const QString& start) {
+            for (const QLabel* label : panel.findChildren<QLabel*>())
+                if (label->text().startsWith(start)) return true;
+            return false;
+        };
+        QVERIFY(
+            shown(QStringLiteral("Decompressing the file's 3,000 configurations (0%): edits can "
+                                 "start once they are read")));
+        g.layoutConfigs()->wait();
+        QTRY_VERIFY(shown(QStringLiteral("Preparing the cost model for this file")));
+        const auto unranked = std::make_shared<WhatIfPredictor>(
+            std::make_shared<const TpuGraph>(g), nn::defaultModel(Collection::Layout),
+            WhatIfPredictor::Unranked{});
+        panel.setUnranked({QStringLiteral("f.npz"), QStringLiteral("built-in"), unranked});
+        QVERIFY(waitEvaluated(panel));
+        QVERIFY(!shown(QStringLiteral("Preparing")));
+        QVERIFY(!shown(QStringLiteral("Decompressing")));
+    }
+
     // A tile kernel has no program index: the scores, then a synthetic TPU pass each.
     void predictingATileFileReportsEachPhase() {
         JobRunner runner(QStringLiteral("model"));
