@@ -384,9 +384,10 @@ void ConfigPanel::showDetails() {
     }
     if (table->available() <= m_config) {
         // A deflated table decodes in the background; reading this row now would block the GUI.
-        new QTreeWidgetItem(
-            m_details,
-            {tr("decoding configurations… %1%").arg(static_cast<int>(table->progress() * 100))});
+        auto* item =
+            new QTreeWidgetItem(m_details, {tr("Decompressing the file's configurations… %1%")
+                                                .arg(static_cast<int>(table->progress() * 100))});
+        item->setFirstColumnSpanned(true);  // the node column alone had cut it to "decoding con…"
         m_decodePoll->start();
         return;
     }

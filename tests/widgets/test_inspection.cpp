@@ -2,6 +2,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTreeWidget>
 
 #include "ConfigPanel.h"
 #include "ConfigTableModel.h"
@@ -211,6 +212,33 @@ private slots:
                  qPrintable(text));
         panel.chooseConfig(1);
         QVERIFY2(!panel.detailText().contains(QStringLiteral("Cannot read")),
+                 qPrintable(panel.detailText()));
+    }
+
+    // A configuration still decompressing says so across the whole row (the node column alone had
+    // cut it to "decoding con…"), then lists its layouts once it is read.
+    void aConfigurationStillDecompressingSaysSoAcrossTheRow() {
+        LoadOptions deferred;
+        deferred.deferDecoding = true;
+        const TpuGraph g = loadTpuGraph(
+            std::string(TPG_FIXTURE_DIR) + "/good/layout_many_configs_fortran.npz", deferred);
+        ConfigPanel panel;
+        panel.setGraph(g);
+        panel.chooseConfig(1);
+        QVERIFY2(panel.detailText().contains(
+                     QStringLiteral("\nDecompressing the file's configurations… 0%")),
+                 qPrintable(panel.detailText()));
+        const QTreeWidgetItem* message = nullptr;
+        for (const QTreeWidget* tree : panel.findChildren<QTreeWidget*>())
+            if (tree->topLevelItemCount() == 1 &&
+                tree->topLevelItem(0)->text(0).startsWith(QStringLiteral("Decompressing")))
+                message = tree->topLevelItem(0);
+        QVERIFY(message != nullptr);
+        QVERIFY(message->isFirstColumnSpanned());
+        g.layoutConfigs()->wait();
+        QTRY_VERIFY2(!panel.detailText().contains(QStringLiteral("Decompressing")),
+                     qPrintable(panel.detailText()));
+        QVERIFY2(panel.detailText().contains(QStringLiteral("\n#")),
                  qPrintable(panel.detailText()));
     }
 
