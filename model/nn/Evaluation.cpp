@@ -6,6 +6,7 @@
 #include <numeric>
 #include <random>
 
+#include "CancelToken.h"
 #include "CostModel.h"
 #include "NnLimits.h"
 #include "PreparedGraph.h"
@@ -126,12 +127,16 @@ std::vector<GraphMetrics> evaluateFiles(
 }
 
 GraphMetrics evaluateModel(const CostModel& model, const TpuGraph& g, const std::string& id,
-                           const EvaluationOptions& options) {
+                           const EvaluationOptions& options, const CancelToken* cancel,
+                           const std::function<void(int64_t done, int64_t total)>& progress) {
     const std::vector<int64_t> ids = g.runtimesKnown() ? evaluationConfigs(g, options) : std::vector<int64_t>{};
     std::vector<double> truth;
     truth.reserve(ids.size());
     for (int64_t c : ids) truth.push_back(g.normalizedRuntime(c));
-    return graphMetrics(id, ids.size() >= 2 ? model.scoreConfigs(g, ids) : std::vector<double>(ids.size()), truth);
+    std::vector<double> scores(ids.size());
+    if (ids.size() >= 2) scores = model.scoreConfigs(g, ids, cancel, progress);
+    if (cancel && cancel->cancelled()) return graphMetrics(id, {}, {});
+    return graphMetrics(id, scores, truth);
 }
 
 }  // namespace tpg::nn

@@ -63,8 +63,11 @@ std::vector<int64_t> evaluationConfigs(const TpuGraph& g, const EvaluationOption
 class CostModel;
 // `model`'s ranking quality on the configs of `g` that `options` selects: the very configs a
 // training run validates on with the same options (so two models compare on equal terms).
+// `progress` hears (done, total) as they are scored; a cancelled evaluation returns an empty
+// GraphMetrics (no configs).
 GraphMetrics evaluateModel(const CostModel& model, const TpuGraph& g, const std::string& id,
-                           const EvaluationOptions& options);
+                           const EvaluationOptions& options, const CancelToken* cancel = nullptr,
+                           const std::function<void(int64_t done, int64_t total)>& progress = {});
 
 // Loads and evaluates each file; files without runtimes (test split) are skipped.
 // onGraph is called after each graph (for progress lines); stops early when cancelled.
