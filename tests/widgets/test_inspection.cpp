@@ -8,6 +8,7 @@
 #include "ConfigTableModel.h"
 #include "NodeInspector.h"
 #include "SyntheticHloGraph.h"
+#include "UndecodedFixture.h"
 #include "graph/GraphFile.h"
 
 using namespace tpg;
@@ -218,10 +219,7 @@ private slots:
     // A configuration still decompressing says so across the whole row (the node column alone had
     // cut it to "decoding con…"), then lists its layouts once it is read.
     void aConfigurationStillDecompressingSaysSoAcrossTheRow() {
-        LoadOptions deferred;
-        deferred.deferDecoding = true;
-        const TpuGraph g = loadTpuGraph(
-            std::string(TPG_FIXTURE_DIR) + "/good/layout_many_configs_fortran.npz", deferred);
+        const TpuGraph g = undecodedFortranFixture();
         ConfigPanel panel;
         panel.setGraph(g);
         panel.chooseConfig(1);

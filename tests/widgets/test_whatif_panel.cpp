@@ -44,6 +44,7 @@
 #include "ScreenFonts.h"
 #include "SweepChart.h"
 #include "TestSettings.h"
+#include "UndecodedFixture.h"
 #include "WhatIfPanel.h"
 #include "graph/GraphFile.h"
 #include "graph/Schema.h"
@@ -289,10 +290,7 @@ private slots:
     // background: 13 s for a 3.7 GB one) says so first, at no share of the bar, where the wait had
     // shown nothing and counted in the ETA as scoring time.
     void aFileStillDecompressingSaysSoFirst() {
-        LoadOptions deferred;
-        deferred.deferDecoding = true;
-        const TpuGraph g = loadTpuGraph(
-            std::string(TPG_FIXTURE_DIR) + "/good/layout_many_configs_fortran.npz", deferred);
+        const TpuGraph g = undecodedFortranFixture();
         QVERIFY(!g.layoutConfigs()->complete());
         JobRunner runner(QStringLiteral("model"));
         QSignalSpy progressed(&runner, &JobRunner::progressed);
@@ -310,10 +308,7 @@ private slots:
     // decompressing (how far), then the cost model; it had said "Preparing the cost model" for
     // the 13 s a 3.7 GB Fortran-ordered table took to decompress.
     void theEditorSaysItWaitsForTheConfigurationsToDecompress() {
-        LoadOptions deferred;
-        deferred.deferDecoding = true;
-        const TpuGraph g = loadTpuGraph(
-            std::string(TPG_FIXTURE_DIR) + "/good/layout_many_configs_fortran.npz", deferred);
+        const TpuGraph g = undecodedFortranFixture();
         JobRunner runner(QStringLiteral("whatif"));
         WhatIfPanel panel(&runner);
         panel.setGraph(g, QStringLiteral("f.npz"));
