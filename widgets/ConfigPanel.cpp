@@ -36,7 +36,6 @@ namespace tpg {
 
 namespace {
 constexpr int kNodeRole = Qt::UserRole + 1;
-constexpr int kDecodePollMs = 250;  // how often details re-check a config that is still decoding
 QString filterHelp() {
     return QObject::tr("A configuration (12), \"top N\" (the N fastest; ties share a rank), a ratio to the best "
                        "(<1.05: within 5% of it, on every kind of file), or a runtime with its unit (<2.5ms, "
@@ -89,7 +88,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     m_details->setUniformRowHeights(true);
     m_details->setAlternatingRowColors(true);
     m_decodePoll = new QTimer(this);
-    m_decodePoll->setInterval(kDecodePollMs);
+    m_decodePoll->setInterval(widgetlimits::kDecodeProgressPollMs);
     connect(m_decodePoll, &QTimer::timeout, this, &ConfigPanel::showDetails);
 
     auto* top = new QWidget(this);

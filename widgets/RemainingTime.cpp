@@ -13,7 +13,7 @@ QString clockText(double seconds) {
 
 void RemainingTime::restart() {
     m_clock.start();
-    m_started = false;
+    m_startFraction = 0;
 }
 
 double RemainingTime::secondsLeft(double fraction) {
@@ -22,13 +22,11 @@ double RemainingTime::secondsLeft(double fraction) {
 }
 
 double RemainingTime::secondsLeftAt(double fraction, double now) {
-    if (!m_started && fraction > 0) {
-        m_started = true;
+    if (m_startFraction <= 0 && fraction > 0) {
         m_startFraction = fraction;
         m_startSeconds = now;
     }
-    if (fraction >= 1) return 0.0;
-    return m_started ? secondsLeft(m_startFraction, fraction, now - m_startSeconds) : -1;
+    return m_startFraction > 0 ? secondsLeft(m_startFraction, fraction, now - m_startSeconds) : -1;
 }
 
 double RemainingTime::secondsLeft(double startFraction, double fraction, double elapsedSeconds) {

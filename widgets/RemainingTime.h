@@ -27,8 +27,7 @@ public:
 
 private:
     QElapsedTimer m_clock;
-    bool m_started = false;      // a fraction above 0 has been reported
-    double m_startFraction = 0;  // the first one
+    double m_startFraction = 0;  // the first fraction above 0 reported (0: none yet)
     double m_startSeconds = 0;   // when it was reported, on m_clock
 };
 

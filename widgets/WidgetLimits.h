@@ -45,8 +45,9 @@ constexpr int kConfigTableMinRows = 6;
 // passed: before, a file's header and a phase's set-up weigh too much in it.
 constexpr double kRemainingTimeMinFraction = 0.01;
 constexpr double kRemainingTimeMinSeconds = 2.0;
-// A prediction, or the what-if editor, waiting for a file's configurations to decompress says how
-// far they are this often: the percentage moves smoothly, and the wait costs nothing measurable.
+// A prediction, the what-if editor or a configuration's details, waiting for a file's
+// configurations to decompress, say how far they are this often: the percentage moves smoothly,
+// and the wait costs nothing measurable.
 constexpr int kDecodeProgressPollMs = 100;
 // Graph toolbar: the search box keeps room for this many characters ("Find node: id" of its
 // hint), and the view and colour boxes give way down to this many, in a narrow graph panel.
