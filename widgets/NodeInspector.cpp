@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -76,6 +77,9 @@ NodeInspector::NodeInspector(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_header);
     layout->addWidget(m_warning);
     layout->addWidget(m_tree, 1);
+    m_decodePoll = new QTimer(this);
+    m_decodePoll->setInterval(widgetlimits::kDecodeProgressPollMs);
+    connect(m_decodePoll, &QTimer::timeout, this, &NodeInspector::showDecompressing);
     connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         const QVariant n = item->data(0, kNodeRole);
         if (n.isValid()) emit nodeActivated(n.toInt());
@@ -131,6 +135,8 @@ QString NodeInspector::tensorText(int32_t node) const {
 }
 
 void NodeInspector::rebuild() {
+    m_decodePoll->stop();
+    m_decompressing = nullptr;
     m_tree->clear();
     m_warning->hide();
     if (m_graph.isNull() || m_node < 0) {
@@ -206,10 +212,12 @@ void NodeInspector::addConfigGroup() {
     auto* group = new QTreeWidgetItem(m_tree, {tr("configuration %1").arg(m_config)});
     group->setExpanded(true);
     const auto& table = g.layoutConfigs();
-    if (table->available() <= m_config) {
-        new QTreeWidgetItem(
-            group,
-            {tr("layouts"), tr("decoding… (%1%)").arg(static_cast<int>(table->progress() * 100))});
+    if (table->available() <= m_config && table->error().empty()) {
+        // Reading the row now would block the GUI until the table is decoded.
+        m_decompressing = new QTreeWidgetItem(group);
+        m_decompressing->setFirstColumnSpanned(true);  // the Value column had cut it off
+        showDecompressing();
+        m_decodePoll->start();
         return;
     }
     std::vector<float> row;
@@ -221,6 +229,21 @@ void NodeInspector::addConfigGroup() {
     }
     const int64_t w = table->width();
     addSlotRows(group, row.data() + static_cast<int64_t>(k) * w, w);
+}
+
+void NodeInspector::showDecompressing() {
+    const auto& table = m_graph.layoutConfigs();
+    if (!m_decompressing || !table) {
+        m_decodePoll->stop();
+        return;
+    }
+    if (table->available() > m_config || !table->error().empty()) {
+        m_decodePoll->stop();
+        rebuild();
+        return;
+    }
+    m_decompressing->setText(0, tr("Decompressing the file's configurations… %1%")
+                                    .arg(static_cast<int>(table->progress() * 100)));
 }
 
 void NodeInspector::addSlotRows(QTreeWidgetItem* group, const float* f, int64_t width) {

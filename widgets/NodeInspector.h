@@ -7,6 +7,7 @@
 #include "graph/TpuGraph.h"
 
 class QLabel;
+class QTimer;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -44,6 +45,7 @@ private:
     void addConfigGroup();
     void addFeatureGroups();
     void addSlotRows(QTreeWidgetItem* group, const float* features, int64_t width);
+    void showDecompressing();  // the waiting row's progress, or the layouts once they are read
     QString tensorText(int32_t node) const;  // under the overlay
 
     TpuGraph m_graph;
@@ -55,6 +57,8 @@ private:
     QLabel* m_header;
     QLabel* m_warning;
     QTreeWidget* m_tree;
+    QTreeWidgetItem* m_decompressing = nullptr;  // the row waiting for a deflated table, if any
+    QTimer* m_decodePoll;
 };
 
 }  // namespace tpg

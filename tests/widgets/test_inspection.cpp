@@ -240,6 +240,29 @@ private slots:
                  qPrintable(panel.detailText()));
     }
 
+    // The inspector of a configurable node waits for its configuration's layouts the same way
+    // across the row (it read "layouts: decoding… (56%)", cut off by the Value column, and kept
+    // that figure until another node was picked), then shows them once they are read.
+    void theInspectorWaitsForADecompressingConfigurationThenShowsIt() {
+        const TpuGraph g = undecodedFortranFixture();
+        NodeInspector inspector;
+        inspector.setGraph(g);
+        inspector.setConfig(1);
+        inspector.showNode(g.configurableNodes().front());
+        QVERIFY2(inspector.plainText().contains(
+                     QStringLiteral("configuration 1 / Decompressing the file's configurations… 0%")),
+                 qPrintable(inspector.plainText()));
+        const QList<QTreeWidgetItem*> waiting = inspector.findChild<QTreeWidget*>()->findItems(
+            QStringLiteral("Decompressing"), Qt::MatchStartsWith | Qt::MatchRecursive);
+        QCOMPARE(waiting.size(), 1);
+        QVERIFY(waiting.front()->isFirstColumnSpanned());
+        g.layoutConfigs()->wait();
+        QTRY_VERIFY2(inspector.plainText().contains(
+                         QStringLiteral("configuration 1 / output layout")),
+                     qPrintable(inspector.plainText()));
+        QVERIFY(!inspector.plainText().contains(QStringLiteral("Decompressing")));
+    }
+
     void tilePanelNamesTheTileFeatures() {
         ConfigPanel panel;
         panel.setGraph(m_tile);
