@@ -2,8 +2,8 @@
 
 #include <QObject>
 #include <algorithm>
+#include <chrono>
 #include <numeric>
-#include <thread>
 
 #include "CountText.h"
 #include "JobRunner.h"
@@ -59,15 +59,16 @@ namespace {
 bool waitForConfigurations(const TpuGraph& g, JobControl& control, const QString& configurations) {
     const auto& table = g.isLayout() ? g.layoutConfigs() : nullptr;
     if (!table) return true;
-    table->start();
-    while (!table->complete() && table->error().empty()) {
-        if (control.cancelled()) return false;
-        control.setProgress(0.0, QObject::tr("Decompressing %1 (%2%)")
-                                     .arg(configurations)
-                                     .arg(static_cast<int>(table->progress() * 100)));
-        std::this_thread::sleep_for(std::chrono::milliseconds(widgetlimits::kDecodeProgressPollMs));
-    }
-    return true;  // a failed decode is reported by the first read, naming the file
+    // A failed decode is reported by the first read, naming the file.
+    return table->waitForRows(
+        table->numConfigs(),
+        [&](double progress) {
+            control.setProgress(0.0, QObject::tr("Decompressing %1 (%2%)")
+                                         .arg(configurations)
+                                         .arg(static_cast<int>(progress * 100)));
+            return !control.cancelled();
+        },
+        std::chrono::milliseconds(widgetlimits::kDecodeProgressPollMs));
 }
 
 }  // namespace
@@ -93,10 +94,10 @@ std::shared_ptr<FilePredictions> predictFile(const QString& file,
     control.post(QVariant::fromValue(UnrankedPredictor{file, out->modelName, unranked, sameModel}));
     if (control.cancelled()) return nullptr;
     // The bar, each phase its share of the time (so the explorer's ETA holds): where configurations
-    // of one program share a score, the program index to 10% (a synthetic TPU pass per
-    // configuration, about a tenth of the scoring's time on big files), which times every
-    // configuration on the way, then the scores to 95% and the violation ratios to 100%; else the
-    // scores to 80% and the synthetic TPU's timings to 100%.
+    // of one program share a score, the program index to 6% (a synthetic TPU pass per
+    // configuration, 5-7% of the scoring's time on big files: kProgramIndexShare), which times
+    // every configuration on the way, then the scores to 95% and the violation ratios to 100%; else
+    // the scores to 80% and the synthetic TPU's timings to 100%.
     const bool indexed = model.indexesPrograms(g);
     const double scoresFrom = indexed ? nn::limits::kProgramIndexShare : 0.0;
     const double lastFrom = indexed ? 0.95 : 0.8;

@@ -25,6 +25,10 @@ ProgressBar::ProgressBar(std::string label, int64_t total)
 
 void ProgressBar::update(double done, const std::string& detail) {
     const auto now = std::chrono::steady_clock::now();
+    if (m_etaFrom <= 0 && done > 0) {
+        m_etaFrom = std::min(done, static_cast<double>(m_total)) / static_cast<double>(m_total);
+        m_etaStart = now;
+    }
     if (!m_tty || now - m_lastDraw < kRedrawInterval) return;
     m_lastDraw = now;
     draw(done, detail);
@@ -44,12 +48,16 @@ void ProgressBar::clear() {
 void ProgressBar::draw(double done, const std::string& detail) {
     const double frac = std::clamp(done / static_cast<double>(m_total), 0.0, 1.0);
     const int filled = static_cast<int>(frac * kBarWidth);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    const auto now = std::chrono::steady_clock::now();
+    const double secs = std::chrono::duration<double>(now - m_start).count();
     std::string bar(static_cast<size_t>(filled), '#');
     bar.resize(kBarWidth, '.');
-    const std::string eta = frac >= kEtaMinFraction && frac < 1 && secs >= kEtaMinSeconds
-                                ? " ETA " + clockText(secs / frac * (1 - frac))
-                                : std::string();
+    const double moved = frac - m_etaFrom;
+    const double timed = std::chrono::duration<double>(now - m_etaStart).count();
+    const std::string eta =
+        m_etaFrom > 0 && moved >= kEtaMinFraction && frac < 1 && timed >= kEtaMinSeconds
+            ? " ETA " + clockText(timed / moved * (1 - frac))
+            : std::string();
     std::fprintf(stderr, "%s%s [%s] %3d%% %lld/%lld %.1fs%s %s", m_tty ? "\r" : "", m_label.c_str(),
                  bar.c_str(), static_cast<int>(frac * 100), static_cast<long long>(done),
                  static_cast<long long>(m_total), secs, eta.c_str(), detail.c_str());

@@ -26,6 +26,10 @@ private:
     bool m_tty;
     std::chrono::steady_clock::time_point m_start;
     std::chrono::steady_clock::time_point m_lastDraw;
+    // The time left is estimated from the first progress on (a wait before it, such as a file's
+    // decompression, says nothing of the rate): where and when that was.
+    double m_etaFrom = 0;
+    std::chrono::steady_clock::time_point m_etaStart;
 };
 
 }  // namespace tpg::cli

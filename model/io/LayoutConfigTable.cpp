@@ -241,6 +241,22 @@ void LayoutConfigTable::wait() const {
     if (available() < m_numConfigs) throw FormatError(m_error);
 }
 
+bool LayoutConfigTable::waitForRows(int64_t rows, const std::function<bool(double)>& report,
+                                    std::chrono::milliseconds interval) const {
+    rows = std::min(rows, m_numConfigs);
+    auto ready = [&] { return available() >= rows || !m_error.empty(); };
+    {
+        std::lock_guard<std::mutex> lock(m_stateMutex);
+        if (ready()) return true;
+    }
+    start();
+    while (true) {
+        if (!report(progress())) return false;
+        std::unique_lock<std::mutex> lock(m_stateMutex);
+        if (m_progressed.wait_for(lock, interval, ready)) return true;
+    }
+}
+
 void LayoutConfigTable::read(int64_t begin, int64_t count, float* out) const {
     if (begin < 0 || count < 0 || begin + count > m_numConfigs)
         throw FormatError(describeProblem(m_path, m_key, "configuration " + std::to_string(begin + count - 1) +

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -59,6 +61,12 @@ public:
     void cancel();
     // Blocks until every row is decoded; throws FormatError if decoding failed.
     void wait() const;
+    // Waits until `rows` rows are readable or decoding ends, calling `report(progress())` before
+    // each `interval` of waiting, so a caller can show the wait (a Fortran-ordered table's rows
+    // all arrive at its end). False when `report` returned false (cancelled); after a failed
+    // decode true, and the next read throws its error.
+    bool waitForRows(int64_t rows, const std::function<bool(double)>& report,
+                     std::chrono::milliseconds interval) const;
     // Starts a deferred decode (reads, wait() and countDistinct() start it themselves).
     void start() const;
 

@@ -1,12 +1,13 @@
 #include <QtTest>
-
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
-#include "io/Error.h"
 #include "graph/GraphFile.h"
-#include "io/NpzArchive.h"
 #include "graph/Schema.h"
+#include "io/Error.h"
+#include "io/NpzArchive.h"
 
 using namespace tpg;
 
@@ -83,6 +84,42 @@ private slots:
         g.layoutConfigs()->cancel();
         QVERIFY_THROWS_EXCEPTION(FormatError, g.layoutConfigs()->wait());
         QVERIFY(QString::fromStdString(g.layoutConfigs()->error()).contains("cancelled"));
+    }
+    // A caller can show a decode's progress while it waits for rows (the explorer's and the
+    // command line's scoring had waited inside their first read, saying nothing), and stop waiting.
+    void aWaitForRowsReportsItsProgressAndCanStop() {
+        LoadOptions lo;
+        lo.deferDecoding = true;
+        auto g = loadTpuGraph(good("layout_many_configs_fortran.npz"), lo);
+        const auto& table = *g.layoutConfigs();
+        std::vector<double> reports;
+        const auto record = [&](double done) {
+            reports.push_back(done);
+            return true;
+        };
+        QVERIFY(table.waitForRows(1, record, std::chrono::milliseconds(1)));
+        QVERIFY(table.available() >= 1);
+        QVERIFY(!reports.empty());
+        QVERIFY(std::is_sorted(reports.begin(), reports.end()));
+        QVERIFY(reports.front() >= 0.0 && reports.back() <= 1.0);
+        reports.clear();
+        QVERIFY(table.waitForRows(table.numConfigs(), record, std::chrono::milliseconds(1)));
+        QVERIFY(reports.empty());  // all there: nothing to wait for, nothing said
+        QVERIFY(loadTpuGraph(good("layout_savez.npz"))
+                    .layoutConfigs()
+                    ->waitForRows(6, record, std::chrono::milliseconds(1)));
+        QVERIFY(reports.empty());  // read on demand: every row readable at once
+
+        auto stopped = loadTpuGraph(good("layout_many_configs_fortran.npz"), lo);
+        int calls = 0;
+        QVERIFY(!stopped.layoutConfigs()->waitForRows(
+            stopped.numConfigs(),
+            [&](double) {
+                ++calls;
+                return false;
+            },
+            std::chrono::milliseconds(1)));
+        QCOMPARE(calls, 1);
     }
     void storedLayoutReadsOnDemand() {
         auto g = loadTpuGraph(good("layout_savez.npz"));

@@ -40,6 +40,7 @@
 #include "FileDialogAnswer.h"
 #include "FilePredictions.h"
 #include "JobRunner.h"
+#include "NnLimits.h"
 #include "PredictedFile.h"
 #include "ScreenFonts.h"
 #include "SweepChart.h"
@@ -280,8 +281,9 @@ private slots:
         QVERIFY2(
             first == QStringLiteral("Finding which of 150 configurations compile to one program"),
             qPrintable(first));
-        QVERIFY(progressed.first().at(1).toDouble() <= 0.1);
-        QVERIFY(phaseWithin(progressed, QStringLiteral("Predicting"), 0.1, 0.95));
+        QVERIFY(progressed.first().at(1).toDouble() <= nn::limits::kProgramIndexShare);
+        QVERIFY(phaseWithin(progressed, QStringLiteral("Predicting"),
+                            nn::limits::kProgramIndexShare, 0.95));
         QVERIFY(endsWithPhase(
             progressed, QStringLiteral("Computing the violation ratios of 150 configurations")));
     }
