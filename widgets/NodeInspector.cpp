@@ -212,7 +212,7 @@ void NodeInspector::addConfigGroup() {
     auto* group = new QTreeWidgetItem(m_tree, {tr("configuration %1").arg(m_config)});
     group->setExpanded(true);
     const auto& table = g.layoutConfigs();
-    if (table->available() <= m_config && table->error().empty()) {
+    if (!configReadable()) {
         // Reading the row now would block the GUI until the table is decoded.
         m_decompressing = new QTreeWidgetItem(group);
         m_decompressing->setFirstColumnSpanned(true);  // the Value column had cut it off
@@ -231,19 +231,19 @@ void NodeInspector::addConfigGroup() {
     addSlotRows(group, row.data() + static_cast<int64_t>(k) * w, w);
 }
 
-void NodeInspector::showDecompressing() {
+bool NodeInspector::configReadable() const {
     const auto& table = m_graph.layoutConfigs();
-    if (!m_decompressing || !table) {
-        m_decodePoll->stop();
+    return table->available() > m_config || !table->error().empty();  // an error reads as one
+}
+
+void NodeInspector::showDecompressing() {
+    if (configReadable()) {
+        rebuild();  // stops the poll
         return;
     }
-    if (table->available() > m_config || !table->error().empty()) {
-        m_decodePoll->stop();
-        rebuild();
-        return;
-    }
-    m_decompressing->setText(0, tr("Decompressing the file's configurations… %1%")
-                                    .arg(static_cast<int>(table->progress() * 100)));
+    m_decompressing->setText(0,
+                             tr("Decompressing the file's configurations… %1%")
+                                 .arg(static_cast<int>(m_graph.layoutConfigs()->progress() * 100)));
 }
 
 void NodeInspector::addSlotRows(QTreeWidgetItem* group, const float* f, int64_t width) {

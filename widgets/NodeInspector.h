@@ -45,6 +45,8 @@ private:
     void addConfigGroup();
     void addFeatureGroups();
     void addSlotRows(QTreeWidgetItem* group, const float* features, int64_t width);
+    // Whether the chosen configuration's row can be read without waiting for the decode (layout).
+    bool configReadable() const;
     void showDecompressing();  // the waiting row's progress, or the layouts once they are read
     QString tensorText(int32_t node) const;  // under the overlay
 
