@@ -46,6 +46,8 @@ namespace {
 
 // The run list's item data: index into m_saved.
 constexpr int kRunIndexRole = Qt::UserRole + 1;
+// The collection choice's item data: how many valid graphs it has.
+constexpr int kValidGraphsRole = Qt::UserRole + 2;
 // Characters a long choice (a collection, the loss, the figure kept by) keeps in a narrow form
 // column; its list shows it whole.
 constexpr int kNarrowChoiceChars = 18;
@@ -338,6 +340,8 @@ nn::TrainSettings TrainingPanel::formSettings() const {
     } else {
         s.dataDir = m_datasetFolder.toStdString();
         s.collection = m_collection->currentData().toString().toStdString();
+        if (m_collection->currentData(kValidGraphsRole).toInt() == 0)
+            s.heldOutConfigFraction = nn::limits::kSingleFileHeldOutFraction;
     }
     s.model.hidden = m_hidden->value() / s.model.attentionHeads * s.model.attentionHeads;
     s.model.layers = m_layers->value();
@@ -396,9 +400,12 @@ void TrainingPanel::fillCollections(const std::vector<DatasetFile>& files) {
     for (const auto& [c, n] : counts) {
         if (n.first == 0) continue;
         const QString name = QString::fromStdString(c);
-        const QString graphs = tr("%1 train and %2 valid graphs").arg(n.first).arg(n.second);
+        const QString graphs = n.second > 0
+                                   ? tr("%1 train and %2 valid graphs").arg(n.first).arg(n.second)
+                                   : tr("%1 train graphs").arg(n.first);
         m_collection->addItem(name, name);
         m_collection->setItemData(m_collection->count() - 1, graphs, Qt::ToolTipRole);
+        m_collection->setItemData(m_collection->count() - 1, n.second, kValidGraphsRole);
     }
     const int keep = m_collection->findData(m_fileCollection.isEmpty() ? previous : m_fileCollection);
     if (keep >= 0) m_collection->setCurrentIndex(keep);
@@ -417,10 +424,18 @@ void TrainingPanel::showDatasetLine() {
             tr("No train split in %1: a collection trains on files in the dataset's "
                "tree, npz/<collection>/train/NAME.npz, as tpugraphs synth writes them")
                 .arg(wrappableName(m_datasetFolder)));
+    else if (graphs.isEmpty())
+        m_datasetLabel->setText(wrappableName(m_datasetFolder));
+    else if (m_collection->currentData(kValidGraphsRole).toInt() > 0)
+        m_datasetLabel->setText(tr("%1 in %2").arg(graphs, wrappableName(m_datasetFolder)));
     else
-        m_datasetLabel->setText(graphs.isEmpty()
-                                    ? wrappableName(m_datasetFolder)
-                                    : tr("%1 in %2").arg(graphs, wrappableName(m_datasetFolder)));
+        // formSettings() then holds configurations out of each train graph, as a one-file run
+        // does: validating on what it trains on would flatter every epoch.
+        m_datasetLabel->setText(
+            tr("%1 in %2, no valid split: each validates on %3% of its configurations, held out "
+               "of training")
+                .arg(graphs, wrappableName(m_datasetFolder))
+                .arg(std::lround(nn::limits::kSingleFileHeldOutFraction * 100)));
 }
 
 bool TrainingPanel::chooseCollection(const QString& collection) {

@@ -22,6 +22,7 @@
 #include "ChildWithText.h"
 #include "DefaultModels.h"
 #include "FileDialogAnswer.h"
+#include "NnLimits.h"
 #include "ResidentMemory.h"
 #include "StallWatch.h"
 #include "TensorMemory.h"
@@ -479,6 +480,49 @@ private slots:
         QVERIFY(waitCollections(panel));
         QTRY_VERIFY(dataset->isEnabled());
         QVERIFY(!said());
+    }
+
+    // A collection without a valid split validates on configurations held out of its train
+    // graphs, and the line below the choice says so before Start: it had validated on the very
+    // configurations it trained on, under a chart titled "held out".
+    void aCollectionWithoutAValidSplitHoldsConfigurationsOut() {
+        const QString tree = m_dir.filePath(QStringLiteral("trainonly"));
+        const QString from = data() + QStringLiteral("/npz/tile/xla/train/");
+        const QString to = tree + QStringLiteral("/npz/tile/xla/train/");
+        QVERIFY(QDir().mkpath(to));
+        const QStringList kernels = QDir(from).entryList({QStringLiteral("*.npz")});
+        QVERIFY(!kernels.isEmpty());
+        for (const QString& k : kernels) QVERIFY(QFile::copy(from + k, to + k));
+        TrainingPanel panel;
+        panel.setRunsFolder(runs());
+        panel.setDatasetFolder(tree);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.collectionChoices().contains(QStringLiteral("tile:xla")),
+                                 30000);
+        QVERIFY(panel.chooseCollection(QStringLiteral("tile:xla")));
+        const QString said =
+            QStringLiteral(
+                "%1 train graphs in %2, no valid split: each validates on 20% of its "
+                "configurations, held out of training")
+                .arg(kernels.size())
+                .arg(tree);
+        const auto shown = [&panel, &said] {
+            for (QLabel* l : panel.findChildren<QLabel*>())
+                if (l->text().remove(QChar(0x200B)) == said) return true;
+            return false;
+        };
+        QVERIFY(shown());
+        QCOMPARE(panel.formSettings().heldOutConfigFraction,
+                 nn::limits::kSingleFileHeldOutFraction);
+
+        // With a valid split the run validates on it and trains on every configuration.
+        panel.setDatasetFolder(data());
+        QVERIFY(waitCollections(panel));
+        QVERIFY(panel.chooseCollection(QStringLiteral("layout:xla:random")));
+        QVERIFY(!QDir(data() + QStringLiteral("/npz/layout/xla/random/valid"))
+                     .entryList({QStringLiteral("*.npz")})
+                     .isEmpty());
+        QCOMPARE(panel.formSettings().heldOutConfigFraction, 0.0);
+        QVERIFY(!shown());
     }
 
     // A broken train file: one message naming it, and the panel is ready for the next run.
