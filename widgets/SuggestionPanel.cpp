@@ -328,11 +328,29 @@ void SuggestionPanel::showResults(const tune::TuneResult& r) {
                                ? tr(" (ground truth for this synthetic file)")
                                : tr(" (an estimate for this file: measure it on a TPU)"))
                 : tr(" Nothing faster than the configuration the search started from was found.");
+    text += againstFastestMeasured(best);
     m_rankedResultText = text;
     if (ranksToCome)
         text += tr(" Their ranks among this file's configurations come once they are scored.");
     m_status->setText(text);
     fillList(selected, true);
+}
+
+QString SuggestionPanel::againstFastestMeasured(double bestNs) const {
+    // Only where the synthetic TPU is the file's own clock: a real file's measured runtimes and
+    // the synthetic TPU's estimates are not on one scale.
+    if (bestNs < 0 || !m_predictor || !m_predictor->synthIsGroundTruth()) return {};
+    const double fastest = m_predictor->bestMeasuredNs();
+    // Started from it (its runtime in whole ns, as the file holds it), the sentence before said it.
+    if (fastest <= 0 || std::llround(fastest) == std::llround(m_startNs)) return {};
+    const double gain = 100.0 * (1.0 - bestNs / fastest);
+    return gain > 0 ? tr(" That is %1% faster than the file's fastest measured configuration (%2).")
+                          .arg(gain, 0, 'f', 1)
+                          .arg(ns(fastest))
+                    : tr(" The file's fastest measured configuration (%1) is %2% faster than the "
+                         "search's best.")
+                          .arg(ns(fastest))
+                          .arg(100.0 * (bestNs / fastest - 1.0), 0, 'f', 1);
 }
 
 void SuggestionPanel::fillList(const std::vector<float>& keepSelected, bool selectFirst) {

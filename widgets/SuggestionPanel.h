@@ -61,6 +61,8 @@ private:
     void buildUi();
     void showProgress(const tune::TuneProgress& p);
     void showResults(const tune::TuneResult& r);
+    // The search's best against the file's fastest measured configuration, or nothing.
+    QString againstFastestMeasured(double bestNs) const;
     // The list of m_results. The selection follows its configuration when the list changes under
     // it (a running search): `keepSelected` is selected again when listed, else the first row
     // when `selectFirst`.

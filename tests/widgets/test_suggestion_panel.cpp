@@ -14,6 +14,7 @@
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "PredictedFile.h"
+#include "RuntimeText.h"
 #include "SuggestionPanel.h"
 #include "WhatIfPanel.h"
 #include "synth/SyntheticDataset.h"
@@ -126,6 +127,40 @@ private slots:
         QTest::mouseClick(compareButton, Qt::LeftButton);
         QCOMPARE(compare.count(), 1);
         QCOMPARE(compare.first().at(0).value<std::vector<float>>(), s->results().front().row);
+    }
+
+    // Searched from the compiler default, the summary also weighs the search's best against the
+    // file's fastest measured configuration (on a synthetic file, the same clock); from that
+    // configuration itself the sentence before already says it.
+    void theSummaryWeighsTheBestAgainstTheFastestMeasured() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        QVERIFY(openAt(panel, runner, "default"));
+        SuggestionPanel* s = panel.suggestions();
+        s->setBudgetSeconds(3);
+        QSignalSpy done(s, &SuggestionPanel::finished);
+        s->suggest();
+        QVERIFY(done.wait(60000));
+        QVERIFY(!s->results().empty());
+        const double best = s->results().front().report.synthNs;
+        const double fastest =
+            *std::min_element(m_layout.runtimes().begin(), m_layout.runtimes().end());
+        const QString sentence =
+            best < fastest
+                ? QStringLiteral(
+                      " That is %1% faster than the file's fastest measured configuration (")
+                      .arg(100.0 * (1.0 - best / fastest), 0, 'f', 1)
+                : QStringLiteral(" The file's fastest measured configuration (%1) is %2% faster")
+                      .arg(nsText(fastest, QString()))
+                      .arg(100.0 * (best / fastest - 1.0), 0, 'f', 1);
+        QVERIFY2(s->statusText().contains(sentence), qPrintable(s->statusText()));
+
+        QVERIFY(openAt(panel, runner, "best"));
+        QCOMPARE(std::llround(panel.report().synthNs), std::llround(fastest));
+        s->suggest();
+        QVERIFY(done.wait(60000));
+        QVERIFY2(!s->statusText().contains(QStringLiteral("fastest measured")),
+                 qPrintable(s->statusText()));
     }
 
     void stopEndsALongSearchWithinASecondAndKeepsItsResults() {
