@@ -151,6 +151,7 @@ private:
     void connectWhatIf();
     void addWhatIfActions(QMenu* menu, int node);
     void connectTraining();
+    void setMarks(QHash<int32_t, QString>& slot, const QHash<int32_t, QString>& marks);
     void updateMarks();
     void connectExplain();
     void createLesson();

@@ -11,10 +11,11 @@ class QLabel;
 class QLineEdit;
 class QTableView;
 class QTimer;
-class QTreeWidget;
+class QTreeView;
 
 namespace tpg {
 
+class ConfigDetailsModel;
 class ConfigTableModel;
 class JobRunner;
 class FittingSplitter;
@@ -72,8 +73,13 @@ private:
     void showDetails();
     void showTileDetails();
     static std::vector<int64_t> tileDimensions(const TpuGraph& g);
-    void setLayoutHeaders(int64_t w, bool named);
-    QHash<int32_t, QString> addLayoutRows(const std::vector<float>& row, int64_t w, bool named);
+    QStringList layoutHeaders(int64_t w, bool named) const;
+    // A trimmed copy's configuration (`w` columns a node, not 18): its raw values.
+    void showTrimmedRows(const QStringList& headers, const std::vector<float>& row, int64_t w);
+    QHash<int32_t, QString> layoutMarks(const std::vector<float>& row, int64_t w, bool named) const;
+    void sizeDetailColumns();
+    // One line across the details, under the current header.
+    void showDetailsMessage(const QString& text, bool error);
     // A configuration that cannot be read: the whole message across the row, not cut by a column.
     void showDetailsError(const QString& message);
     // The filter's outcome where the user looks: a reddish line edit and the reason when refused,
@@ -95,7 +101,8 @@ private:
     QLabel* m_summary;
     QLabel* m_agreement;
     QTableView* m_table;
-    QTreeWidget* m_details;
+    ConfigDetailsModel* m_detailsModel;
+    QTreeView* m_details;
     FittingSplitter* m_split;
     int m_tableColumnsWidth = 0;  // the shown columns as sized to their contents
     QAction* m_exportAction = nullptr;

@@ -65,6 +65,10 @@ public:
     void compareWithRow(const std::vector<float>& row, const QString& label);
     // The memory picture follows the selected node, laid out as the chosen configuration has it.
     void selectNode(int node);
+    // Whether a user can see the panel: a dock behind another tab stays "visible" to Qt, so its
+    // dock says so (QDockWidget::visibilityChanged). Off screen, an explanation's chart and lists
+    // wait until it is on screen again.
+    void setOnScreen(bool onScreen);
     bool busy() const { return m_job != 0; }
     const std::shared_ptr<const Explanation>& explanation() const { return m_explanation; }
     QString headerText() const;
@@ -76,6 +80,9 @@ public:
     QTreeWidget* copyList() const { return m_copies; }
     QChartView* chart() const { return m_chart; }
     MemoryLayoutView* memoryView() const { return m_memory; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 signals:
     void overlayChanged(const tpg::ConfigOverlay& overlay);  // the graph's labels and copies
@@ -89,6 +96,7 @@ private:
     void buildLists();
     void request();
     void showExplanation(std::shared_ptr<const Explanation> e);
+    void fillChartAndLists();  // of m_explanation
     void fillChart(const Explanation& e);
     void fillLists(const Explanation& e);
     static int shortColumnsWidth(const QTreeWidget& list);  // all but the reason
@@ -124,6 +132,8 @@ private:
     QString m_compareLabel;
     int m_node = -1;
     quint64 m_job = 0;
+    bool m_onScreen = true;
+    bool m_chartAndListsStale = false;  // an explanation came while the panel was off screen
     // Shared with the worker that made it: copied on the GUI thread (twice), a 45,000-node
     // explanation had held it in bursts of 21-37 ms (perf, in the explorer).
     std::shared_ptr<const Explanation> m_explanation;

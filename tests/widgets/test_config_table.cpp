@@ -13,7 +13,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThread>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QtTest>
 #include <atomic>
 #include <cstdlib>
@@ -651,7 +651,7 @@ private slots:
         for (int c = 0; c < ConfigTableModel::ColumnCount; ++c) shown += !table->isColumnHidden(c);
         QVERIFY(shown >=
                 8);  // predicted runtime and rank, the synthetic TPU and violation ratio too
-        auto* details = panel.findChild<QTreeWidget*>();
+        auto* details = panel.findChild<QTreeView*>();
         QVERIFY(details != nullptr);
         QVERIFY2(details->width() >= 0.3 * panel.width(),
                  qPrintable(QString::number(details->width())));
@@ -679,7 +679,7 @@ private slots:
         QTableView* table = panel.table();
         QTRY_VERIFY2(columnsFit(*table), qPrintable(columnsText(*table)));
         // The details still show their names and values whole.
-        auto* details = panel.findChild<QTreeWidget*>();
+        auto* details = panel.findChild<QTreeView*>();
         QVERIFY(details != nullptr);
         const QAbstractItemView* view = details;  // QTreeView hides sizeHintForColumn
         const int needed = view->sizeHintForColumn(0) + view->sizeHintForColumn(1);
