@@ -1,6 +1,7 @@
 #include "ConfigDetailsModel.h"
 
 #include <QBrush>
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -28,6 +29,12 @@ void ConfigDetailsModel::setNodes(std::vector<int32_t> nodes, QStringList opcode
     beginResetModel();
     m_configurable = std::move(nodes);
     m_opcodes = std::move(opcodes);
+    // The node and opcode columns are the same for every configuration: their widest rows once.
+    m_widestNodeRow = static_cast<int>(
+        std::max_element(m_configurable.begin(), m_configurable.end()) - m_configurable.begin());
+    m_widestOpcodeRow = 0;
+    for (int r = 0; r < m_opcodes.size(); ++r)
+        if (m_opcodes[r].size() > m_opcodes[m_widestOpcodeRow].size()) m_widestOpcodeRow = r;
     m_layout.clear();
     m_rows.clear();
     m_rowNodes.clear();
@@ -110,10 +117,12 @@ QString ConfigDetailsModel::cell(int row, int column) const {
 }
 
 int ConfigDetailsModel::widestRow(int column) const {
+    if (!m_layout.empty() && column == 0) return m_widestNodeRow;
+    if (!m_layout.empty() && column == 1) return m_widestOpcodeRow;
     int widest = 0;
     int longest = -1;
     for (int r = 0; r < rowCount(); ++r) {
-        const int chars = !m_layout.empty() && column >= 2 && column < kLayoutColumns
+        const int chars = !m_layout.empty() && column < kLayoutColumns
                               ? layoutCellLength(r, column - 2)
                               : static_cast<int>(cell(r, column).size());
         if (chars > longest) {

@@ -32,7 +32,6 @@ public:
     void showMessage(const QString& header, const QString& text, bool error);
     void setHeaderToolTip(int column, const QString& tip);
 
-    bool isMessage() const { return m_message; }
     // The row whose text in `column` is longest: what the column's width is measured on.
     int widestRow(int column) const;
 
@@ -52,6 +51,8 @@ private:
     QStringList m_opcodes;
     QStringList m_headers;
     QStringList m_headerTips;
+    int m_widestNodeRow = 0;      // the largest id: the most digits
+    int m_widestOpcodeRow = 0;    // the longest opcode name
     std::vector<float> m_layout;  // non-empty: the rows are m_configurable's, formatted lazily
     std::vector<QStringList> m_rows;
     std::vector<int32_t> m_rowNodes;

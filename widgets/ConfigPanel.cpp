@@ -360,16 +360,15 @@ void ConfigPanel::chooseConfig(int64_t config) {
     emit configChosen(config);
 }
 
-void ConfigPanel::showDetailsMessage(const QString& text, bool error) {
-    const QString header =
-        m_detailsModel->headerData(0, Qt::Horizontal, Qt::DisplayRole).toString();
+void ConfigPanel::showDetailsMessage(const QString& header, const QString& text, bool error) {
     m_detailsModel->showMessage(header, text, error);
     m_details->setFirstColumnSpanned(0, {}, true);  // the whole message, not cut by a column
     m_details->resizeColumnToContents(0);
 }
 
-void ConfigPanel::showDetailsError(const QString& message) {
-    showDetailsMessage(tr("Cannot read configuration %1: %2").arg(m_config).arg(message), true);
+void ConfigPanel::showDetailsError(const QString& header, const QString& message) {
+    showDetailsMessage(header, tr("Cannot read configuration %1: %2").arg(m_config).arg(message),
+                       true);
 }
 
 void ConfigPanel::showDetails() {
@@ -389,15 +388,14 @@ void ConfigPanel::showDetails() {
     const bool named = w == schema::kLayoutConfigWidth;
     const QStringList headers = layoutHeaders(w, named);
     if (!table->error().empty()) {
-        m_detailsModel->showRows(headers, {});
-        showDetailsError(QString::fromStdString(table->error()));
+        showDetailsError(headers.front(), QString::fromStdString(table->error()));
         return;
     }
     if (table->available() <= m_config) {
         // A deflated table decodes in the background; reading this row now would block the GUI.
         // Across the row: the node column alone had cut it to "decoding con…".
-        m_detailsModel->showRows(headers, {});
-        showDetailsMessage(tr("Decompressing the file's configurations… %1%")
+        showDetailsMessage(headers.front(),
+                           tr("Decompressing the file's configurations… %1%")
                                .arg(static_cast<int>(table->progress() * 100)),
                            false);
         m_decodePoll->start();
@@ -407,8 +405,7 @@ void ConfigPanel::showDetails() {
     try {
         row = table->config(m_config);
     } catch (const std::exception& e) {
-        m_detailsModel->showRows(headers, {});
-        showDetailsError(QString::fromStdString(e.what()));
+        showDetailsError(headers.front(), QString::fromStdString(e.what()));
         return;
     }
     const QHash<int32_t, QString> marks = layoutMarks(row, w, named);

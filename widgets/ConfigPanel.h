@@ -78,10 +78,10 @@ private:
     void showTrimmedRows(const QStringList& headers, const std::vector<float>& row, int64_t w);
     QHash<int32_t, QString> layoutMarks(const std::vector<float>& row, int64_t w, bool named) const;
     void sizeDetailColumns();
-    // One line across the details, under the current header.
-    void showDetailsMessage(const QString& text, bool error);
+    // One line across the details, under `header`.
+    void showDetailsMessage(const QString& header, const QString& text, bool error);
     // A configuration that cannot be read: the whole message across the row, not cut by a column.
-    void showDetailsError(const QString& message);
+    void showDetailsError(const QString& header, const QString& message);
     // The filter's outcome where the user looks: a reddish line edit and the reason when refused,
     // the count of rows shown, the chosen row kept selected.
     void showFilterState();
