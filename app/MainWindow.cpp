@@ -144,7 +144,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_whatIf = new WhatIfPanel(new JobRunner(QStringLiteral("whatif"), this), this);
     createDocks();
     createMenus();
-    addToolDock(tr("What-if"), m_whatIf);
+    QDockWidget* whatIfDock = addToolDock(tr("What-if"), m_whatIf);
+    connect(whatIfDock, &QDockWidget::visibilityChanged, m_whatIf, &WhatIfPanel::setOnScreen);
     connectWhatIf();
     m_explain = new ExplainPanel(this);
     QDockWidget* explainDock = addToolDock(tr("Explain"), m_explain);

@@ -14,10 +14,9 @@
 namespace tpg {
 namespace {
 
-QString boxMarkList(const QStringList& marks) {
-    QStringList listed = marks.mid(0, vizlimits::kMaxBoxMarksListed);
-    if (marks.size() > listed.size())
-        listed << QStringLiteral("and %1 more").arg(marks.size() - listed.size());
+// `listed`: the first of a box's `count` marks.
+QString boxMarkList(QStringList listed, int64_t count) {
+    if (count > listed.size()) listed << QStringLiteral("and %1 more").arg(count - listed.size());
     return listed.join(QStringLiteral("\n  "));  // one per line: a tooltip must not run wide
 }
 
@@ -219,14 +218,25 @@ private:
 // holds it: the program view draws most nodes inside boxes, where they had shown nothing.
 void GraphScene::applyMarks() {
     const ItemShowing itemShowing(m_graph, m_items, m_layout.get());
-    QHash<GraphNodeItem*, QStringList> marks;
+    // A box lists its first marked nodes and counts the rest: formatting all 2,594 of a
+    // configuration's marks for boxes that show a few took most of this.
+    struct ItemMarks {
+        int64_t count = 0;
+        QStringList listed;
+    };
+    QHash<GraphNodeItem*, ItemMarks> marks;
     QList<int32_t> marked = m_marks.keys();
     std::sort(marked.begin(), marked.end());
-    for (int32_t node : marked)
-        if (GraphNodeItem* item = itemShowing(node))
-            marks[item] << (item->isGroupBox()
-                                ? QStringLiteral("#%1 %2").arg(node).arg(m_marks[node])
-                                : m_marks[node]);
+    for (int32_t node : marked) {
+        GraphNodeItem* item = itemShowing(node);
+        if (item == nullptr) continue;
+        ItemMarks& m = marks[item];
+        ++m.count;
+        if (!item->isGroupBox())
+            m.listed << m_marks.value(node);
+        else if (m.listed.size() < vizlimits::kMaxBoxMarksListed)
+            m.listed << QStringLiteral("#%1 %2").arg(node).arg(m_marks.value(node));
+    }
     QHash<GraphNodeItem*, int64_t> also;
     m_alsoShown = {};
     for (int32_t node : m_alsoSelected) {
@@ -239,13 +249,13 @@ void GraphScene::applyMarks() {
         ++(item->node() == node ? m_alsoShown.asNodes : m_alsoShown.inBoxes);
     }
     for (GraphNodeItem* item : m_items) {
-        const QStringList m = marks.value(item);
+        const ItemMarks m = marks.value(item);
         item->setMark(
-            !item->isGroupBox() || m.isEmpty()
-                ? m.join(QStringLiteral("; "))
+            !item->isGroupBox() || m.count == 0
+                ? m.listed.join(QStringLiteral("; "))
                 : QStringLiteral("%1 inside marked:\n  %2")
-                      .arg(countOf(m.size(), QStringLiteral("node"), QStringLiteral("nodes")),
-                           boxMarkList(m)));
+                      .arg(countOf(m.count, QStringLiteral("node"), QStringLiteral("nodes")),
+                           boxMarkList(m.listed, m.count)));
         item->setAlsoSelected(also.value(item));
     }
 }

@@ -17,6 +17,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "ConfigDetailsModel.h"
 #include "ConfigTableModel.h"
@@ -484,22 +485,57 @@ void ConfigPanel::showTrimmedRows(const QStringList& headers, const std::vector<
     m_detailsModel->showRows(headers, std::move(rows), {nodes.begin(), nodes.end()});
 }
 
+namespace {
+
+// layoutString of a six-value slot, formatted once per distinct slot: a file's slots take few
+// distinct layouts, and formatting each of a 2,594-node configuration's 7,782 slots anew was the
+// largest part of a choice's time.
+class SlotTexts {
+public:
+    const QString& operator()(const float* f) {
+        quint64 key = 0;
+        for (int i = 0; i < ConfigDetailsModel::kSlotWidth; ++i) {
+            const float v = f[i];
+            if (!(v >= -1 && v <= 254) || v != std::trunc(v)) {  // not a dimension index: no key
+                m_uncached = layoutString(f, ConfigDetailsModel::kSlotWidth);
+                return m_uncached;
+            }
+            key = key << 8 | static_cast<quint64>(v + 1);
+        }
+        auto it = m_texts.find(key);
+        if (it == m_texts.end())
+            it = m_texts.insert(key, layoutString(f, ConfigDetailsModel::kSlotWidth));
+        return *it;
+    }
+
+private:
+    QHash<quint64, QString> m_texts;
+    QString m_uncached;
+};
+
+}  // namespace
+
 // The graph's marks: the nodes the configuration sets, each with what it sets.
 QHash<int32_t, QString> ConfigPanel::layoutMarks(const std::vector<float>& row, int64_t w,
                                                  bool named) const {
     QHash<int32_t, QString> marks;
     const auto& nodes = m_graph.configurableNodes();
+    marks.reserve(static_cast<qsizetype>(nodes.size()));
     const QString prefix = tr("config %1: ").arg(m_config);
+    SlotTexts slotText;
     for (size_t k = 0; k < nodes.size(); ++k) {
         const float* f = row.data() + static_cast<int64_t>(k) * w;
         if (named && isDefaultLayout(f, static_cast<int>(w))) continue;
         QString text = prefix;
         if (named) {
-            const char* names[] = {"output ", " · input ", " · kernel "};
-            for (int s = 0; s < ConfigDetailsModel::kLayoutSlots; ++s)
-                text += QLatin1String(names[s]) +
-                        layoutString(f + static_cast<ptrdiff_t>(s) * ConfigDetailsModel::kSlotWidth,
-                                     ConfigDetailsModel::kSlotWidth);
+            // Not QLatin1String: the UTF-8 "·" read as Latin-1 showed as "Â·".
+            static const QString names[] = {QStringLiteral("output "), QStringLiteral(" · input "),
+                                            QStringLiteral(" · kernel ")};
+            text.reserve(prefix.size() + 80);
+            for (int s = 0; s < ConfigDetailsModel::kLayoutSlots; ++s) {
+                text += names[s];
+                text += slotText(f + static_cast<ptrdiff_t>(s) * ConfigDetailsModel::kSlotWidth);
+            }
         } else {
             for (int64_t i = 0; i < w; ++i)
                 text += (i > 0 ? QStringLiteral(", ") : QString()) +

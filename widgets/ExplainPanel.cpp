@@ -15,6 +15,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "AxisLabels.h"
 #include "ChartTheme.h"
@@ -379,7 +380,13 @@ QString ExplainPanel::tileChangeText(const Explanation& e) {
 
 void ExplainPanel::showExplanation(std::shared_ptr<const Explanation> explanation) {
     if (!explanation) return;
-    m_explanation = std::move(explanation);
+    // The explanation replaced is freed on the worker: on a 45,000-node file freeing its
+    // breakdowns took 2-3 ms of the GUI thread for each configuration chosen.
+    if (auto old = std::exchange(m_explanation, std::move(explanation)))
+        m_runner->submit(QString(), [old = std::move(old)](JobControl&) mutable {
+            old.reset();
+            return QVariant();
+        });
     const Explanation& e = *m_explanation;
     showTexts(e);
     // A tile kernel's file fixes its layouts, and where they disagree the synthetic TPU charges a

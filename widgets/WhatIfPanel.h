@@ -112,6 +112,9 @@ public:
     SuggestionPanel* suggestions() const { return m_suggestions; }
     // Shows the "Suggest faster configurations" tab.
     void showSuggestions();
+    // Whether the panel's dock is on screen (not behind another tab): off screen the node list's
+    // layouts wait until it is.
+    void setOnScreen(bool onScreen);
 
     QUndoStack* undoStack() const { return m_undo; }
     const std::vector<float>& currentRow() const { return m_row; }
@@ -139,6 +142,9 @@ public:
 
     // Applies a whole row (the undo commands' primitive): re-predicts, refreshes the editors.
     void applyRow(const std::vector<float>& row, const QString& label);
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 signals:
     void editedNodesChanged(const QHash<int32_t, QString>& marks);
@@ -180,6 +186,7 @@ private:
     bool isLayoutFile() const;
     void showNodeListHeader();
     void refreshNodeList(const QHash<int32_t, QString>& edited);
+    void fillNodeList(const QHash<int32_t, QString>& edited);  // each row's layouts and emphasis
     void refreshEditor();  // fillEditor, then a wider split if the editor now asks for more
     void fillEditor();
     void fillTileBound();
@@ -235,6 +242,8 @@ private:
     FittingSplitter* m_split;
     QWidget* m_editor;
     int m_nodeColumnsWidth = 0;  // the node list's columns as sized for this file (0: not yet)
+    bool m_onScreen = true;
+    bool m_nodeListStale = false;     // the row changed while the panel was off screen
     QVector<int32_t> m_alsoSelected;  // selectedNodes() but the chosen one, as last refreshed
     int m_editorFitWidth = 0;    // the editor's width as last fitted (0: not yet, for this file)
     QLabel* m_editorTitle;

@@ -260,6 +260,49 @@ private slots:
                  explain::costliestNodes(panel->explanation()->breakdownA, 1).front()->node);
     }
 
+    // The What-if dock behind the Configurations tab leaves its node list's layouts for when it is
+    // raised; raised, they are the chosen configuration's.
+    void whatIfBehindAnotherTabFillsItsListWhenRaised() {
+        QSettings().clear();
+        MainWindow w;
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFile(m_layoutFile);
+        QVERIFY(waitLoaded(w, m_layoutFile));
+        QDockWidget* config = w.findChild<QDockWidget*>(QStringLiteral("configDock"));
+        QDockWidget* whatIf = nullptr;
+        for (QDockWidget* d : w.findChildren<QDockWidget*>())
+            if (d->windowTitle() == QStringLiteral("What-if")) whatIf = d;
+        QVERIFY(config && whatIf);
+        config->raise();
+        QTRY_VERIFY(!config->visibleRegion().isEmpty());
+        WhatIfPanel* panel = w.whatIfPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->ready(), 30000);
+        auto* list = panel->findChild<QTreeWidget*>();
+        QVERIFY(list);
+        const TpuGraph& g = w.graph();
+        const auto listShows = [&](int64_t c) {
+            const std::vector<float> row = g.layoutConfigs()->config(c);
+            if (list->topLevelItemCount() != static_cast<int>(g.numConfigurable())) return false;
+            for (int i = 0; i < list->topLevelItemCount(); ++i) {
+                const QTreeWidgetItem* item = list->topLevelItem(i);
+                const int32_t node = item->data(0, Qt::UserRole).toInt();
+                for (int s = 0; s < 3; ++s)
+                    if (item->text(2 + s).toStdString() !=
+                        whatif::layoutText(
+                            whatif::layoutOf(g, row, node, static_cast<whatif::LayoutSlot>(s))))
+                        return false;
+            }
+            return true;
+        };
+        w.configPanel()->chooseConfig(2);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->holdsConfig(2), 30000);
+        QVERIFY(!listShows(2));
+        whatIf->raise();
+        QTRY_VERIFY(listShows(2));
+    }
+
     // Labels show each node's layout under the chosen configuration (set or propagated), as the
     // synthetic TPU lays it out, not the file's default.
     void chosenConfigurationsLayoutsShowOnTheLabels() {

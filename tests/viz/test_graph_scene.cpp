@@ -219,6 +219,7 @@ private slots:
     // What-if-selected nodes carries their mark and ring: they had shown nowhere, though the
     // status said a chosen configuration's nodes were marked.
     void boxesCarryTheMarksAndSelectionInside() {
+        int manyChecked = 0;  // views whose first box holds more marks than it lists
         for (const ViewMode mode : {ViewMode::Computations, ViewMode::Groups}) {
             ViewSpec spec;
             spec.mode = mode;
@@ -243,6 +244,22 @@ private slots:
                 }
             }
             QVERIFY2(box, qPrintable(spec.describe()));
+            if (inside.size() > static_cast<size_t>(vizlimits::kMaxBoxMarksListed)) {
+                // Many marked inside: the first few listed, the rest counted.
+                QHash<int32_t, QString> many;
+                for (int32_t n : inside) many.insert(n, QStringLiteral("config 3"));
+                scene.setMarkedNodes(many);
+                QStringList lines;
+                for (int i = 0; i < vizlimits::kMaxBoxMarksListed; ++i)
+                    lines << QStringLiteral("#%1 config 3").arg(inside[static_cast<size_t>(i)]);
+                const QString listed =
+                    QStringLiteral("\n%1 nodes inside marked:\n  %2\n  and %3 more")
+                        .arg(inside.size())
+                        .arg(lines.join(QStringLiteral("\n  ")))
+                        .arg(inside.size() - static_cast<size_t>(vizlimits::kMaxBoxMarksListed));
+                QVERIFY2(box->toolTip().endsWith(listed), qPrintable(box->toolTip()));
+                ++manyChecked;
+            }
             scene.setMarkedNodes({{inside[1], QStringLiteral("config 3: output {1,0}")},
                                   {inside[0], QStringLiteral("config 3: output {0,1}")}});
             QVERIFY(box->isMarked());
@@ -261,6 +278,7 @@ private slots:
             scene.setAlsoSelected({});
             QVERIFY(!box->isMarked() && !box->isAlsoSelected());
         }
+        QVERIFY(manyChecked > 0);
     }
 
     // The cost overlay colours nodes (and a collapsed computation by its members' sum) on a heat

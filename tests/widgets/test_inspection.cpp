@@ -191,7 +191,11 @@ private slots:
         const auto marked = marks.last().at(0).value<QHash<int32_t, QString>>();
         QVERIFY(!marked.contains(m_layout.configurableNodes()[2]));
         QVERIFY(marked.contains(m_layout.configurableNodes()[0]));
-        QVERIFY(marked.value(m_layout.configurableNodes()[0]).contains(QStringLiteral("output {")));
+        // The mark says what the details list says, in words (its "·" once showed as "Â·").
+        const QStringList cells = lines[1].split(QStringLiteral(" | "));
+        QCOMPARE(marked.value(m_layout.configurableNodes()[0]),
+                 QStringLiteral("config 1: output %1 · input %2 · kernel %3")
+                     .arg(cells[2], cells[3], cells[4]));
         // Choosing through the table selects the same way.
         panel.table()->selectRow(4);
         QCOMPARE(panel.chosenConfig(), panel.model()->configAt(4));
