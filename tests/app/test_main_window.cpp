@@ -50,6 +50,7 @@
 #include "MemoryLayoutView.h"
 #include "ModelSession.h"
 #include "NodeInspector.h"
+#include "NodeListLayouts.h"
 #include "OpCategory.h"
 #include "ReadingText.h"
 #include "ResidentMemory.h"
@@ -228,26 +229,33 @@ private slots:
             30000);
     }
 
+    // `w` shown at 1366 x 740 (fresh settings) on m_layoutFile with the Configurations dock raised
+    // over the tool docks: the tool dock titled `title`, behind it (null where that failed).
+    QDockWidget* openBehindConfigurations(MainWindow& w, const QString& title) const {
+        QSettings().clear();
+        w.resize(1366, 740);
+        w.show();
+        if (!QTest::qWaitForWindowExposed(&w)) return nullptr;
+        w.openFile(m_layoutFile);
+        if (!waitLoaded(w, m_layoutFile)) return nullptr;
+        QDockWidget* config = w.findChild<QDockWidget*>(QStringLiteral("configDock"));
+        QDockWidget* tool = nullptr;
+        for (QDockWidget* d : w.findChildren<QDockWidget*>())
+            if (d->windowTitle() == title) tool = d;
+        if (!config || !tool) return nullptr;
+        config->raise();
+        return QTest::qWaitFor([config] { return !config->visibleRegion().isEmpty(); }) ? tool
+                                                                                        : nullptr;
+    }
+
     // Explain behind the Configurations tab: a chosen configuration's explanation reaches the
     // graph at once, its chart and lists only when the tab is raised (they were a fifth of the GUI
     // thread's time for each configuration chosen on a 45,000-node file), and then whole.
     void explainBehindAnotherTabFillsItsListsWhenRaised() {
-        QSettings().clear();
         MainWindow w;
-        w.resize(1366, 740);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.openFile(m_layoutFile);
-        QVERIFY(waitLoaded(w, m_layoutFile));
-        QDockWidget* config = w.findChild<QDockWidget*>(QStringLiteral("configDock"));
-        QDockWidget* explain = nullptr;
-        for (QDockWidget* d : w.findChildren<QDockWidget*>())
-            if (d->windowTitle() == QStringLiteral("Explain")) explain = d;
-        QVERIFY(config && explain);
-        config->raise();
-        QTRY_VERIFY(!config->visibleRegion().isEmpty());
+        QDockWidget* explain = openBehindConfigurations(w, QStringLiteral("Explain"));
+        QVERIFY(explain);
         ExplainPanel* panel = w.explainPanel();
-        QSignalSpy explained(panel, &ExplainPanel::explained);
         w.configPanel()->chooseConfig(2);
         QTRY_VERIFY_WITH_TIMEOUT(panel->explanation() && panel->explanation()->a == 2, 30000);
         QVERIFY2(panel->headerText().contains(QStringLiteral("configuration 2")),
@@ -263,44 +271,19 @@ private slots:
     // The What-if dock behind the Configurations tab leaves its node list's layouts for when it is
     // raised; raised, they are the chosen configuration's.
     void whatIfBehindAnotherTabFillsItsListWhenRaised() {
-        QSettings().clear();
         MainWindow w;
-        w.resize(1366, 740);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.openFile(m_layoutFile);
-        QVERIFY(waitLoaded(w, m_layoutFile));
-        QDockWidget* config = w.findChild<QDockWidget*>(QStringLiteral("configDock"));
-        QDockWidget* whatIf = nullptr;
-        for (QDockWidget* d : w.findChildren<QDockWidget*>())
-            if (d->windowTitle() == QStringLiteral("What-if")) whatIf = d;
-        QVERIFY(config && whatIf);
-        config->raise();
-        QTRY_VERIFY(!config->visibleRegion().isEmpty());
+        QDockWidget* whatIf = openBehindConfigurations(w, QStringLiteral("What-if"));
+        QVERIFY(whatIf);
         WhatIfPanel* panel = w.whatIfPanel();
         QTRY_VERIFY_WITH_TIMEOUT(panel->ready(), 30000);
         auto* list = panel->findChild<QTreeWidget*>();
         QVERIFY(list);
-        const TpuGraph& g = w.graph();
-        const auto listShows = [&](int64_t c) {
-            const std::vector<float> row = g.layoutConfigs()->config(c);
-            if (list->topLevelItemCount() != static_cast<int>(g.numConfigurable())) return false;
-            for (int i = 0; i < list->topLevelItemCount(); ++i) {
-                const QTreeWidgetItem* item = list->topLevelItem(i);
-                const int32_t node = item->data(0, Qt::UserRole).toInt();
-                for (int s = 0; s < 3; ++s)
-                    if (item->text(2 + s).toStdString() !=
-                        whatif::layoutText(
-                            whatif::layoutOf(g, row, node, static_cast<whatif::LayoutSlot>(s))))
-                        return false;
-            }
-            return true;
-        };
+        const std::vector<float> row = w.graph().layoutConfigs()->config(2);
         w.configPanel()->chooseConfig(2);
         QTRY_VERIFY_WITH_TIMEOUT(panel->holdsConfig(2), 30000);
-        QVERIFY(!listShows(2));
+        QVERIFY(!nodeListShowsLayouts(*list, w.graph(), row));
         whatIf->raise();
-        QTRY_VERIFY(listShows(2));
+        QTRY_VERIFY(nodeListShowsLayouts(*list, w.graph(), row));
     }
 
     // Labels show each node's layout under the chosen configuration (set or propagated), as the

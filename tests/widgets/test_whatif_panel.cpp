@@ -41,6 +41,7 @@
 #include "FilePredictions.h"
 #include "JobRunner.h"
 #include "NnLimits.h"
+#include "NodeListLayouts.h"
 #include "PredictedFile.h"
 #include "ScreenFonts.h"
 #include "SweepChart.h"
@@ -1116,18 +1117,8 @@ private slots:
         QVERIFY(openLayout(runner, *panel));
         auto* list = panel->findChild<QTreeWidget*>();
         QVERIFY(list && list->topLevelItemCount() == static_cast<int>(m_layout.numConfigurable()));
-        // Whether every row shows configuration c's layouts.
         const auto listShows = [&](int64_t c) {
-            const std::vector<float> row = m_layout.layoutConfigs()->config(c);
-            for (int i = 0; i < list->topLevelItemCount(); ++i) {
-                const QTreeWidgetItem* item = list->topLevelItem(i);
-                const int32_t node = item->data(0, Qt::UserRole).toInt();
-                for (int s = 0; s < 3; ++s)
-                    if (item->text(2 + s).toStdString() !=
-                        layoutText(layoutOf(m_layout, row, node, static_cast<LayoutSlot>(s))))
-                        return false;
-            }
-            return true;
+            return nodeListShowsLayouts(*list, m_layout, m_layout.layoutConfigs()->config(c));
         };
         panel->setChosenConfig(3);
         QVERIFY(waitEvaluated(*panel));
