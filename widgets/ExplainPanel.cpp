@@ -250,7 +250,7 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_config = m_compare = -1;
     m_compareRow.clear();
     m_explanation.reset();
-    m_chartAndListsStale = false;
+    m_chartAndLists.drop();
     m_compareBox->setRange(-1, static_cast<int>(std::max<int64_t>(0, graph.numConfigs() - 1)));
     m_compareBox->setValue(-1);
     m_bestButton->setEnabled(graph.runtimesKnown());
@@ -409,8 +409,7 @@ void ExplainPanel::showExplanation(std::shared_ptr<const Explanation> explanatio
         for (int32_t n : e.comparison->differingNodes) differing.insert(n, tr("lays out differently in B"));
     // Behind another tab the chart and the lists wait to be seen: on a 45,000-node file they were
     // a fifth of the GUI thread's time for each configuration chosen in the table.
-    m_chartAndListsStale = !m_onScreen || (window()->isVisible() && !isVisible());
-    if (!m_chartAndListsStale) fillChartAndLists();
+    if (!m_chartAndLists.defer(*this)) fillChartAndLists();
     showMemory();
     emit overlayChanged(e.overlay);
     emit comparedNodesChanged(differing);
@@ -438,18 +437,17 @@ QString ExplainPanel::modelSays(const Explanation& e) const {
 }
 
 void ExplainPanel::fillChartAndLists() {
-    m_chartAndListsStale = false;
+    m_chartAndLists.drop();
     fillChart(*m_explanation);
     fillLists(*m_explanation);
 }
 
 void ExplainPanel::setOnScreen(bool onScreen) {
-    m_onScreen = onScreen;
-    if (onScreen && m_chartAndListsStale && m_explanation) fillChartAndLists();
+    if (m_chartAndLists.setOnScreen(onScreen) && m_explanation) fillChartAndLists();
 }
 
 void ExplainPanel::showEvent(QShowEvent* event) {
-    if (m_chartAndListsStale && m_explanation) fillChartAndLists();
+    if (m_chartAndLists.take() && m_explanation) fillChartAndLists();
     QWidget::showEvent(event);
 }
 

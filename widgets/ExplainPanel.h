@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "ConfigLayouts.h"
+#include "UntilSeen.h"
 #include "explain/CostExplanation.h"
 #include "graph/TpuGraph.h"
 
@@ -132,8 +133,7 @@ private:
     QString m_compareLabel;
     int m_node = -1;
     quint64 m_job = 0;
-    bool m_onScreen = true;
-    bool m_chartAndListsStale = false;  // an explanation came while the panel was off screen
+    UntilSeen m_chartAndLists;  // an explanation came while the panel was off screen
     // Shared with the worker that made it: copied on the GUI thread (twice), a 45,000-node
     // explanation had held it in bursts of 21-37 ms (perf, in the explorer).
     std::shared_ptr<const Explanation> m_explanation;

@@ -1007,7 +1007,7 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     const QSignalBlocker block(m_nodes);
     if (m_row.empty()) {
         m_nodes->clear();
-        m_nodeListStale = false;
+        m_nodeListFill.drop();
         return;
     }
     // Items are built once per file and updated in place afterwards: an edit on a program with
@@ -1039,8 +1039,7 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     }
     // Behind another tab the rows wait to be seen: on a 45,000-node file refilling 2,594 of them
     // took a fifth of the GUI thread's time for each configuration chosen in the table.
-    m_nodeListStale = !build && (!m_onScreen || (window()->isVisible() && !isVisible()));
-    if (m_nodeListStale) {
+    if (!build && m_nodeListFill.defer(*this)) {
         QTreeWidgetItem* current = listItemOf(m_node);
         if (current && m_nodes->currentItem() != current) m_nodes->setCurrentItem(current);
     } else {
@@ -1067,7 +1066,7 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
 
 void WhatIfPanel::fillNodeList(const QHash<int32_t, QString>& edited) {
     const QSignalBlocker block(m_nodes);
-    m_nodeListStale = false;
+    m_nodeListFill.drop();
     const bool layout = isLayoutFile();
     for (int i = 0; i < m_nodes->topLevelItemCount(); ++i) {
         QTreeWidgetItem* item = m_nodes->topLevelItem(i);
@@ -1102,12 +1101,11 @@ void WhatIfPanel::fillNodeList(const QHash<int32_t, QString>& edited) {
 }
 
 void WhatIfPanel::setOnScreen(bool onScreen) {
-    m_onScreen = onScreen;
-    if (onScreen && m_nodeListStale) fillNodeList(editedNodes());
+    if (m_nodeListFill.setOnScreen(onScreen)) fillNodeList(editedNodes());
 }
 
 void WhatIfPanel::showEvent(QShowEvent* event) {
-    if (m_nodeListStale) fillNodeList(editedNodes());
+    if (m_nodeListFill.take()) fillNodeList(editedNodes());
     QWidget::showEvent(event);
 }
 

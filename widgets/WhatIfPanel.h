@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "UntilSeen.h"
 #include "graph/TpuGraph.h"
 #include "whatif/ConfigEdit.h"
 #include "whatif/WhatIfPredictor.h"
@@ -242,8 +243,7 @@ private:
     FittingSplitter* m_split;
     QWidget* m_editor;
     int m_nodeColumnsWidth = 0;  // the node list's columns as sized for this file (0: not yet)
-    bool m_onScreen = true;
-    bool m_nodeListStale = false;     // the row changed while the panel was off screen
+    UntilSeen m_nodeListFill;    // the row changed while the panel was off screen
     QVector<int32_t> m_alsoSelected;  // selectedNodes() but the chosen one, as last refreshed
     int m_editorFitWidth = 0;    // the editor's width as last fitted (0: not yet, for this file)
     QLabel* m_editorTitle;

@@ -7,7 +7,8 @@
 # CHOICES times (default 10) half a second apart, between idle stretches as long. A round's figure
 # is the GUI thread's on-CPU time (/proc/PID/task/PID/schedstat, ns) over its presses minus the mean
 # of the idle stretches either side, per press: what a choice costs beyond the scoring's progress
-# and repaints, which go on meanwhile (the file is still being scored).
+# and repaints, which go on meanwhile (the file is still being scored). SHOT=PREFIX also saves
+# screenshots before and after the rounds (PREFIX.start.png, PREFIX.end.png), to see what was chosen.
 set -euo pipefail
 build=$(cd "${1:?usage: choice-latency.sh BUILD_DIR [CHOICES] [ROUNDS] [FILE]}" && pwd)
 choices=${2:-10}
