@@ -250,7 +250,7 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_config = m_compare = -1;
     m_compareRow.clear();
     m_explanation.reset();
-    m_chartAndLists.drop();
+    m_explained.drop();
     m_compareBox->setRange(-1, static_cast<int>(std::max<int64_t>(0, graph.numConfigs() - 1)));
     m_compareBox->setValue(-1);
     m_bestButton->setEnabled(graph.runtimesKnown());
@@ -272,7 +272,7 @@ void ExplainPanel::setGraph(const TpuGraph& graph, const QString& file) {
 void ExplainPanel::setPredictions(std::shared_ptr<const FilePredictions> predictions) {
     if (!predictions || predictions->file != m_file) return;
     m_predictions = std::move(predictions);
-    if (m_explanation)
+    if (m_explanation && !m_explained.pending())
         showTexts(*m_explanation);  // the explanation stands; the model's figures join it
 }
 
@@ -388,29 +388,13 @@ void ExplainPanel::showExplanation(std::shared_ptr<const Explanation> explanatio
             return QVariant();
         });
     const Explanation& e = *m_explanation;
-    showTexts(e);
-    // A tile kernel's file fixes its layouts, and where they disagree the synthetic TPU charges a
-    // copy too (27% of a generated conv_fusion kernel's runtime).
-    QString details = countOf(e.summaryA.copies, tr("copy"), tr("copies")) +
-                      tr(" (%1 through the transpose unit)").arg(e.summaryA.transposingCopies);
-    if (m_graph.isLayout())
-        details += tr(" · violation ratio %1 (share of configurable nodes whose largest dimension "
-                      "is not most minor)")
-                       .arg(e.summaryA.violationRatio, 0, 'f', 3);
-    else
-        details += tr(" · %1 · utilisation %2 · working set %3 MiB of 16 MiB on-chip%4")
-                       .arg(countOf(e.breakdownA.tile.numTiles, tr("tile"), tr("tiles")))
-                       .arg(e.breakdownA.tile.utilisation, 0, 'f', 3)
-                       .arg(e.breakdownA.tile.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
-                       .arg(e.breakdownA.tile.spills ? tr(" — it SPILLS") : tr(", fits"));
-    m_details->setText(details);
     QHash<int32_t, QString> differing;
     if (e.comparison)
         for (int32_t n : e.comparison->differingNodes) differing.insert(n, tr("lays out differently in B"));
-    // Behind another tab the chart and the lists wait to be seen: on a 45,000-node file they were
-    // a fifth of the GUI thread's time for each configuration chosen in the table.
-    if (!m_chartAndLists.defer(*this)) fillChartAndLists();
-    showMemory();
+    // Behind another tab the panel waits to be seen: on a 45,000-node file its chart and lists
+    // were a fifth of the GUI thread's time for each configuration chosen in the table, and
+    // re-measuring its word-wrapped texts a tenth of each what-if edit's.
+    if (!m_explained.defer(*this)) showExplained();
     emit overlayChanged(e.overlay);
     emit comparedNodesChanged(differing);
     emit explained();
@@ -436,18 +420,38 @@ QString ExplainPanel::modelSays(const Explanation& e) const {
         .arg(sa, 0, 'f', 4);
 }
 
-void ExplainPanel::fillChartAndLists() {
-    m_chartAndLists.drop();
-    fillChart(*m_explanation);
-    fillLists(*m_explanation);
+void ExplainPanel::showExplained() {
+    m_explained.drop();
+    const Explanation& e = *m_explanation;
+    showTexts(e);
+    m_details->setText(detailsOf(e));
+    fillChart(e);
+    fillLists(e);
+    showMemory();
+}
+
+// A tile kernel's file fixes its layouts, and where they disagree the synthetic TPU charges a copy
+// too (27% of a generated conv_fusion kernel's runtime).
+QString ExplainPanel::detailsOf(const Explanation& e) const {
+    QString details = countOf(e.summaryA.copies, tr("copy"), tr("copies")) +
+                      tr(" (%1 through the transpose unit)").arg(e.summaryA.transposingCopies);
+    if (m_graph.isLayout())
+        return details + tr(" · violation ratio %1 (share of configurable nodes whose largest "
+                            "dimension is not most minor)")
+                             .arg(e.summaryA.violationRatio, 0, 'f', 3);
+    return details + tr(" · %1 · utilisation %2 · working set %3 MiB of 16 MiB on-chip%4")
+                         .arg(countOf(e.breakdownA.tile.numTiles, tr("tile"), tr("tiles")))
+                         .arg(e.breakdownA.tile.utilisation, 0, 'f', 3)
+                         .arg(e.breakdownA.tile.workingSetBytes / (1024.0 * 1024.0), 0, 'f', 2)
+                         .arg(e.breakdownA.tile.spills ? tr(" — it SPILLS") : tr(", fits"));
 }
 
 void ExplainPanel::setOnScreen(bool onScreen) {
-    if (m_chartAndLists.setOnScreen(onScreen) && m_explanation) fillChartAndLists();
+    if (m_explained.setOnScreen(onScreen) && m_explanation) showExplained();
 }
 
 void ExplainPanel::showEvent(QShowEvent* event) {
-    if (m_chartAndLists.take() && m_explanation) fillChartAndLists();
+    if (m_explained.take() && m_explanation) showExplained();
     QWidget::showEvent(event);
 }
 

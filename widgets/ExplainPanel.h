@@ -97,7 +97,8 @@ private:
     void buildLists();
     void request();
     void showExplanation(std::shared_ptr<const Explanation> e);
-    void fillChartAndLists();  // of m_explanation
+    void showExplained();  // m_explanation's texts, chart, lists and memory picture
+    QString detailsOf(const Explanation& e) const;
     void fillChart(const Explanation& e);
     void fillLists(const Explanation& e);
     static int shortColumnsWidth(const QTreeWidget& list);  // all but the reason
@@ -133,7 +134,7 @@ private:
     QString m_compareLabel;
     int m_node = -1;
     quint64 m_job = 0;
-    UntilSeen m_chartAndLists;  // an explanation came while the panel was off screen
+    UntilSeen m_explained;  // an explanation came while the panel was off screen
     // Shared with the worker that made it: copied on the GUI thread (twice), a 45,000-node
     // explanation had held it in bursts of 21-37 ms (perf, in the explorer).
     std::shared_ptr<const Explanation> m_explanation;

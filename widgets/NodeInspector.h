@@ -42,8 +42,13 @@ protected:
 private:
     void fitNameColumn();
     void rebuild();
-    void addConfigGroup();
-    void addFeatureGroups();
+    void setHeader();
+    // Puts rows built apart from the tree (children of `built`) in it; whether a name changed.
+    bool showRows(QTreeWidgetItem& built);
+    void addConnections(QTreeWidgetItem& root);
+    void addConfigGroup(QTreeWidgetItem& root);
+    void addFeatureGroups(QTreeWidgetItem& root);
+    void addFeatureGroup(QTreeWidgetItem& root, const QString& title, const std::vector<int>& cols);
     void addSlotRows(QTreeWidgetItem* group, const float* features, int64_t width);
     // Whether the chosen configuration's row can be read without waiting for the decode (layout).
     bool configReadable() const;
@@ -53,13 +58,14 @@ private:
     TpuGraph m_graph;
     int32_t m_node = -1;
     int64_t m_config = -1;
+    int32_t m_shownNode = -1;         // the node whose rows the tree holds
+    int m_featureGroups = 0;          // its last top-level rows, which no configuration changes
     QString m_overlayLabel;           // what the overlay lays out
     ConfigLayoutsByNode m_layouts;    // the nodes it lays out otherwise than the file
     std::vector<float> m_overlayRow;  // its row when an edit; empty: the chosen configuration's
     QLabel* m_header;
     QLabel* m_warning;
     QTreeWidget* m_tree;
-    QTreeWidgetItem* m_decompressing = nullptr;  // the row waiting for a deflated table, if any
     QTimer* m_decodePoll;
 };
 

@@ -22,6 +22,7 @@ public:
         return onScreen && take();
     }
     bool take() { return std::exchange(m_pending, false); }  // the pending work runs now
+    bool pending() const { return m_pending; }
     void drop() { m_pending = false; }                       // done, or no longer wanted
 
 private:

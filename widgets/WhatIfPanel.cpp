@@ -20,6 +20,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -90,6 +91,9 @@ public:
 constexpr int kSlots = 3;
 constexpr int kLargestTileCandidate = 4096;  // the largest tile size the compiler tries
 constexpr int kStartBestPredicted = 3;       // "the best predicted" in the start list
+// The runs list's columns other than the label, which stretches: #, Predicted, vs previous,
+// Rank, Pin.
+constexpr std::array<int, 5> kRunFigureColumns{0, 2, 3, 4, 5};
 
 QString ns(double v) { return nsText(v, QObject::tr("unknown")); }
 QString change(double now, double reference) {
@@ -365,8 +369,9 @@ QWidget* WhatIfPanel::buildResults() {
     // The label takes the width the figures do not need (it was cut to "start: the co…" while
     // the pin column stretched over the rest).
     m_runList->header()->setStretchLastSection(false);
-    m_runList->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_runList->header()->setSectionResizeMode(QHeaderView::Interactive);
     m_runList->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    clearRunList();
     connect(m_runList, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
         if (column != 5) return;
         const int run = item->data(0, Qt::UserRole).toInt();
@@ -526,7 +531,7 @@ void WhatIfPanel::setGraph(const TpuGraph& graph, const QString& file) {
     m_startReport.reset();
     m_chosenConfig = -1;
     m_node = -1;
-    m_runList->clear();
+    clearRunList();
     m_nodes->clear();
     showNodeListHeader();
     m_runner->cancelLane(QStringLiteral("sweep"));
@@ -633,6 +638,7 @@ void WhatIfPanel::showReranked(const std::vector<whatif::WhatIfReport>& reports)
         item->setText(2, predictedText(r));
         item->setText(3, i > 0 ? predictedChange(r, m_runs[i - 1].report) : QStringLiteral("–"));
         item->setText(4, rankText(r.rank));
+        widenRunColumns(*item);
     }
     m_startReport = m_runs.front().report;
     if (m_pendingJob == 0) {
@@ -685,7 +691,7 @@ void WhatIfPanel::startFromRow(const std::vector<float>& row, const QString& lab
     m_rerankJob = 0;
     m_undo->clear();
     m_runs.clear();
-    m_runList->clear();
+    clearRunList();
     m_startReport.reset();
     applyRow(m_startRow, m_startLabel);
 }
@@ -1007,6 +1013,7 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     const QSignalBlocker block(m_nodes);
     if (m_row.empty()) {
         m_nodes->clear();
+        m_listedRow.clear();
         m_nodeListFill.drop();
         return;
     }
@@ -1017,6 +1024,7 @@ void WhatIfPanel::refreshNodeList(const QHash<int32_t, QString>& edited) {
     const bool build = m_nodes->topLevelItemCount() != expected;
     if (build) {
         m_nodes->clear();
+        m_listedRow.clear();
         showNodeListHeader();
         // Several layout nodes take one edit together; a tile bound is edited alone.
         m_nodes->setSelectionMode(layout ? QAbstractItemView::ExtendedSelection
@@ -1068,16 +1076,25 @@ void WhatIfPanel::fillNodeList(const QHash<int32_t, QString>& edited) {
     const QSignalBlocker block(m_nodes);
     m_nodeListFill.drop();
     const bool layout = isLayoutFile();
+    // A layout row is written again only where its slots changed since the list last showed a
+    // row: on a 45,000-node program an edit had formatted all 7,782 slots.
+    const bool whole = m_listedRow.size() != m_row.size();
+    const auto width = static_cast<size_t>(std::max<int64_t>(0, m_graph.configFeatureWidth()));
     for (int i = 0; i < m_nodes->topLevelItemCount(); ++i) {
         QTreeWidgetItem* item = m_nodes->topLevelItem(i);
         const int key = item->data(0, Qt::UserRole).toInt();
         bool bold = false;
         if (layout) {
-            for (int s = 0; s < kSlots; ++s)
-                item->setText(2 + s, QString::fromStdString(whatif::layoutText(
-                                         whatif::layoutOf(m_graph, m_row, key, static_cast<whatif::LayoutSlot>(s)))));
+            const size_t at = static_cast<size_t>(m_graph.configurableIndex(key)) * width;
+            if (whole || !std::equal(m_row.begin() + static_cast<ptrdiff_t>(at),
+                                     m_row.begin() + static_cast<ptrdiff_t>(at + width),
+                                     m_listedRow.begin() + static_cast<ptrdiff_t>(at)))
+                for (int s = 0; s < kSlots; ++s)
+                    item->setText(2 + s,
+                                  QString::fromStdString(whatif::layoutText(whatif::layoutOf(
+                                      m_graph, m_row, key, static_cast<whatif::LayoutSlot>(s)))));
             bold = edited.contains(key);
-            item->setToolTip(0, edited.value(key));
+            if (item->toolTip(0) != edited.value(key)) item->setToolTip(0, edited.value(key));
         } else if (key < static_cast<int>(m_row.size())) {
             item->setText(1, QString::number(m_row[static_cast<size_t>(key)]));
             const int64_t dimension = tileBoundDimension(key);
@@ -1098,6 +1115,7 @@ void WhatIfPanel::fillNodeList(const QHash<int32_t, QString>& edited) {
         }
         if (key == m_node && m_nodes->currentItem() != item) m_nodes->setCurrentItem(item);
     }
+    if (layout) m_listedRow = m_row;
 }
 
 void WhatIfPanel::setOnScreen(bool onScreen) {
@@ -1282,7 +1300,25 @@ void WhatIfPanel::addRun(const whatif::WhatIfReport& r, const std::vector<float>
     item->setText(3, previous ? predictedChange(r, *previous) : QStringLiteral("–"));
     item->setText(4, rankText(r.rank));
     item->setCheckState(5, Qt::Unchecked);
+    widenRunColumns(*item);
     m_runList->scrollToItem(item);
+}
+
+void WhatIfPanel::clearRunList() {
+    m_runList->clear();
+    QHeaderView* header = m_runList->header();
+    for (int c : kRunFigureColumns) header->resizeSection(c, header->sectionSizeHint(c));
+}
+
+// The figures' columns grow to the widest text they have held and keep that width until the
+// list is cleared: resizing them to their contents measured every run again on each edit, a cost
+// that grew with the list.
+void WhatIfPanel::widenRunColumns(const QTreeWidgetItem& item) {
+    QHeaderView* header = m_runList->header();
+    for (int c : kRunFigureColumns) {
+        const int needed = m_runList->sizeHintForIndex(m_runList->indexFromItem(&item, c)).width();
+        if (needed > header->sectionSize(c)) header->resizeSection(c, needed);
+    }
 }
 
 QString WhatIfPanel::shownResult() const {
@@ -1432,7 +1468,7 @@ bool WhatIfPanel::loadSession(const QString& path, QString* error) {
     entries.front().label = m_startLabel;
     m_undo->clear();
     m_runs.clear();
-    m_runList->clear();
+    clearRunList();
     m_startReport.reset();
     // Undo steps back through the entries; each becomes a run, evaluated together below.
     m_deferEvaluation = true;

@@ -188,6 +188,8 @@ private:
     void showNodeListHeader();
     void refreshNodeList(const QHash<int32_t, QString>& edited);
     void fillNodeList(const QHash<int32_t, QString>& edited);  // each row's layouts and emphasis
+    void clearRunList();
+    void widenRunColumns(const QTreeWidgetItem& item);
     void refreshEditor();  // fillEditor, then a wider split if the editor now asks for more
     void fillEditor();
     void fillTileBound();
@@ -244,6 +246,7 @@ private:
     QWidget* m_editor;
     int m_nodeColumnsWidth = 0;  // the node list's columns as sized for this file (0: not yet)
     UntilSeen m_nodeListFill;    // the row changed while the panel was off screen
+    std::vector<float> m_listedRow;   // the layout row the node list shows; empty: none yet
     QVector<int32_t> m_alsoSelected;  // selectedNodes() but the chosen one, as last refreshed
     int m_editorFitWidth = 0;    // the editor's width as last fitted (0: not yet, for this file)
     QLabel* m_editorTitle;

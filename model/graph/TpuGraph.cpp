@@ -87,9 +87,12 @@ TpuGraph::TpuGraph(TpuGraphData data) {
 
     const size_t c = data.runtimes.size();
     checkRuntimes(f, "config_runtime", data.runtimes, c);
-    m_runtimesKnown = std::any_of(data.runtimes.begin(), data.runtimes.end(), [](double r) { return r > 0; });
+    auto index = std::make_shared<Index>();
+    index->runtimesKnown =
+        std::any_of(data.runtimes.begin(), data.runtimes.end(), [](double r) { return r > 0; });
 
-    m_configIndex.assign(static_cast<size_t>(n), -1);
+    std::vector<int32_t>& configIndex = index->configIndex;
+    configIndex.assign(static_cast<size_t>(n), -1);
     if (data.collection == Collection::Tile) {
         checkRuntimes(f, "config_runtime_normalizers", data.runtimeNormalizers, c);
         for (size_t i = 0; i < c; ++i)
@@ -114,10 +117,10 @@ TpuGraph::TpuGraph(TpuGraphData data) {
             if (id < 0 || id >= n)
                 throwFormatError(f, "node_config_ids", "id " + std::to_string(id) + " outside [0, " +
                                                            std::to_string(n) + ")");
-            if (m_configIndex[static_cast<size_t>(id)] >= 0)
+            if (configIndex[static_cast<size_t>(id)] >= 0)
                 throwFormatError(f, "node_config_ids", "node " + std::to_string(id) +
                                                            " is listed twice (expected unique ids)");
-            m_configIndex[static_cast<size_t>(id)] = static_cast<int32_t>(k);
+            configIndex[static_cast<size_t>(id)] = static_cast<int32_t>(k);
         }
         const auto& t = data.layoutConfigs;
         if (!t) throwFormatError(f, "node_config_feat", "missing");
@@ -128,9 +131,10 @@ TpuGraph::TpuGraph(TpuGraphData data) {
                                                         shapeOf({t->numConfigs(), t->numNodes(), t->width()}));
     }
 
-    buildCsr(n, data.edges, 1, m_consStart, m_cons);  // keyed by producer: its consumers
-    buildCsr(n, data.edges, 0, m_prodStart, m_prod);  // keyed by consumer: its producers
+    buildCsr(n, data.edges, 1, index->consStart, index->cons);  // keyed by producer: its consumers
+    buildCsr(n, data.edges, 0, index->prodStart, index->prod);  // keyed by consumer: its producers
     m_d = std::make_shared<const TpuGraphData>(std::move(data));
+    m_index = std::move(index);
 }
 
 int64_t TpuGraph::configRowWidth() const {
@@ -158,13 +162,15 @@ std::string TpuGraph::configRowProblem(const std::vector<float>& row) const {
 std::string TpuGraph::opcodeName(int64_t node) const { return schema::opcodeName(opcode(node)); }
 
 std::vector<int32_t> TpuGraph::producers(int64_t node) const {
-    return {m_prod.begin() + m_prodStart[static_cast<size_t>(node)],
-            m_prod.begin() + m_prodStart[static_cast<size_t>(node) + 1]};
+    const Index& x = *m_index;
+    return {x.prod.begin() + x.prodStart[static_cast<size_t>(node)],
+            x.prod.begin() + x.prodStart[static_cast<size_t>(node) + 1]};
 }
 
 std::vector<int32_t> TpuGraph::consumers(int64_t node) const {
-    return {m_cons.begin() + m_consStart[static_cast<size_t>(node)],
-            m_cons.begin() + m_consStart[static_cast<size_t>(node) + 1]};
+    const Index& x = *m_index;
+    return {x.cons.begin() + x.consStart[static_cast<size_t>(node)],
+            x.cons.begin() + x.consStart[static_cast<size_t>(node) + 1]};
 }
 
 int TpuGraph::computationOf(int64_t node) const {

@@ -83,7 +83,7 @@ public:
     // Configurations
     int64_t numConfigs() const { return static_cast<int64_t>(m_d->runtimes.size()); }
     const std::vector<double>& runtimes() const { return m_d->runtimes; }
-    bool runtimesKnown() const { return m_runtimesKnown; }
+    bool runtimesKnown() const { return m_index && m_index->runtimesKnown; }
     // Tile: runtime / normaliser (the ranking target). Layout: the runtime itself.
     double normalizedRuntime(int64_t config) const;
     int64_t configFeatureWidth() const { return m_d->configFeatureWidth; }
@@ -103,16 +103,23 @@ public:
     // Layout only
     const std::vector<int32_t>& configurableNodes() const { return m_d->configurableNodes; }
     int64_t numConfigurable() const { return static_cast<int64_t>(m_d->configurableNodes.size()); }
-    int configurableIndex(int64_t node) const { return m_configIndex[static_cast<size_t>(node)]; }
+    int configurableIndex(int64_t node) const {
+        return m_index->configIndex[static_cast<size_t>(node)];
+    }
     bool isConfigurable(int64_t node) const { return configurableIndex(node) >= 0; }
     const std::shared_ptr<LayoutConfigTable>& layoutConfigs() const { return m_d->layoutConfigs; }
 
 private:
+    // What the constructor derives from the data, shared by copies as the data is: widgets and
+    // jobs take graphs by value, and a 45,000-node graph's index is ~0.7 MB.
+    struct Index {
+        std::vector<int32_t> configIndex;  // node -> index in configurableNodes, or -1
+        // CSR adjacency: producers and consumers of each node.
+        std::vector<int32_t> prodStart, prod, consStart, cons;
+        bool runtimesKnown = false;
+    };
     std::shared_ptr<const TpuGraphData> m_d;
-    std::vector<int32_t> m_configIndex;  // node -> index in configurableNodes, or -1
-    // CSR adjacency: producers and consumers of each node.
-    std::vector<int32_t> m_prodStart, m_prod, m_consStart, m_cons;
-    bool m_runtimesKnown = false;
+    std::shared_ptr<const Index> m_index;
 };
 
 }  // namespace tpg

@@ -1,4 +1,5 @@
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -19,6 +20,17 @@ class TestInspection : public QObject {
 
     TpuGraph m_layout = testing::makeHloGraph({60, 2, 2, 50});
     TpuGraph m_tile = testing::makeHloGraph({20, 1, 3, 30, Collection::Tile});
+
+    // A top-level group's child row by their texts, or null.
+    static QTreeWidgetItem* groupRow(QTreeWidget& tree, const QString& group, const QString& row) {
+        for (int i = 0; i < tree.topLevelItemCount(); ++i) {
+            QTreeWidgetItem* top = tree.topLevelItem(i);
+            if (top->text(0) != group) continue;
+            for (int c = 0; c < top->childCount(); ++c)
+                if (top->child(c)->text(0) == row) return top->child(c);
+        }
+        return nullptr;
+    }
 
 private slots:
     void inspectorGroupsFeaturesNonZeroFirst() {
@@ -113,6 +125,59 @@ private slots:
         QVERIFY2(
             inspector.plainText().contains(QStringLiteral("(index %1 of %2)").arg(last, count)),
             qPrintable(inspector.plainText().left(300)));
+    }
+
+    // A new configuration or edit of the node being read keeps the reader's place: the inspector
+    // went back to the top and folded every group on each what-if edit.
+    void theInspectorKeepsItsPlaceAcrossConfigurationsAndEdits() {
+        NodeInspector inspector;
+        inspector.resize(360, 300);
+        inspector.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+        inspector.setGraph(m_layout);
+        const int32_t conv = m_layout.configurableNodes().front();
+        inspector.showNode(conv);
+        inspector.setConfig(0);
+        auto* tree = inspector.findChild<QTreeWidget*>();
+        QTreeWidgetItem* connections = tree->topLevelItem(0);
+        QTreeWidgetItem* windowZeros =
+            groupRow(*tree, QStringLiteral("window"), QStringLiteral("zero (44)"));
+        QVERIFY(windowZeros && connections->isExpanded() && !windowZeros->isExpanded());
+        connections->setExpanded(false);
+        windowZeros->setExpanded(true);
+        QScrollBar* scroll = tree->verticalScrollBar();
+        QVERIFY(scroll->maximum() > 40);
+        scroll->setValue(scroll->maximum() / 2);
+        const int place = scroll->value();
+        auto placeKept = [&] {
+            QTreeWidgetItem* zeros =
+                groupRow(*tree, QStringLiteral("window"), QStringLiteral("zero (44)"));
+            return scroll->value() == place && zeros && zeros->isExpanded() &&
+                   !tree->topLevelItem(0)->isExpanded();
+        };
+        inspector.setConfig(1);
+        QVERIFY(inspector.plainText().contains(QStringLiteral("configuration 1 / output layout")));
+        QVERIFY(placeKept());
+        std::vector<float> row(
+            static_cast<size_t>(m_layout.numConfigurable() * m_layout.configFeatureWidth()), -1.0f);
+        ConfigOverlay edit;
+        edit.label = QStringLiteral("the what-if edit");
+        edit.row = row;
+        inspector.setConfigOverlay(edit);
+        QVERIFY(inspector.plainText().contains(
+            QStringLiteral("the what-if edit / output layout: default")));
+        QVERIFY(placeKept());
+        // Rows that come or go (no configuration chosen) leave the groups as the reader set them.
+        inspector.setConfigOverlay({});
+        inspector.setConfig(-1);
+        QVERIFY(!inspector.plainText().contains(QStringLiteral("configuration")));
+        QTreeWidgetItem* zeros =
+            groupRow(*tree, QStringLiteral("window"), QStringLiteral("zero (44)"));
+        QVERIFY(zeros && zeros->isExpanded() && !tree->topLevelItem(0)->isExpanded());
+        // Another node starts at the top, its groups as they open by default.
+        inspector.showNode(m_layout.configurableNodes().back());
+        QCOMPARE(scroll->value(), 0);
+        QVERIFY(tree->topLevelItem(0)->isExpanded());
     }
 
     void trimmedFileShowsColumnNamesAndAWarning() {

@@ -156,6 +156,20 @@ class TestWhatIfPanel : public QObject {
         return waitEvaluated(panel) ? predictions : nullptr;
     }
 
+    // Whether every run's figures (all columns but the label) fit their columns whole.
+    static bool runFiguresFit(const QTreeWidget& runs) {
+        for (int i = 0; i < runs.topLevelItemCount(); ++i)
+            for (int c : {0, 2, 3, 4, 5}) {
+                const QModelIndex index = runs.indexFromItem(runs.topLevelItem(i), c);
+                if (runs.sizeHintForIndex(index).width() > runs.header()->sectionSize(c)) {
+                    qWarning() << "run" << i << "column" << c << runs.topLevelItem(i)->text(c)
+                               << "is cut";
+                    return false;
+                }
+            }
+        return true;
+    }
+
     static QStandardItem* bestPredictedChoice(const WhatIfPanel& panel) {
         auto* choices = qobject_cast<QStandardItemModel*>(panel.startChoice()->model());
         return choices->item(panel.startChoice()->findText(QStringLiteral("the best predicted")));
@@ -391,6 +405,7 @@ private slots:
         QVERIFY(sweeps.wait(60000));
         QCOMPARE(sweptIn(), QStringLiteral("score"));
         QCOMPARE(panel.runList()->topLevelItem(1)->text(4), QStringLiteral("…"));
+        QVERIFY(runFiguresFit(*panel.runList()));
         QVERIFY(panel.runList()->topLevelItem(1)->text(2).startsWith(QStringLiteral("score ")));
         QVERIFY(panel.runList()->topLevelItem(1)->text(3).contains(QStringLiteral("by score")) ||
                 panel.runList()->topLevelItem(1)->text(3) == QStringLiteral("same score"));
@@ -426,6 +441,8 @@ private slots:
             QVERIFY(!panel.runList()->topLevelItem(i)->text(2).startsWith(QStringLiteral("score")));
         }
         QCOMPARE(layoutOf(m_layout, panel.currentRow(), node, LayoutSlot::Output), other);
+        // The runtimes and ranks that replaced the scores fit their columns.
+        QVERIFY(runFiguresFit(*panel.runList()));
         QVERIFY2(panel.resultText().contains(QStringLiteral("Would rank")),
                  qPrintable(panel.resultText()));
         QTRY_VERIFY_WITH_TIMEOUT(sweptIn() != QStringLiteral("score") && !sweptIn().isEmpty(),
@@ -1134,6 +1151,52 @@ private slots:
         QVERIFY(panel->holdsConfig(5) && !listShows(5));
         panel->setOnScreen(true);
         QVERIFY(listShows(5));
+    }
+
+    // The list rewrites only the rows whose slots changed: after edits, undo, a new start and
+    // another file it still shows every row's layouts, and the edited rows in bold with the edit.
+    void theNodeListFollowsEditsUndoAndNewStarts() {
+        JobRunner runner(QStringLiteral("model"));
+        WhatIfPanel panel(&runner);
+        startOnConfig5(runner, panel);
+        QVERIFY(waitEvaluated(panel));
+        auto* list = panel.findChild<QTreeWidget*>();
+        const auto shows = [&] {
+            return nodeListShowsLayouts(*list, m_layout, panel.currentRow());
+        };
+        const auto rowOf = [&](int32_t node) {
+            for (int i = 0; i < list->topLevelItemCount(); ++i)
+                if (list->topLevelItem(i)->data(0, Qt::UserRole).toInt() == node)
+                    return list->topLevelItem(i);
+            return static_cast<QTreeWidgetItem*>(nullptr);
+        };
+        QVERIFY(shows());
+        std::vector<int32_t> nodes;
+        for (int32_t n : m_layout.configurableNodes())
+            if (slotTensor(m_layout, n, LayoutSlot::Output).rank() == 4 && nodes.size() < 2 &&
+                layoutOf(m_layout, panel.currentRow(), n, LayoutSlot::Output) != reversed(4))
+                nodes.push_back(n);
+        QCOMPARE(nodes.size(), size_t{2});
+        for (int32_t n : nodes) {
+            QVERIFY(panel.setLayout(n, LayoutSlot::Output, reversed(4)));
+            QVERIFY(waitEvaluated(panel));
+            QVERIFY(shows());
+            QVERIFY(rowOf(n)->font(0).bold());
+            QVERIFY(rowOf(n)->toolTip(0).startsWith(QStringLiteral("what-if edit: output ")));
+        }
+        panel.undoStack()->undo();
+        QVERIFY(waitEvaluated(panel));
+        QVERIFY(shows());
+        QVERIFY(rowOf(nodes[0])->font(0).bold() && !rowOf(nodes[1])->font(0).bold());
+        QVERIFY(rowOf(nodes[1])->toolTip(0).isEmpty());
+        panel.startFrom(whatif::StartPoint{whatif::StartPoint::Kind::Row, 7});
+        QVERIFY(waitEvaluated(panel) && panel.holdsConfig(7));
+        QVERIFY(shows());
+        QVERIFY(!rowOf(nodes[0])->font(0).bold());
+        // The file opened again: rows built anew, every one written.
+        startOnConfig5(runner, panel);
+        QVERIFY(waitEvaluated(panel) && panel.holdsConfig(5));
+        QVERIFY(shows());
     }
 
     void nodeListShowsItsColumnsWhole() {
