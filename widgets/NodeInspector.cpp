@@ -219,9 +219,9 @@ void NodeInspector::rebuild() {
     setHeader();
     QTreeWidgetItem built;  // the rows, apart from the tree until showRows
     addConnections(built);
-    addConfigGroup(built);
+    const bool decoding = addConfigGroup(built);
     const bool renamed = showRows(built);
-    if (findKind(*m_tree->invisibleRootItem(), QStringLiteral("decompressing"))) {
+    if (decoding) {
         showDecompressing();
         m_decodePoll->start();
     }
@@ -270,7 +270,10 @@ bool NodeInspector::showRows(QTreeWidgetItem& built) {
     QTreeWidgetItem& shown = *m_tree->invisibleRootItem();
     const bool sameNode = m_shownNode == m_node;
     const int varying = built.childCount();
-    bool inPlace = sameNode && shown.childCount() == varying + m_featureGroups;
+    const int fixedGroups = m_graph.nodeFeatureWidth() == schema::kNodeFeatureWidth
+                                ? static_cast<int>(featureGroups().size())
+                                : 1;  // addFeatureGroups' groups
+    bool inPlace = sameNode && shown.childCount() == varying + fixedGroups;
     for (int i = 0; inPlace && i < varying; ++i)
         inPlace = sameShape(*shown.child(i), *built.child(i));
     if (inPlace) {
@@ -279,7 +282,6 @@ bool NodeInspector::showRows(QTreeWidgetItem& built) {
         return renamed;
     }
     addFeatureGroups(built);
-    m_featureGroups = built.childCount() - varying;
     QHash<QString, bool> open;
     int scroll = 0;
     if (sameNode) {
@@ -318,35 +320,37 @@ void NodeInspector::addConnections(QTreeWidgetItem& root) {
     }
 }
 
-void NodeInspector::addConfigGroup(QTreeWidgetItem& root) {
+bool NodeInspector::addConfigGroup(QTreeWidgetItem& root) {
     const TpuGraph& g = m_graph;
-    if (!g.isLayout()) return;  // tile configs are graph-level: shown in the configuration panel
+    if (!g.isLayout())
+        return false;  // tile configs are graph-level: shown in the configuration panel
     const int k = g.configurableIndex(m_node);
-    if (k < 0) return;
+    if (k < 0) return false;
     const int64_t width = g.configFeatureWidth();
     const QString kind = QStringLiteral("config");
     if (!m_overlayRow.empty() && static_cast<int64_t>(m_overlayRow.size()) >= (k + 1) * width) {
         addSlotRows(addRow(&root, kind, {m_overlayLabel}), m_overlayRow.data() + k * width, width);
-        return;
+        return false;
     }
-    if (m_config < 0 || m_config >= g.numConfigs()) return;
+    if (m_config < 0 || m_config >= g.numConfigs()) return false;
     auto* group = addRow(&root, kind, {tr("configuration %1").arg(m_config)});
     group->setData(0, kExpandedRole, true);
     const auto& table = g.layoutConfigs();
     if (!configReadable()) {
         // Reading the row now would block the GUI until the table is decoded; rebuild polls.
         addRow(group, QStringLiteral("decompressing"), {})->setData(0, kSpannedRole, true);
-        return;
+        return true;
     }
     std::vector<float> row;
     try {
         row = table->config(m_config);
     } catch (const std::exception& e) {
         addRow(group, QStringLiteral("error"), {tr("error"), QString::fromStdString(e.what())});
-        return;
+        return false;
     }
     const int64_t w = table->width();
     addSlotRows(group, row.data() + static_cast<int64_t>(k) * w, w);
+    return false;
 }
 
 bool NodeInspector::configReadable() const {

@@ -46,7 +46,7 @@ private:
     // Puts rows built apart from the tree (children of `built`) in it; whether a name changed.
     bool showRows(QTreeWidgetItem& built);
     void addConnections(QTreeWidgetItem& root);
-    void addConfigGroup(QTreeWidgetItem& root);
+    bool addConfigGroup(QTreeWidgetItem& root);  // whether its row waits for the table's decode
     void addFeatureGroups(QTreeWidgetItem& root);
     void addFeatureGroup(QTreeWidgetItem& root, const QString& title, const std::vector<int>& cols);
     void addSlotRows(QTreeWidgetItem* group, const float* features, int64_t width);
@@ -59,7 +59,6 @@ private:
     int32_t m_node = -1;
     int64_t m_config = -1;
     int32_t m_shownNode = -1;         // the node whose rows the tree holds
-    int m_featureGroups = 0;          // its last top-level rows, which no configuration changes
     QString m_overlayLabel;           // what the overlay lays out
     ConfigLayoutsByNode m_layouts;    // the nodes it lays out otherwise than the file
     std::vector<float> m_overlayRow;  // its row when an edit; empty: the chosen configuration's
